@@ -1,0 +1,72 @@
+"""`ascgen` command line. Each subcommand lives in its own module exposing
+`add_arguments(parser)` and `run(args) -> int`; this file only dispatches and turns errors into
+one-line messages (exit 2 for bad input, 1 for a kernel-side failure), never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import config, console
+from .errors import AscgenError, KernelError
+
+# subcommand -> (module, one-line help)
+COMMANDS = {
+    "products": ("ascgen.products_cli", "print the product table"),
+    "emit": ("ascgen.emit", "emit Ascend C for every kernel a spec file defines"),
+    "test": ("ascgen.runtime.spec_test", "run every kernel of a spec on the emulator against numpy"),
+    "run": ("ascgen.runtime.run_cli", "build and run hand-written Ascend C on the CPU emulator"),
+    "check": ("ascgen.check", "static task-sync verification of Ascend C sources"),
+    "demo": ("ascgen.demo", "the end-to-end example"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ascgen", description="Generate, emulate and check Ascend C kernels.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("-q", "--quiet", action="store_true", help="print only results and errors")
+        p.add_argument("-v", "--verbose", action="store_true", help="print more detail")
+        p.set_defaults(_module=module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            p.set_defaults(_missing=True)
+            continue
+        module.add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    if getattr(args, "_missing", False):
+        print(f"ascgen: error: `ascgen {args.command}` is not available in this build", file=sys.stderr)
+        return 2
+    console.configure(quiet=args.quiet, verbose=args.verbose)
+    module = importlib.import_module(args._module)
+    try:
+        return int(module.run(args) or 0)
+    except KernelError as exc:
+        console.done()
+        print(f"ascgen: {exc}", file=sys.stderr)
+        return 1
+    except AscgenError as exc:
+        console.done()
+        if config.debug():
+            raise
+        print(f"ascgen: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+// ascgen runtime hooks: the only functions the emulated Ascend C library (runtime/include) calls in the
+// core runtime (runtime/src, one shared library per process). Kernel shared objects resolve these
+// symbols from the core library at load time, so every module shares one scheduler, one GM registry and
+// one set of cross-core flags.
+//
+// Contract (see docs/design/internals.md):
+//  * Every hook may throw ascgen::rt::Cancelled when the run has been cancelled (an error on any core,
+//    the time limit). The library lets it propagate; the core catches it at the top of each core thread.
+//  * `Loc` is the user's source location: library entry points take `Loc loc = ASCGEN_HERE` as a last
+//    defaulted parameter so __builtin_FILE/LINE evaluate at the user's call site.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__GNUC__)
+#define ASCGEN_RT_API __attribute__((visibility("default")))
+#else
+#define ASCGEN_RT_API
+#endif
+
+namespace ascgen {
+namespace rt {
+
+struct Loc {
+    const char* file;
+    int line;
+    static constexpr Loc here(const char* f = __builtin_FILE(), int l = __builtin_LINE()) { return Loc{f, l}; }
+};
+#define ASCGEN_HERE ::ascgen::rt::Loc::here()
+
+// Thrown through kernel code when the run is cancelled; never caught by library code.
+struct Cancelled {};
+
+enum class CoreType : int { AIC = 0, AIV = 1 };
+
+// Pipe numbers shared by the library's pipe_t enumerators, the core and Python (ascgen/runtime/core.py).
+namespace pipe {
+constexpr int S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, MTE4 = 7, MTE5 = 8, V2 = 9, FIX = 10;
+}
+
+// Error kinds, mapped one to one onto ascgen.errors in Python.
+enum class Fault : int {
+    None = 0,
+    Memory = 1,      // KernelMemoryError: GM out of bounds, local overflow, UB capacity/alignment, DataCopy length
+    Hang = 2,        // HangError (raised by the core's deadlock detector, not by the library)
+    SyncCount = 3,   // SyncCountError
+    Timeout = 4,     // KernelTimeoutError
+    Assert = 5,      // KernelAssertError: unsupported argument, bad flag id, trap, ascendc_assert
+};
+
+// ---- core identity (thread-local in the core; valid inside a kernel call) ----
+ASCGEN_RT_API CoreType core_type();      // on coupled products the single core type is AIV
+ASCGEN_RT_API bool is_coupled();         // coupled products: one core does cube and vector work
+ASCGEN_RT_API int64_t block_idx();       // GetBlockIdx(): [0, B) on AIC, [0, 2B) on AIV of a MIX 1:2 launch
+ASCGEN_RT_API int64_t block_num();       // GetBlockNum(): B of the current task
+ASCGEN_RT_API int64_t sub_block_idx();   // GetSubBlockIdx(): 0/1 on AIV of MIX 1:2, else 0
+ASCGEN_RT_API int64_t task_ratio();      // GetTaskRatio(): 2 on AIV of MIX 1:2, else 1
+ASCGEN_RT_API uint64_t ub_capacity();    // usable UB bytes of the product
+ASCGEN_RT_API int npu_arch();            // __NPU_ARCH__ of the product being emulated
+ASCGEN_RT_API const char* core_name();   // "AIV3", "AIC0"  (for messages and printf prefixes)
+
+// ---- faults ----
+// Record the first fault of the run (kind, message, core, task, loc), cancel every core, throw Cancelled.
+ASCGEN_RT_API [[noreturn]] void fail(Fault kind, Loc loc, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+// Throw Cancelled if the run was cancelled. Cheap (one relaxed atomic load); called by every library op so
+// runaway loops that call any API stop at the time limit.
+ASCGEN_RT_API void poll();
+
+// ---- global memory ----
+// Check [addr, addr+bytes) lies inside one registered GM allocation (launch arguments, GmAlloc, aclrtMalloc)
+// and record it for cross-task race detection. Called once per DataCopy / GetValue / SetValue, never per
+// element of a contiguous copy. `strided`: (stride_bytes, blocks) for strided copies, or zeros.
+ASCGEN_RT_API void gm_access(const void* addr, uint64_t bytes, bool write, Loc loc);
+ASCGEN_RT_API void gm_access_strided(const void* addr, uint64_t block_bytes, uint64_t blocks,
+                                     uint64_t stride_bytes, bool write, Loc loc);
+// SetGlobalBuffer(ptr, size): a view that must lie inside an allocation (size 0 = to the end of it).
+ASCGEN_RT_API void gm_view(const void* addr, uint64_t bytes, Loc loc);
+// Host-side allocations (aclrtMalloc, GmAlloc) register and unregister GM ranges; name may be null.
+ASCGEN_RT_API void gm_register(const void* addr, uint64_t bytes, const char* name);
+ASCGEN_RT_API void gm_unregister(const void* addr);
+
+// ---- synchronisation between cores ----
+// pipe values are the emulated pipe_t enumerators (PIPE_S=0 ... see kernel_operator.h).
+ASCGEN_RT_API void cross_core_set_flag(int mode, int pipe, int flag_id, Loc loc);
+ASCGEN_RT_API void cross_core_wait_flag(int flag_id, Loc loc);
+// Hardware SyncAll: all cores of the launch (aiv_only: only vector cores), built on flags 11-14.
+ASCGEN_RT_API void sync_all(bool aiv_only, Loc loc);
+// The task-sync calls. No-ops outside a SuperKernel; inside one the core applies the boundary semantics
+// of tasksync-semantics.md section 3.1 and counts calls per core and task.
+ASCGEN_RT_API void set_next_task_start(int aiv_pipe, int aic_pipe, bool force, Loc loc);
+ASCGEN_RT_API void wait_pre_task_end(bool force, Loc loc);
+
+// ---- modeled timeline ----
+// Account work on a pipe of this core: `units` are bytes for MTE1/MTE2/MTE3/FIX, elements for V/M/S.
+// The cost model turns units into modeled cycles (parameters documented in docs/timeline.md).
+ASCGEN_RT_API void cost(int pipe, uint64_t units);
+
+// ---- output ----
+// AscendC::printf / PRINTF: the core prefixes "[AIV3] " and serialises lines across cores.
+ASCGEN_RT_API void print(const char* text);
+
+// ---- host side: acl emulation, <<<>>> launches and ICPU_RUN_KF in hand-written programs ----
+// `thunk(ctx)` calls the kernel with its bound arguments on the calling core thread. The core runs the
+// launch with the kernel type Python registered for `kernel_name` (AIV-only if none), waits for it, and on
+// a fault throws Cancelled through the host program (the Python caller turns it into the typed error).
+using KernelThunk = void (*)(void* ctx);
+ASCGEN_RT_API void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t block_dim, Loc loc);
+
+}  // namespace rt
+}  // namespace ascgen
