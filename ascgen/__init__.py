@@ -6,10 +6,12 @@ __version__ = "0.1.0"
 
 from . import errors, products  # noqa: E402,F401
 
+# `ascgen.emit(kernel, product)` is a function of the module of the same name; it is imported eagerly
+# (by the emission module's owner, below) because a submodule import would otherwise shadow it.
+
 # Public names, imported on first use so `import ascgen` stays fast and each module stays optional.
 _LAZY = {
     "Kernel": "ascgen.builder",
-    "emit": "ascgen.emit",
     "SuperKernel": "ascgen.superkernel",
     "reference": "ascgen.reference",
     "runtime": "ascgen.runtime",
