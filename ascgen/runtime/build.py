@@ -1,0 +1,290 @@
+"""Compile C++ sources into a shared object, cached by content.
+
+The cache key is one readable expression of named parts (see `_key_parts`): the source texts, every
+header of the runtime (runtime/include and runtime/src), headers next to the sources, the flags, the
+compiler's path and `--version`, and CACHE_VERSION. An entry is `<name>-<key>.so` plus
+`<name>-<key>.json` (the manifest). Both are written to temporary files in the cache directory and
+renamed into place, the manifest last: a reader that sees the manifest sees a complete .so, so any number
+of processes (pytest-xdist workers, several machines on a shared disk) may build the same entry at once.
+A lock file only avoids duplicate work; correctness never depends on it.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence, Union
+
+from .. import config, console, resources
+from ..errors import CompileError
+
+CACHE_VERSION = 1
+BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
+RELEASE_FLAGS = ("-O2", "-g0")
+DEBUG_FLAGS = ("-O0", "-g")
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc", ".inl")
+DIAGNOSTIC_LINES = 30
+COMPILE_TIMEOUT_S = 600
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A source that is not a file on disk (a generated kernel): `path` is the name diagnostics use."""
+    text: str
+    path: str
+
+
+Source = Union[str, os.PathLike, SourceText]
+
+_compiler_ids: dict[str, str] = {}
+_header_digests: dict[tuple, str] = {}
+
+
+# ---- compiler discovery ---------------------------------------------------------------------------
+
+def find_compiler() -> str:
+    """The C++ compiler: ASCGEN_CXX / CXX if set, else g++, else clang++ (an absolute path)."""
+    wanted = config.compiler()
+    if wanted:
+        found = shutil.which(wanted)
+        if not found:
+            raise CompileError(
+                f"the C++ compiler {wanted!r} (from ASCGEN_CXX/CXX) was not found on PATH. "
+                "Hint: set ASCGEN_CXX to the path of g++ or clang++, or unset it to use the default.")
+        return found
+    for candidate in ("g++", "clang++"):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise CompileError(
+        "no C++17 compiler found: ascgen needs g++ or clang++ on PATH to build kernels for the CPU emulator. "
+        "Hint: install one (`apt-get install g++`) or set ASCGEN_CXX to its path.")
+
+
+def compiler_identity(compiler: str) -> str:
+    """`<path> --version` first line, memoised per process (part of every cache key)."""
+    if compiler not in _compiler_ids:
+        try:
+            out = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise CompileError(f"cannot run the C++ compiler {compiler}: {exc}. Hint: set ASCGEN_CXX.") from exc
+        first = (out.stdout or out.stderr).strip().splitlines()
+        _compiler_ids[compiler] = f"{compiler} | {first[0] if first else 'unknown version'}"
+    return _compiler_ids[compiler]
+
+
+def optimisation_flags() -> tuple[str, ...]:
+    return DEBUG_FLAGS if config.debug() else RELEASE_FLAGS
+
+
+# ---- cache key --------------------------------------------------------------------------------------
+
+def _headers_under(folder: Path, recursive: bool) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    pattern = folder.rglob("*") if recursive else folder.glob("*")
+    return sorted(p for p in pattern if p.is_file() and p.suffix in HEADER_SUFFIXES)
+
+
+def _digest_files(files: Sequence[Path]) -> str:
+    """sha256 over the files' relative names and contents; memoised on (path, mtime, size)."""
+    stamp = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    if stamp not in _header_digests:
+        h = hashlib.sha256()
+        for f in files:
+            h.update(str(f).encode() + b"\0" + f.read_bytes() + b"\0")
+        _header_digests[stamp] = h.hexdigest()
+    return _header_digests[stamp]
+
+
+def _runtime_headers() -> list[Path]:
+    root = resources.runtime_dir()
+    return _headers_under(root / "include", True) + _headers_under(root / "src", True)
+
+
+def _local_headers(sources: Sequence[Source], include_dirs: Sequence[Path]) -> list[Path]:
+    """Headers beside file sources and in the caller's include dirs (not recursive): a hand-written
+    kernel's tiling header must invalidate the entry when it changes."""
+    folders: list[Path] = []
+    for s in sources:
+        if not isinstance(s, SourceText):
+            folders.append(Path(s).resolve().parent)
+    runtime = resources.runtime_dir().resolve()
+    for d in include_dirs:
+        d = Path(d).resolve()
+        if runtime not in (d, *d.parents):
+            folders.append(d)
+    seen: list[Path] = []
+    for folder in dict.fromkeys(folders):
+        seen.extend(_headers_under(folder, False))
+    return seen
+
+
+def _source_text(s: Source) -> str:
+    if isinstance(s, SourceText):
+        return s.text
+    try:
+        return Path(s).read_text(errors="replace")
+    except OSError as exc:
+        raise CompileError(f"cannot read source {s}: {exc.strerror}") from exc
+
+
+def _key_parts(sources, flags, compiler) -> dict:
+    inc = [a[2:] for a in flags if a.startswith("-I")]
+    return {
+        "cache_version": CACHE_VERSION,
+        "sources": [hashlib.sha256(_source_text(s).encode()).hexdigest() for s in sources],
+        "source_names": [s.path if isinstance(s, SourceText) else str(Path(s).resolve()) for s in sources],
+        "runtime_headers": _digest_files(_runtime_headers()),
+        "local_headers": _digest_files(_local_headers(sources, [Path(i) for i in inc])),
+        "flags": list(flags),
+        "compiler": compiler_identity(compiler),
+    }
+
+
+def cache_key(parts: dict) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
+
+
+# ---- compile ----------------------------------------------------------------------------------------
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60] or "module"
+
+
+def build_flags(include_dirs=(), defines=None, extra_flags=(), link_libs=()) -> list[str]:
+    """The full flag list: base, optimisation, -I (runtime/include first), -D, extra, -l."""
+    flags = [*BASE_FLAGS, *optimisation_flags()]
+    for d in include_dirs:
+        flags.append(f"-I{Path(d).resolve()}")
+    for k, v in (defines or {}).items():
+        flags.append(f"-D{k}" if v is None else f"-D{k}={v}")
+    flags.extend(extra_flags)
+    flags.extend(f"-l{lib}" if not str(lib).startswith("-") else str(lib) for lib in link_libs)
+    return flags
+
+
+def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), defines: dict | None = None,
+                   extra_flags: Sequence[str] = (), link_libs: Sequence[str] = (), name: str = "module") -> Path:
+    """Compile `sources` into one shared object in the cache and return its path.
+
+    File sources are compiled in place, so diagnostics and __FILE__ name the user's path; `SourceText`
+    sources are written to the build folder with a `#line 1 "<path>"` directive for the same effect.
+    Raises CompileError with the first DIAGNOSTIC_LINES lines of the compiler's output.
+    """
+    sources = list(sources)
+    if not sources:
+        raise CompileError(f"nothing to compile for {name!r}: no sources given")
+    compiler = find_compiler()
+    flags = build_flags(include_dirs, defines, extra_flags, link_libs)
+    parts = _key_parts(sources, flags, compiler)
+    key = cache_key(parts)
+    cache = config.cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    stem = f"{_safe_name(name)}-{key}"
+    so_path, manifest = cache / f"{stem}.so", cache / f"{stem}.json"
+    if _complete(so_path, manifest):
+        return so_path
+    with _lock(cache / f"{stem}.lock"):
+        if _complete(so_path, manifest):   # another process built it while we waited
+            return so_path
+        _compile_into(so_path, sources, flags, compiler, name)
+        _write_atomic(manifest, json.dumps({**parts, "name": name, "built": time.time()}, indent=1).encode())
+    return so_path
+
+
+def _complete(so_path: Path, manifest: Path) -> bool:
+    return manifest.is_file() and so_path.is_file()
+
+
+class _lock:
+    """An advisory exclusive lock (fcntl) so concurrent builders of one entry wait instead of all compiling."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink(tmp)
+        raise
+
+
+def _unlink(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
+    cache = so_path.parent
+    workdir = Path(tempfile.mkdtemp(dir=cache, prefix=f".build-{_safe_name(name)}-"))
+    try:
+        inputs = []
+        for i, s in enumerate(sources):
+            if isinstance(s, SourceText):
+                src = workdir / f"src{i}_{_safe_name(Path(s.path).name)}"
+                if src.suffix not in (".cpp", ".cc", ".cxx", ".c++"):
+                    src = src.with_name(src.name + ".cpp")
+                src.write_text(f'#line 1 "{s.path}"\n{s.text}')
+                inputs.append(str(src))
+            else:
+                inputs.append(str(Path(s).resolve()))
+        tmp_so = workdir / "out.so"
+        # -x c++ so .asc files (Ascend C's extension) compile as C++; -x none restores detection for -l.
+        cmd = [compiler, *[f for f in flags if not f.startswith("-l")], "-x", "c++", *inputs, "-x", "none",
+               "-o", str(tmp_so), *[f for f in flags if f.startswith("-l")]]
+        console.progress(f"compiling {name}...")
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            raise CompileError(f"compiling {name} took more than {COMPILE_TIMEOUT_S} s; gave up") from exc
+        finally:
+            console.done()
+        if proc.returncode != 0:
+            raise CompileError(_diagnostics(name, sources, proc.stderr or proc.stdout, cmd))
+        fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{so_path.name}.", suffix=".tmp")
+        os.close(fd)
+        shutil.copyfile(tmp_so, tmp)
+        os.replace(tmp, so_path)
+    finally:
+        if config.debug():
+            console.verbose(f"kept build folder {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _diagnostics(name, sources, text: str, cmd) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    shown = lines[:DIAGNOSTIC_LINES]
+    more = len(lines) - len(shown)
+    where = ", ".join(s.path if isinstance(s, SourceText) else str(s) for s in sources)
+    msg = [f"compiling {name} ({where}) failed:", *("  " + ln for ln in shown)]
+    if more > 0:
+        msg.append(f"  ... {more} more lines (set ASCGEN_DEBUG=1 and rerun to keep the build folder)")
+    if config.debug():
+        msg.append("  command: " + " ".join(cmd))
+    return "\n".join(msg)

@@ -1,0 +1,115 @@
+"""build.py: compiler discovery, content-keyed cache, diagnostics against the user's file, and
+concurrent builders of one entry (several processes at once never see a half-written .so)."""
+import ctypes
+import multiprocessing as mp
+import os
+from pathlib import Path
+
+import pytest
+
+from ascgen.errors import CompileError
+from ascgen.runtime import build
+
+SRC = 'extern "C" int answer() { return %d; }\n'
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def _call_answer(so: Path) -> int:
+    return ctypes.CDLL(str(so)).answer()
+
+
+def test_builds_loads_and_reuses_the_entry(cache, tmp_path):
+    src = tmp_path / "a.cpp"
+    src.write_text(SRC % 41)
+    so = build.compile_shared([src], name="a")
+    assert so.parent == cache and so.suffix == ".so" and _call_answer(so) == 41
+    stamp = so.stat().st_mtime_ns
+    assert build.compile_shared([src], name="a") == so
+    assert so.stat().st_mtime_ns == stamp            # a hit does not rebuild
+    assert so.with_suffix(".json").is_file()          # manifest written
+
+
+def test_key_changes_with_source_flags_and_local_header(cache, tmp_path):
+    src = tmp_path / "a.cpp"
+    hdr = tmp_path / "tiling.h"
+    hdr.write_text("#define V 1\n")
+    src.write_text('#include "tiling.h"\nextern "C" int answer() { return V; }\n')
+    first = build.compile_shared([src], name="a")
+    assert build.compile_shared([src], name="a", defines={"X": 1}) != first
+    hdr.write_text("#define V 2\n")
+    second = build.compile_shared([src], name="a")
+    assert second != first and _call_answer(second) == 2
+
+
+def test_compile_error_names_the_users_file_and_line(cache, tmp_path):
+    src = tmp_path / "broken_kernel.cpp"
+    src.write_text("int ok;\n\nint f() { return undefined_name; }\n")
+    with pytest.raises(CompileError) as err:
+        build.compile_shared([src], name="broken")
+    assert f"{src}:3:" in str(err.value)
+    assert "undefined_name" in str(err.value)
+
+
+def test_source_text_diagnostics_use_the_given_path(cache):
+    with pytest.raises(CompileError) as err:
+        build.compile_shared([build.SourceText("int x = ;\n", "gen/scale.cpp")], name="gen")
+    assert "gen/scale.cpp:1:" in str(err.value)
+
+
+def test_diagnostics_are_truncated(cache):
+    text = "".join(f"int f{i}() {{ return nope{i}; }}\n" for i in range(80))
+    with pytest.raises(CompileError) as err:
+        build.compile_shared([build.SourceText(text, "many.cpp")], name="many")
+    assert "more lines" in str(err.value)
+    assert len(str(err.value).splitlines()) <= build.DIAGNOSTIC_LINES + 3
+
+
+def test_missing_compiler_is_a_clear_error(cache, monkeypatch, tmp_path):
+    monkeypatch.setenv("ASCGEN_CXX", "no-such-compiler-xyz")
+    with pytest.raises(CompileError, match="ASCGEN_CXX"):
+        build.compile_shared([build.SourceText(SRC % 1, "a.cpp")], name="a")
+
+
+def test_no_compiler_on_path(cache, monkeypatch):
+    monkeypatch.delenv("ASCGEN_CXX", raising=False)
+    monkeypatch.delenv("CXX", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(CompileError, match="install"):
+        build.find_compiler()
+
+
+def _build_in_child(args):
+    cache_dir, src, value = args
+    os.environ["ASCGEN_CACHE_DIR"] = cache_dir
+    so = build.compile_shared([Path(src)], name="race")
+    return str(so), ctypes.CDLL(str(so)).answer() == value
+
+
+def test_concurrent_processes_build_one_entry(cache, tmp_path):
+    src = tmp_path / "race.cpp"
+    src.write_text(SRC % 7)
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        results = pool.map(_build_in_child, [(str(cache), str(src), 7)] * 4)
+    paths = {p for p, _ in results}
+    assert len(paths) == 1 and all(ok for _, ok in results)
+    leftovers = [p.name for p in cache.iterdir() if p.name.startswith(".")]
+    assert leftovers == []                               # no temp files or build folders left behind
+
+
+def test_concurrent_builders_without_the_lock(cache, tmp_path, monkeypatch):
+    """Correctness must not depend on the advisory lock: with it disabled every builder compiles and
+    renames into place; each still ends with a loadable, complete entry."""
+    src = tmp_path / "race2.cpp"
+    src.write_text(SRC % 9)
+    ctx = mp.get_context("fork")
+    monkeypatch.setattr(build._lock, "__enter__", lambda self: self)
+    monkeypatch.setattr(build._lock, "__exit__", lambda self, *a: None)
+    with ctx.Pool(3) as pool:
+        results = pool.map(_build_in_child, [(str(cache), str(src), 9)] * 3)
+    assert len({p for p, _ in results}) == 1 and all(ok for _, ok in results)
