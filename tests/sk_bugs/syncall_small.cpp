@@ -1,0 +1,38 @@
+// Seeded bug (hang): a task uses hardware SyncAll() between its two phases but runs with a block_dim
+// below the SuperKernel's. The idle cores never join the SyncAll (without feed-sync-all=1), so it hangs.
+#include "kernel_operator.h"
+
+constexpr uint32_t TILE = 256;
+
+// y = 2 * x in two phases: phase 1 writes the first half of every core's slice, phase 2 the rest.
+extern "C" __global__ __aicore__ void scale_sync(GM_ADDR x, GM_ADDR y, uint32_t totalLength)
+{
+    const uint32_t per = totalLength / AscendC::GetBlockNum();
+    AscendC::GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + per * AscendC::GetBlockIdx(), per);
+    yGm.SetGlobalBuffer((__gm__ float*)y + per * AscendC::GetBlockIdx(), per);
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> inQ;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> outQ;
+    pipe.InitBuffer(inQ, 1, TILE * sizeof(float));
+    pipe.InitBuffer(outQ, 1, TILE * sizeof(float));
+    AscendC::WaitPreTaskEnd();
+    for (uint32_t off = 0; off < per; off += TILE) {
+        const uint32_t n = per - off < TILE ? per - off : TILE;
+        AscendC::LocalTensor<float> xl = inQ.AllocTensor<float>();
+        AscendC::DataCopy(xl, xGm[off], n);
+        inQ.EnQue(xl);
+        xl = inQ.DeQue<float>();
+        AscendC::LocalTensor<float> yl = outQ.AllocTensor<float>();
+        AscendC::Muls(yl, xl, 2.0f, n);
+        outQ.EnQue(yl);
+        inQ.FreeTensor(xl);
+        yl = outQ.DeQue<float>();
+        AscendC::DataCopy(yGm[off], yl, n);
+        outQ.FreeTensor(yl);
+        if (off == 0) {
+            AscendC::SyncAll();                   // BUG: the SuperKernel's idle cores never arrive
+        }
+    }
+    AscendC::SetNextTaskStart();
+}
