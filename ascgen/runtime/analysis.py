@@ -1,0 +1,127 @@
+"""Read a kernel source the way the Ascend C toolchain does before compiling it, and cache the result.
+
+`g++ -E -fdirectives-only` resolves `#if` branches (with the user's -D defines, e.g. SCENARIO_NUM) and
+pulls in the user's own headers, but leaves macros unexpanded, so `signature.analyse` still sees
+`__global__`, `__mix__(1, 2)` and `KERNEL_TASK_TYPE_DEFAULT(...)` as written. Only text from the user's
+files is kept (not ascgen's emulated headers, not system headers). The result is cached on disk by the
+content of the source and of the headers beside it, so a cached `load()` does not start a compiler.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .. import config, resources
+from ..errors import CompileError
+from . import build
+from .signature import Kernel, Param, SourceInfo, analyse
+
+ANALYSIS_VERSION = 2
+_LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
+
+
+def _local_header_digest(folders) -> str:
+    h = hashlib.sha256()
+    for folder in dict.fromkeys(Path(f).resolve() for f in folders):
+        if not folder.is_dir():
+            continue
+        for f in sorted(folder.glob("*")):
+            if f.is_file() and f.suffix in build.HEADER_SUFFIXES:
+                h.update(str(f).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _cache_path(text: str, filename: str, include_dirs, defines: dict) -> Path:
+    folders = [Path(filename).parent] if os.path.isabs(filename) else []
+    folders += [Path(d) for d in include_dirs]
+    key = hashlib.sha256(json.dumps({
+        "version": ANALYSIS_VERSION, "text": hashlib.sha256(text.encode()).hexdigest(), "file": filename,
+        "headers": _local_header_digest(folders), "include_dirs": [str(d) for d in include_dirs],
+        "defines": sorted((str(k), str(v)) for k, v in defines.items()),
+    }, sort_keys=True).encode()).hexdigest()[:24]
+    return config.cache_dir() / "analysis" / f"{key}.json"
+
+
+def _user_part(preprocessed: str, runtime_root: Path) -> tuple[str, list[tuple[int, str, int]]]:
+    """The lines that come from user files, and a map (offset -> file, line) for messages."""
+    keep, index = [], []
+    offset, cur_file, cur_line, user = 0, "<source>", 1, True
+    runtime = str(runtime_root.resolve())
+    for raw in preprocessed.split("\n"):
+        m = _LINE_MARKER.match(raw)
+        if m:
+            cur_line, cur_file = int(m.group(1)), m.group(2).encode().decode("unicode_escape")
+            flags = m.group(3).split()
+            user = "3" not in flags and not cur_file.startswith("<") and \
+                not os.path.abspath(cur_file).startswith(runtime)
+            continue
+        if user:
+            index.append((offset, cur_file, cur_line))
+            keep.append(raw)
+            offset += len(raw) + 1
+        cur_line += 1
+    return "\n".join(keep), index
+
+
+def _file_of(index):
+    import bisect
+    offsets = [o for o, _, _ in index]
+
+    def where(pos: int) -> tuple[str, int]:
+        k = bisect.bisect_right(offsets, pos) - 1
+        if k < 0:
+            return ("<source>", 1)
+        return index[k][1], index[k][2]
+    return where
+
+
+def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
+    """`g++ -E -fdirectives-only` of `text` as if it were the file `filename`."""
+    compiler = build.find_compiler()
+    flags = ["-E", "-fdirectives-only", "-x", "c++", "-std=c++17"]
+    flags += [f"-I{Path(d).resolve()}" for d in include_dirs]
+    flags += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()]
+    with tempfile.TemporaryDirectory(prefix="ascgen-pp-") as tmp:
+        src = Path(tmp) / "source.cpp"
+        src.write_text(f'#line 1 "{filename}"\n{text}')
+        if os.path.isabs(filename):
+            flags.append(f"-iquote{Path(filename).parent}")
+        proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        lines = [ln for ln in proc.stderr.splitlines() if ln.strip()][:build.DIAGNOSTIC_LINES]
+        raise CompileError(f"preprocessing {filename} failed:\n" + "\n".join("  " + ln for ln in lines))
+    return proc.stdout
+
+
+def _to_json(info: SourceInfo) -> dict:
+    return {"uses_wait": info.uses_wait, "uses_set": info.uses_set, "kernels": [
+        {**k.__dict__, "params": [p.__dict__ for p in k.params]} for k in info.kernels]}
+
+
+def _from_json(data: dict) -> SourceInfo:
+    kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"])}) for k in data["kernels"])
+    return SourceInfo(kernels, data["uses_wait"], data["uses_set"])
+
+
+def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | None = None) -> SourceInfo:
+    """Kernels and task-sync usage of a source, cached on disk."""
+    defines = dict(defines or {})
+    include_dirs = [resources.include_dir(), *include_dirs]
+    cache = _cache_path(text, filename, include_dirs, defines)
+    try:
+        return _from_json(json.loads(cache.read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    user_text, index = _user_part(preprocess(text, filename, include_dirs, defines), resources.runtime_dir())
+    info = analyse(user_text, _file_of(index))
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(_to_json(info), f)
+    os.replace(tmp, cache)      # atomic: concurrent loaders never read half a file
+    return info

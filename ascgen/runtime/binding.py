@@ -1,0 +1,116 @@
+"""Bind Python launch arguments to a kernel's C parameters.
+
+numpy arrays -> GM pointer parameters (C-contiguous, bound in place so outputs are written into them),
+Python numbers -> scalar parameters by the C type the compiler resolved (range-checked), bytes or numpy
+structured arrays/scalars -> a tiling GM_ADDR (copied, read-only data), None -> a null pointer.
+Every slot is 8 bytes; the trampoline reads sizeof(param) bytes from it (host_trampoline.h).
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import SpecError
+
+_INT_RANGES = {f"{s}int{b}": ((0, 2 ** b - 1) if s == "u" else (-2 ** (b - 1), 2 ** (b - 1) - 1))
+               for s in ("", "u") for b in (8, 16, 32, 64)}
+_FLOATS = {"float32": np.float32, "float64": np.float64}
+
+
+def _bf16():
+    import ml_dtypes
+    return ml_dtypes.bfloat16
+
+
+@dataclass
+class Bound:
+    """The values of one launch: slot integers, the GM buffers, and what keeps their memory alive."""
+    slots: list[int] = field(default_factory=list)
+    buffers: list[tuple[str, np.ndarray]] = field(default_factory=list)   # (param name, array)
+    keepalive: list = field(default_factory=list)
+
+
+def _pointer_array(value, pname: str, ctype: str, kernel: str) -> np.ndarray | None:
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray):
+        if value.dtype.names is not None or value.dtype.kind == "V":
+            return np.ascontiguousarray(value).view(np.uint8).reshape(-1)
+        if not value.flags.c_contiguous:
+            raise SpecError(f'{kernel}: parameter "{pname}" ({ctype}) needs a C-contiguous array; got a '
+                            f"non-contiguous view of shape {value.shape}. Hint: pass np.ascontiguousarray(...), "
+                            "and copy the result back if you need it in the original view.")
+        return value
+    if isinstance(value, np.void):                       # one structured record (a tiling struct)
+        return np.frombuffer(value.tobytes(), dtype=np.uint8).copy()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return np.frombuffer(bytes(value), dtype=np.uint8).copy()
+    raise SpecError(f'{kernel}: parameter "{pname}" is a GM pointer ({ctype}); got {type(value).__name__}. '
+                    "Hint: pass a numpy array (bound in place), bytes or a structured array (tiling data), or None.")
+
+
+def _check_pointee(arr: np.ndarray, pointee: str, pname: str, ctype: str, kernel: str) -> None:
+    """A typed pointer (float*) must get an array of that type; byte pointers (GM_ADDR) take any."""
+    if pointee in ("uint8", "int8", "void") or pointee.startswith("?"):
+        return
+    if arr.dtype.names is not None:
+        return
+    want = pointee if pointee != "bfloat16" else "bfloat16"
+    if arr.dtype.name != want:
+        raise SpecError(f'{kernel}: parameter "{pname}" is {ctype} ({pointee} elements); got a {arr.dtype.name} '
+                        f"array. Hint: pass arr.astype(np.{want}) or declare the parameter GM_ADDR.")
+
+
+def _scalar_bits(value, kind: str, pname: str, ctype: str, kernel: str) -> int:
+    def bad(why: str) -> SpecError:
+        return SpecError(f'{kernel}: parameter "{pname}" ({ctype}, {kind}) {why}')
+    if isinstance(value, (np.ndarray, bytes, bytearray)) or value is None:
+        raise bad(f"is a scalar; got {type(value).__name__}. Hint: pass a Python number.")
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)) and value not in (0, 1):
+            raise bad(f"takes True/False or 0/1; got {value!r}")
+        return int(bool(value))
+    if kind in _INT_RANGES:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            raise bad(f"takes an integer; got {value!r} ({type(value).__name__})")
+        lo, hi = _INT_RANGES[kind]
+        if not lo <= int(value) <= hi:
+            raise bad(f"takes values in [{lo}, {hi}]; got {int(value)}")
+        return int(value) & 0xFFFFFFFFFFFFFFFF
+    if kind in ("float32", "float64", "float16", "bfloat16"):
+        if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+            raise bad(f"takes a real number; got {value!r} ({type(value).__name__})")
+        dtype = {"float16": np.float16, "bfloat16": _bf16(), **_FLOATS}[kind]
+        arr = np.array([value], dtype=dtype)
+        if np.isfinite(float(value)) and not np.isfinite(arr[0].astype(np.float64)):
+            raise bad(f"cannot hold {value!r} (overflows {kind})")
+        return int.from_bytes(arr.tobytes(), "little")
+    raise bad("has a type ascgen cannot pass from Python. Hint: use GM_ADDR and pass a structured array.")
+
+
+def bind(kernel: str, params, kinds: list[str], args: tuple) -> Bound:
+    """`params`: (name, ctype as written) per parameter; `kinds`: the compiler's description per parameter."""
+    if len(args) != len(kinds):
+        listing = ", ".join(f"{n} ({c})" for n, c in params) or "none"
+        raise SpecError(f"{kernel} takes {len(kinds)} argument(s) after block_dim ({listing}); got {len(args)}.")
+    out = Bound()
+    for (pname, ctype), kind, value in zip(params, kinds, args):
+        if kind.startswith("ptr:"):
+            arr = _pointer_array(value, pname, ctype, kernel)
+            if arr is None:
+                out.slots.append(0)
+                continue
+            if isinstance(value, np.ndarray) and arr is value:
+                _check_pointee(arr, kind[4:], pname, ctype, kernel)
+            out.slots.append(arr.ctypes.data)
+            out.buffers.append((pname, arr))
+            out.keepalive.append(arr)
+        else:
+            if isinstance(value, np.ndarray) and value.ndim == 0:
+                value = value.item()
+            elif isinstance(value, np.generic):
+                value = value.item()
+            out.slots.append(_scalar_bits(value, kind, pname, ctype, kernel))
+    return out

@@ -1,0 +1,238 @@
+"""`load()` a kernel source into a Module; launch its kernels on the emulated cores.
+
+    mod = ascgen.runtime.load("add_relu.cpp", product="ascend910_93")
+    mod.launch("add_relu", 8, x, y, z, np.uint32(x.size))       # numpy arrays are written in place
+
+load: analyse the source (entry points, kernel types, task-sync use; analysis.py) -> generate the wrapper
+TU with one trampoline per kernel (wrapper.py) -> compile it, cached (build.compile_shared) -> dlopen.
+launch: bind the arguments (binding.py) -> one Task -> core.run(RunRequest). `Module.task()` gives the
+bound Task to SuperKernel (Contract 3 in docs/design/internals.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cffi
+
+from .. import products, resources
+from ..errors import SpecError
+from . import analysis, binding, build, wrapper
+from .signature import KERNEL_TYPES, Kernel, SourceInfo
+
+_ffi = cffi.FFI()
+_ffi.cdef("typedef void (*ascgen_entry_fn)(void**);")
+_open_lock = threading.Lock()
+_libs: dict[str, object] = {}           # .so path -> dlopen handle (a library is opened once per process)
+
+DEFAULT_PRODUCT = "ascend910b"
+
+
+def _core():
+    from . import core          # imported late: the core library is built on first use
+    return core
+
+
+@dataclass(frozen=True)
+class BoundTask:
+    """One kernel call with its arguments bound: what SuperKernel.add() and Module.launch() run."""
+    task: object                    # core.Task
+    buffers: tuple                  # core.GmBuffer per array argument
+    keepalive: tuple = field(repr=False, default=())
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """What a Module knows about one kernel instance ("add_custom" or "add_custom<2048>")."""
+    name: str
+    kernel: Kernel
+    kinds: tuple[str, ...]          # compiler-resolved parameter types ("ptr:float32", "uint32")
+    entry: object                   # cffi pointer to the trampoline
+
+    @property
+    def params(self) -> tuple[tuple[str, str], ...]:
+        names = self.kernel.params
+        if len(names) == len(self.kinds):
+            return tuple((p.name, p.ctype) for p in names)
+        return tuple((f"arg{i}", k) for i, k in enumerate(self.kinds))
+
+
+def _read_source(source_or_path) -> tuple[str, str, Path | None]:
+    """(text, name for messages, path or None) of a path or of source text."""
+    if isinstance(source_or_path, os.PathLike) or (
+            isinstance(source_or_path, str) and "\n" not in source_or_path and len(source_or_path) < 4096
+            and "{" not in source_or_path):
+        path = Path(source_or_path).expanduser().resolve()
+        if not path.is_file():
+            raise SpecError(f"kernel source {source_or_path} not found (looked at {path}). "
+                            "Hint: pass a path to a .cpp/.asc file or the source text itself.")
+        return path.read_text(errors="replace"), str(path), path
+    if not isinstance(source_or_path, str):
+        raise SpecError(f"load() takes a path or source text; got {type(source_or_path).__name__}")
+    return source_or_path, "kernel.cpp", None
+
+
+def _dlopen(path: Path):
+    with _open_lock:
+        lib = _libs.get(str(path))
+        if lib is None:
+            _core().ensure_loaded()                 # the rt:: symbols must be global before a kernel loads
+            lib = _ffi.dlopen(str(path), _ffi.RTLD_NOW | _ffi.RTLD_LOCAL)
+            _libs[str(path)] = lib
+        return lib
+
+
+def _symbol(lib, path: Path, name: str, ctype: str):
+    """A function of a loaded module by name (cffi ABI mode needs a declaration per symbol)."""
+    with _open_lock:
+        try:
+            _ffi.cdef(f"{ctype.replace('NAME', name)};", override=True)
+        except cffi.CDefError:
+            pass
+    try:
+        return getattr(lib, name)
+    except AttributeError as exc:
+        raise SpecError(f"{path} has no symbol {name}: the module is older than this ascgen. "
+                        "Hint: clear the cache (ASCGEN_CACHE_DIR).") from exc
+
+
+class Module:
+    """A compiled kernel source. Create it with `load()`."""
+
+    def __init__(self, text: str, name: str, path: Path | None, product, *, defines=None, include_dirs=(),
+                 kernel_type: str | None = None, instances=(), host_main: bool = False, extra_flags=()):
+        self.product = products.get(product)
+        self.source = name
+        self.path = path
+        self.text = text
+        self.defines = {"__NPU_ARCH__": self.product.npu_arch, **(defines or {})}
+        self.include_dirs = [Path(d).resolve() for d in include_dirs]
+        if path is not None:
+            self.include_dirs.append(path.parent)
+        self.extra_flags = tuple(extra_flags)
+        if kernel_type is not None and kernel_type not in KERNEL_TYPES:
+            raise SpecError(f"kernel_type {kernel_type!r} is not one of {', '.join(KERNEL_TYPES)}")
+        self.kernel_type_override = kernel_type
+        self.host_main = host_main
+        self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
+        self._kernels: dict[str, KernelInfo] = {}
+        self._lock = threading.Lock()
+        plain = [k.name for k in self.info.kernels if k.template is None]
+        self._build([*plain, *instances])
+
+    # ---- building --------------------------------------------------------------------------------
+
+    def _build(self, instances) -> None:
+        digest = hashlib.sha256(self.text.encode()).hexdigest()
+        text = wrapper.render(str(self.path) if self.path else None, None if self.path else self.text,
+                              self.source, digest, instances, self.host_main)
+        label = Path(self.source).stem
+        so = build.compile_shared(
+            [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>")],
+            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.defines,
+            extra_flags=self.extra_flags, name=label)
+        self.so_path = so
+        self._lib = _dlopen(so)
+        for inst in instances:
+            self._register(inst)
+
+    def _register(self, instance: str) -> KernelInfo:
+        kernel = self.info.kernel(instance)
+        sig = _symbol(self._lib, self.so_path, wrapper.sig_symbol(instance), "const char* NAME(void)")
+        entry = _symbol(self._lib, self.so_path, wrapper.entry_symbol(instance), "void NAME(void**)")
+        kinds = tuple(k for k in _ffi.string(sig()).decode().split(",") if k)
+        info = KernelInfo(instance, kernel, kinds, _ffi.cast("ascgen_entry_fn", entry))
+        self._kernels[instance] = info
+        return info
+
+    # ---- queries ---------------------------------------------------------------------------------
+
+    @property
+    def kernels(self) -> tuple[str, ...]:
+        """Names of the kernels defined by the source (templates without arguments)."""
+        return tuple(k.name for k in self.info.kernels)
+
+    def kernel_type(self, name: str) -> str:
+        return self.kernel_type_override or self._kernel_info(name).kernel.kernel_type
+
+    def _kernel_info(self, name: str) -> KernelInfo:
+        name = " ".join(name.split())
+        with self._lock:
+            found = self._kernels.get(name)
+            if found is not None:
+                return found
+            kernel = self.info.kernel(name)
+            if kernel is None:
+                known = ", ".join(self.kernels) or "none"
+                raise SpecError(f'{self.source} has no kernel "{name}" (kernels: {known}). '
+                                "Hint: kernels are functions declared __global__.")
+            if kernel.template is not None and "<" not in name:
+                raise SpecError(f'kernel "{name}" in {self.source} is a template <{kernel.template}>; '
+                                f'name an instance, e.g. launch("{name}<...>", ...).')
+            # A template instance not compiled yet: rebuild the wrapper with it (cached by content).
+            wanted = [*self._kernels, name]
+            self._build(wanted)
+            return self._kernels[name]
+
+    # ---- launching -------------------------------------------------------------------------------
+
+    def task(self, name: str, block_dim: int, *args, kernel_type: str | None = None) -> BoundTask:
+        """Bind `args` to kernel `name` and return the Task (for SuperKernel.add and launch)."""
+        core = _core()
+        info = self._kernel_info(name)
+        if isinstance(block_dim, bool) or not isinstance(block_dim, int) or block_dim < 1:
+            raise SpecError(f'{name}: block_dim must be a positive integer; got {block_dim!r}')
+        ktype = kernel_type or self.kernel_type_override or info.kernel.kernel_type
+        if ktype not in KERNEL_TYPES:
+            raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
+        bound = binding.bind(name, info.params, list(info.kinds), args)
+        n = len(bound.slots)
+        slots = _ffi.new("uint64_t[]", max(n, 1))
+        argv = _ffi.new("void*[]", max(n, 1))
+        for i, v in enumerate(bound.slots):
+            slots[i] = v
+            argv[i] = slots + i
+        task = core.Task(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
+                         uses_wait=self.info.uses_wait, uses_set=self.info.uses_set, source=self.source)
+        buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
+                                      dtype=arr.dtype.name) for pname, arr in bound.buffers)
+        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self))
+
+    def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
+               time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
+               isolated: bool = False, timeline: bool = False):
+        """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
+        `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py)."""
+        if isolated:
+            from . import isolate
+            return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s)
+        core = _core()
+        bound = self.task(name, block_dim, *args, kernel_type=kernel_type)
+        request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=bound.buffers,
+                                  detect_races=detect_races, schedule_seed=schedule_seed,
+                                  time_limit_s=time_limit_s, timeline=timeline)
+        result = core.run(request)
+        del bound                       # the arrays stay alive in the caller; slots may go now
+        return result
+
+    def __repr__(self) -> str:
+        return f"<ascgen Module {self.source} on {self.product.id}: {', '.join(self.kernels)}>"
+
+
+def load(source_or_path, product=DEFAULT_PRODUCT, *, defines: dict | None = None, include_dirs=(),
+         kernel_type: str | None = None, instances=(), filename: str | None = None) -> Module:
+    """Compile a kernel source (a path, or the text of one) for `product` and return the Module.
+
+    defines: extra -D macros; include_dirs: extra -I folders (the source's own folder is added);
+    kernel_type: force "aiv" | "aic" | "mix_1_1" | "mix_1_2" instead of inferring it;
+    instances: template instances to compile up front ("add_custom<2048>");
+    filename: the name diagnostics and reports use for source text (default "kernel.cpp").
+    """
+    text, name, path = _read_source(source_or_path)
+    if path is None and filename:
+        name = filename
+    return Module(text, name, path, product, defines=defines, include_dirs=include_dirs,
+                  kernel_type=kernel_type, instances=instances)

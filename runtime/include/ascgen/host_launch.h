@@ -1,0 +1,77 @@
+// Kernel launches from hand-written host code.
+//
+// g++ cannot parse `kernel<<<blocks, l2ctrl, stream>>>(args...)`, so `ascgen run` rewrites only that token
+// sequence, on the same line, into
+//     ::ascgen::host::launch(&kernel, "kernel", blocks, l2ctrl, stream)(args...)
+// The arguments are converted to the kernel's parameter types exactly as a direct call would, stored
+// once, and every emulated core calls the kernel with them (rt::host_launch runs the launch to completion
+// with the kernel type Python registered for the name, and throws rt::Cancelled on a fault).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+#include "ascgen/rt.h"
+
+namespace ascgen {
+namespace host {
+
+// "add_custom<2048>" / "&ns::add_custom" -> "add_custom" (the name Python registered the kernel under).
+inline const char* bare_name(const char* written, char* buf, std::size_t size) {
+    const char* s = written;
+    while (*s == '&' || *s == ' ') ++s;
+    const char* end = std::strchr(s, '<');
+    if (end == nullptr) end = s + std::strlen(s);
+    while (end > s && end[-1] == ' ') --end;
+    const char* start = s;
+    for (const char* p = s; p + 1 < end; ++p)
+        if (p[0] == ':' && p[1] == ':') start = p + 2;
+    std::size_t n = static_cast<std::size_t>(end - start);
+    if (n >= size) n = size - 1;
+    std::memcpy(buf, start, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+template <class... P>
+class Launcher {
+public:
+    Launcher(void (*kernel)(P...), const char* name, uint32_t block_dim, rt::Loc loc)
+        : kernel_(kernel), name_(name), block_dim_(block_dim), loc_(loc) {}
+
+    template <class... A>
+    void operator()(A&&... args) const {
+        static_assert(sizeof...(A) == sizeof...(P),
+                      "ascgen: this <<<>>> launch passes a different number of arguments than the kernel declares");
+        std::tuple<P...> values(std::forward<A>(args)...);   // converted once, like a direct call
+        Ctx ctx{kernel_, &values};
+        char buf[256];
+        rt::host_launch(bare_name(name_, buf, sizeof buf), &thunk, &ctx, block_dim_, loc_);
+    }
+
+private:
+    struct Ctx {
+        void (*kernel)(P...);
+        std::tuple<P...>* values;
+    };
+    static void thunk(void* c) {
+        Ctx* ctx = static_cast<Ctx*>(c);
+        std::apply(ctx->kernel, *ctx->values);
+    }
+    void (*kernel_)(P...);
+    const char* name_;
+    uint32_t block_dim_;
+    rt::Loc loc_;
+};
+
+// `l2ctrl` and `stream` are accepted and ignored: launches are synchronous on the emulator.
+template <class... P>
+Launcher<P...> launch(void (*kernel)(P...), const char* name, uint32_t block_dim, const void* /*l2ctrl*/ = nullptr,
+                      const void* /*stream*/ = nullptr, rt::Loc loc = ASCGEN_HERE) {
+    return Launcher<P...>(kernel, name, block_dim, loc);
+}
+
+}  // namespace host
+}  // namespace ascgen

@@ -1,0 +1,94 @@
+// Entry trampolines that ascgen generates for every kernel of a loaded module (ascgen/runtime/wrapper.py).
+//
+// `invoke(&kernel, args)` calls a kernel with each argument read from args[i], a pointer to an 8-byte slot
+// holding the value (Python fills the slots: pointer bits, integers, float bits, half bits, all
+// little-endian); the parameter types come from the kernel's own declaration, deduced by the compiler,
+// so the C types Python binds against are exactly the ones the compiler saw. `signature(&kernel)`
+// describes those types for Python ("ptr:float32,uint32"). The wrapper defines ASCGEN_ENTRY_HALF /
+// ASCGEN_ENTRY_BF16 as the library's half / bfloat16_t so they are named too.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace ascgen {
+namespace entry {
+
+template <class T>
+const char* scalar_name() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_same_v<U, bool>) return "bool";
+    else if constexpr (std::is_same_v<U, void>) return "void";
+    else if constexpr (std::is_integral_v<U>) {
+        constexpr bool s = std::is_signed_v<U>;
+        switch (sizeof(U)) {
+            case 1: return s ? "int8" : "uint8";
+            case 2: return s ? "int16" : "uint16";
+            case 4: return s ? "int32" : "uint32";
+            default: return s ? "int64" : "uint64";
+        }
+    } else if constexpr (std::is_same_v<U, float>) return "float32";
+    else if constexpr (std::is_same_v<U, double>) return "float64";
+    else if constexpr (std::is_enum_v<U>) return scalar_name<std::underlying_type_t<U>>();
+    else return nullptr;   // a class type: the caller names half / bfloat16_t (see describe())
+}
+
+template <class T>
+std::string describe_value() {
+    using U = std::remove_cv_t<T>;
+    if (const char* n = scalar_name<U>()) return n;
+#if defined(ASCGEN_ENTRY_HALF)
+    if constexpr (std::is_same_v<U, ASCGEN_ENTRY_HALF>) return "float16";
+#endif
+#if defined(ASCGEN_ENTRY_BF16)
+    if constexpr (std::is_same_v<U, ASCGEN_ENTRY_BF16>) return "bfloat16";
+#endif
+    return "?" + std::to_string(sizeof(U));
+}
+
+template <class T>
+std::string describe() {
+    if constexpr (std::is_pointer_v<T>) return "ptr:" + describe_value<std::remove_pointer_t<T>>();
+    else return describe_value<T>();
+}
+
+template <class T>
+T load_arg(void* slot) {
+    static_assert(sizeof(T) <= 8, "ascgen: kernel parameters passed by value must fit in 8 bytes");
+    alignas(T) unsigned char storage[sizeof(T)];
+    std::memcpy(storage, slot, sizeof(T));
+    return *reinterpret_cast<T*>(storage);
+}
+
+template <class... P, std::size_t... I>
+void call(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
+    kernel(load_arg<P>(args[I])...);
+}
+
+template <class... P>
+void invoke(void (*kernel)(P...), void** args) {
+    call(kernel, args, std::index_sequence_for<P...>{});
+}
+
+template <class... P>
+const char* signature(void (*)(P...)) {
+    static const std::string text = [] {
+        std::string s;
+        ((s += (s.empty() ? "" : ","), s += describe<P>()), ...);
+        return s;
+    }();
+    return text.c_str();
+}
+
+// Host programs: `main` may be declared with or without (argc, argv).
+inline int call_main(int (*m)(), int, char**) { return m(); }
+inline int call_main(int (*m)(int, char**), int argc, char** argv) { return m(argc, argv); }
+inline int call_main(int (*m)(int, const char**), int argc, char** argv) {
+    return m(argc, const_cast<const char**>(argv));
+}
+
+}  // namespace entry
+}  // namespace ascgen
