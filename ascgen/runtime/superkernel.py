@@ -1,0 +1,119 @@
+"""SuperKernel runs on the emulator: several kernels, from any loaded modules, executed as one launch
+with task sync between them, as the SK compiler would fuse them on the device.
+
+    sk = ascgen.runtime.SuperKernel("ascend910_93", options="early-start=1")
+    sk.add(mod, "scale", 8, x, y, n).add(mod, "shift", 4, y, z, n)
+    report = sk.run()                 # raises HangError / SyncCountError; races are in report.races
+    report.raise_on_race()
+    report.to_chrome_trace("sk.json")
+
+The SK geometry, the boundaries, the complement logic and the option semantics are the core's
+(tasksync-semantics.md section 3); this module binds tasks, names the GM buffers for reports, and turns the
+core's records into a Report.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import products
+from ..errors import SpecError
+from .report import Report, lints_from_records, races_from_records
+
+
+def _core():
+    from . import core            # imported late: the core library is built on first use
+    return core
+
+
+@dataclass
+class _Added:
+    module: object
+    name: str
+    block_dim: int
+    bound: object                 # module.BoundTask
+    where: str = ""
+
+
+@dataclass
+class SuperKernel:
+    """One SuperKernel: tasks in order, run as one launch.
+
+    options: the SK option string of TorchAir's `super_kernel(scope, options)` ("early-start=1",
+      "early-start=0:debug-sync-all=1", ...); checked when the SK is created.
+    detect_races: cross-task race detection by happens-before (verdicts independent of timing).
+    schedule_seed: perturb thread interleavings (verdicts must not change with it).
+    strict: run() raises RaceError when a race is found (default: races are only reported).
+    treat_as_effective: ascend910b is documented compile-only but runs the same library code as A3;
+      True makes the calls take effect there, as the library code does.
+    timeline: keep the modeled timeline (Report.timeline(), Report.to_chrome_trace()).
+    """
+    product: object
+    options: str = "early-start=1"
+    detect_races: bool = True
+    schedule_seed: int | None = None
+    strict: bool = False
+    treat_as_effective: bool = False
+    timeline: bool = True
+    time_limit_s: float = 60.0
+    _tasks: list = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self):
+        self.product = products.get(self.product)
+        if not isinstance(self.options, str):
+            raise SpecError(f"SuperKernel options must be a string like 'early-start=1'; got {self.options!r}")
+        self._options = _core().SkOptions.parse(self.options, self.product,
+                                                treat_as_effective=self.treat_as_effective)
+
+    def add(self, module, name: str, block_dim: int, *args, kernel_type: str | None = None) -> "SuperKernel":
+        """Append task `name` of `module` with its arguments (arrays bind to GM pointers, written in place)."""
+        if getattr(module, "product", None) is None or not hasattr(module, "task"):
+            raise SpecError(f"SuperKernel.add() takes a Module from ascgen.runtime.load(); got {module!r}")
+        if module.product.id != self.product.id:
+            raise SpecError(f'task {len(self._tasks)} "{name}": its module was built for {module.product.id}, '
+                            f"this SuperKernel runs on {self.product.id}. Hint: load() the source with "
+                            f"product={self.product.id!r}.")
+        bound = module.task(name, block_dim, *args, kernel_type=kernel_type)
+        self._tasks.append(_Added(module, name, block_dim, bound))
+        return self
+
+    @property
+    def tasks(self) -> list[str]:
+        return [t.name for t in self._tasks]
+
+    def run(self) -> Report:
+        """Run every task as one launch. Hang and count faults raise; races and lints land in the Report."""
+        if not self._tasks:
+            raise SpecError("SuperKernel.run(): no task added. Hint: sk.add(module, name, block_dim, *args).")
+        core = _core()
+        request = core.RunRequest(product=self.product, tasks=tuple(t.bound.task for t in self._tasks),
+                                  buffers=_buffers(self._tasks), sk_options=self._options,
+                                  detect_races=self.detect_races, schedule_seed=self.schedule_seed,
+                                  time_limit_s=self.time_limit_s, timeline=self.timeline)
+        result = core.run(request)
+        report = self._report(result)
+        if self.strict:
+            report.raise_on_race()
+        return report
+
+    def _report(self, result) -> Report:
+        names = self.tasks
+        opts = self._options
+        return Report(product=self.product.id, options=self.options, tasks=names,
+                      races=races_from_records(getattr(result, "races", ()) or (), names),
+                      lints=lints_from_records(getattr(result, "lints", ()) or ()),
+                      output=getattr(result, "output", "") or "",
+                      events=list(getattr(result, "events", ()) or ()),
+                      geometry=dict(getattr(result, "geometry", {}) or {}),
+                      timeline_params=dict(getattr(result, "timeline_params", {}) or {}),
+                      early_start=int(getattr(opts, "early_start", 1)),
+                      effective=bool(getattr(opts, "effective", True)))
+
+
+def _buffers(tasks) -> tuple:
+    """GM buffers of every task, one per address: a buffer passed to several tasks keeps its first name
+    (the producer's parameter name), so reports name it the way the first task does."""
+    seen: dict[tuple[int, int], object] = {}
+    for t in tasks:
+        for b in t.bound.buffers:
+            seen.setdefault((b.address, b.nbytes), b)
+    return tuple(seen.values())
