@@ -143,14 +143,13 @@ class SuperKernel:
             "",
             f"def {self.name}({', '.join(self.host_inputs())}):",
         ]
-        for t in self._tasks:
-            gm = [p for p in t.kernel.params if p.kind in ("input", "output")]
-            ins = ", ".join(t.bind[p.name] for p in gm if p.kind == "input")
+        lines.append(f"    with torchair.scope.super_kernel({self.name!r}, SK_OPTIONS):")
+        for k, t in enumerate(self._tasks):
+            ins = ", ".join(t.bind[p.name] for p in t.kernel.inputs)
             outs = ", ".join(t.bind[p.name] for p in t.kernel.outputs)
-            scal = "".join(f", {k}={v!r}" for k, v in t.scalars.items())
-            lines.append(f"    # task: {t.kernel.name}, block_dim {t.block_dim}")
-            lines.append(f"    with torchair.scope.super_kernel({self.name!r}, SK_OPTIONS):")
-            lines.append(f"        {outs} = torch.ops.ascgen.{t.kernel.name}({ins}{scal})")
+            scal = "".join(f", {name}={value!r}" for name, value in t.scalars.items())
+            call = f"{outs} = torch.ops.ascgen.{t.kernel.name}({ins}{scal})"
+            lines.append(f"        {call:<48}# task {k}: {t.kernel.name}.cpp, block_dim {t.block_dim}")
         outputs = [b for b in self.final_outputs()]
         lines.append(f"    return {', '.join(outputs)}")
         lines.append("")
