@@ -21,7 +21,7 @@ from ..errors import CompileError
 from . import build
 from .signature import Kernel, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
@@ -99,13 +99,13 @@ def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
 
 
 def _to_json(info: SourceInfo) -> dict:
-    return {"uses_wait": info.uses_wait, "uses_set": info.uses_set, "kernels": [
+    return {"uses_wait": info.uses_wait, "uses_set": info.uses_set, "uses_sync_all": info.uses_sync_all, "kernels": [
         {**k.__dict__, "params": [p.__dict__ for p in k.params]} for k in info.kernels]}
 
 
 def _from_json(data: dict) -> SourceInfo:
     kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"])}) for k in data["kernels"])
-    return SourceInfo(kernels, data["uses_wait"], data["uses_set"])
+    return SourceInfo(kernels, data["uses_wait"], data["uses_set"], data["uses_sync_all"])
 
 
 def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | None = None) -> SourceInfo:

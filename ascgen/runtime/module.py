@@ -103,10 +103,12 @@ class Module:
     """A compiled kernel source. Create it with `load()`."""
 
     def __init__(self, text: str, name: str, path: Path | None, product, *, defines=None, include_dirs=(),
-                 kernel_type: str | None = None, instances=(), host_main: bool = False, extra_flags=()):
+                 kernel_type: str | None = None, instances=(), host_main: bool = False, extra_flags=(),
+                 compile_path: Path | None = None):
         self.product = products.get(product)
         self.source = name
         self.path = path
+        self.compile_path = compile_path or path      # a rewritten copy for host programs (run_cli.py)
         self.text = text
         self.defines = {"__NPU_ARCH__": self.product.npu_arch, **(defines or {})}
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
@@ -116,7 +118,7 @@ class Module:
         if kernel_type is not None and kernel_type not in KERNEL_TYPES:
             raise SpecError(f"kernel_type {kernel_type!r} is not one of {', '.join(KERNEL_TYPES)}")
         self.kernel_type_override = kernel_type
-        self.host_main = host_main
+        self.is_program = host_main
         self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
         self._kernels: dict[str, KernelInfo] = {}
         self._lock = threading.Lock()
@@ -127,8 +129,9 @@ class Module:
 
     def _build(self, instances) -> None:
         digest = hashlib.sha256(self.text.encode()).hexdigest()
-        text = wrapper.render(str(self.path) if self.path else None, None if self.path else self.text,
-                              self.source, digest, instances, self.host_main)
+        text = wrapper.render(str(self.compile_path) if self.compile_path else None,
+                              None if self.compile_path else self.text,
+                              self.source, digest, instances, self.is_program)
         label = Path(self.source).stem
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>")],
@@ -147,6 +150,16 @@ class Module:
         info = KernelInfo(instance, kernel, kinds, _ffi.cast("ascgen_entry_fn", entry))
         self._kernels[instance] = info
         return info
+
+    def host_main(self):
+        """The program's renamed `main` (modules built with host_main=True), as `int(*)(int, char**)`."""
+        fn = _symbol(self._lib, self.so_path, wrapper.HOST_MAIN_SYMBOL, "int NAME(int, char**)")
+        return _ffi.cast("int(*)(int, char**)", fn)
+
+    def install_crash_handler(self) -> None:
+        """Isolated workers only: report a crash (signal) with core and code offset before dying."""
+        fn = _symbol(self._lib, self.so_path, wrapper.CRASH_HANDLER_SYMBOL, "void NAME(void)")
+        fn()
 
     # ---- queries ---------------------------------------------------------------------------------
 
@@ -195,8 +208,11 @@ class Module:
         for i, v in enumerate(bound.slots):
             slots[i] = v
             argv[i] = slots + i
-        task = core.Task(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
-                         uses_wait=self.info.uses_wait, uses_set=self.info.uses_set, source=self.source)
+        fields = dict(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
+                      uses_wait=self.info.uses_wait, uses_set=self.info.uses_set, source=self.source)
+        if "uses_sync_all" in getattr(core.Task, "__dataclass_fields__", {}):
+            fields["uses_sync_all"] = self.info.uses_sync_all
+        task = core.Task(**fields)
         buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
                                       dtype=arr.dtype.name) for pname, arr in bound.buffers)
         return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self))

@@ -47,6 +47,7 @@ _VECTOR_API = re.compile(
 
 _USES_WAIT = re.compile(r"\bWaitPreTaskEnd\b")
 _USES_SET = re.compile(r"\bSetNextTaskStart\b")
+_USES_SYNC_ALL = re.compile(r"\bSyncAll\b")
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class SourceInfo:
     kernels: tuple[Kernel, ...]
     uses_wait: bool
     uses_set: bool
+    uses_sync_all: bool = False     # the source calls SyncAll (feed-sync-all complements only such tasks)
 
     def kernel(self, name: str) -> Kernel | None:
         base = name.split("<", 1)[0].strip()
@@ -243,4 +245,4 @@ def analyse(text: str, file_of=lambda pos: ("<source>", 1)) -> SourceInfo:
     """Kernels, and whether the task-sync calls appear (op-wide, textual, like the SK compiler)."""
     clean = strip_comments(text)
     return SourceInfo(tuple(find_kernels(clean, file_of)), bool(_USES_WAIT.search(clean)),
-                      bool(_USES_SET.search(clean)))
+                      bool(_USES_SET.search(clean)), bool(_USES_SYNC_ALL.search(clean)))

@@ -17,6 +17,7 @@ import re
 WRAPPER_VERSION = 1
 HOST_MAIN_SYMBOL = "__ascgen_host_main"
 USER_MAIN = "__ascgen_user_main"
+CRASH_HANDLER_SYMBOL = "__ascgen_install_crash_handler"
 
 
 def symbol_id(instance: str) -> str:
@@ -39,7 +40,7 @@ def _trampolines(instances) -> list[str]:
     out = []
     for inst in instances:
         out.append(f'extern "C" __attribute__((visibility("default"))) void {entry_symbol(inst)}(void** a) '
-                   f'{{ ::ascgen::entry::invoke(&{inst}, a); }}')
+                   f'{{ ::ascgen::entry::invoke(&{inst}, a, "{inst}"); }}')
         out.append(f'extern "C" __attribute__((visibility("default"))) const char* {sig_symbol(inst)}() '
                    f'{{ return ::ascgen::entry::signature(&{inst}); }}')
     return out
@@ -71,6 +72,8 @@ def render(include_path: str | None, inline_text: str | None, user_name: str, di
         '#include "ascgen/host_trampoline.h"',
         *_trampolines(instances),
     ]
+    lines.append(f'extern "C" __attribute__((visibility("default"))) void {CRASH_HANDLER_SYMBOL}() '
+                 '{ ::ascgen::crash::install(); }')
     if host_main:
         lines.append(f'extern "C" __attribute__((visibility("default"))) int {HOST_MAIN_SYMBOL}(int argc, char** argv) '
                      f'{{ return ::ascgen::entry::call_main(&{USER_MAIN}, argc, argv); }}')

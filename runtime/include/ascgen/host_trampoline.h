@@ -9,10 +9,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
+
+#include "ascgen/host_crash.h"
+#include "ascgen/rt.h"
 
 namespace ascgen {
 namespace entry {
@@ -68,8 +72,14 @@ void call(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
     kernel(load_arg<P>(args[I])...);
 }
 
+// `name` is remembered on the core thread for the isolated-mode crash report (host_crash.h).
 template <class... P>
-void invoke(void (*kernel)(P...), void** args) {
+void invoke(void (*kernel)(P...), void** args, const char* name) {
+    struct Mark {
+        const char* saved = crash::current_kernel;
+        ~Mark() { crash::current_kernel = saved; }
+    } mark;
+    crash::current_kernel = name;
     call(kernel, args, std::index_sequence_for<P...>{});
 }
 
@@ -83,11 +93,27 @@ const char* signature(void (*)(P...)) {
     return text.c_str();
 }
 
-// Host programs: `main` may be declared with or without (argc, argv).
-inline int call_main(int (*m)(), int, char**) { return m(); }
-inline int call_main(int (*m)(int, char**), int argc, char** argv) { return m(argc, argv); }
-inline int call_main(int (*m)(int, const char**), int argc, char** argv) {
+// Host programs: `main` may be declared with or without (argc, argv). A fault in a launch throws
+// rt::Cancelled through the program; it ends the program here with kCancelled (Python then raises the
+// launch's typed error). C stdio is flushed so the program's output comes before Python's.
+constexpr int kCancelled = -0x7A5C;
+
+inline int main_of(int (*m)(), int, char**) { return m(); }
+inline int main_of(int (*m)(int, char**), int argc, char** argv) { return m(argc, argv); }
+inline int main_of(int (*m)(int, const char**), int argc, char** argv) {
     return m(argc, const_cast<const char**>(argv));
+}
+
+template <class M>
+int call_main(M m, int argc, char** argv) {
+    int rc;
+    try {
+        rc = main_of(m, argc, argv);
+    } catch (const ::ascgen::rt::Cancelled&) {
+        rc = kCancelled;
+    }
+    std::fflush(nullptr);
+    return rc;
 }
 
 }  // namespace entry

@@ -1,0 +1,231 @@
+"""`ascgen run`: build and run hand-written Ascend C on the CPU emulator.
+
+Two forms:
+
+    ascgen run add.asc --product ascend910b --cwd build        # a whole program: its host main()
+    ascgen run k.cpp --kernel add_custom --block-dim 8 \\
+        --arg in:input/x.bin --arg in:input/y.bin --arg out:output/z.bin:65536 --arg 16384
+
+A program's `kernel<<<blocks, l2ctrl, stream>>>(args)` launches are rewritten in a copy (host_rewrite.py)
+whose #line directive keeps the user's file and lines; its `main` is renamed and called from Python, so a
+fault in a launch raises the typed error and the interpreter survives. Programs read ./input/*.bin
+relative to the working directory: --cwd runs them there.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from .. import config, console, products
+from ..errors import SpecError
+from .signature import KERNEL_TYPES, strip_comments
+
+ARG_HELP = ("kernel argument, in parameter order: a number (scalar), in:PATH (GM input read from a file), "
+            "inout:PATH (read, then written back), out:PATH:NBYTES (zero-filled GM, written to PATH), "
+            "zeros:NBYTES (scratch GM)")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("source", help="the Ascend C file (.cpp or .asc)")
+    parser.add_argument("--product", default="ascend910b", help="product to emulate (default ascend910b)")
+    parser.add_argument("--kernel", help="launch this kernel instead of running the program's main()")
+    parser.add_argument("--block-dim", type=int, help="blocks for --kernel")
+    parser.add_argument("--arg", action="append", default=[], metavar="VALUE", help=ARG_HELP)
+    parser.add_argument("--cwd", help="run in this folder (programs read ./input, write ./output)")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="preprocessor define, e.g. -D SCENARIO_NUM=1")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="extra include folder (the source's own folder is always searched)")
+    parser.add_argument("--kernel-type", choices=KERNEL_TYPES,
+                        help="force the kernel type instead of inferring it from the source")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="wall-clock limit per launch in seconds (default 60)")
+    parser.add_argument("--races", action="store_true", help="detect cross-task data races")
+    parser.add_argument("--isolated", action="store_true",
+                        help="run in a subprocess so a crash (segfault) is reported instead of killing ascgen")
+    parser.add_argument("--crash-report", action="store_true", help=argparse.SUPPRESS)   # isolated child
+    parser.add_argument("program_args", nargs="*", help="arguments for the program's main (after --)")
+
+
+def _defines(items) -> dict:
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise SpecError(f"-D {item}: {name!r} is not a macro name")
+        out[name] = value if _ else None
+    return out
+
+
+@contextmanager
+def _working_dir(path):
+    if not path:
+        yield
+        return
+    old = os.getcwd()
+    try:
+        os.chdir(path)
+    except OSError as exc:
+        raise SpecError(f"--cwd {path}: {exc.strerror}") from exc
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def has_main(text: str) -> bool:
+    return bool(re.search(r"\bmain\s*\(", strip_comments(text)))
+
+
+def _program_copy(source: Path, text: str) -> Path:
+    """The compilable copy of a program (cache/host/<hash>/<name>.cpp), written atomically."""
+    from .host_rewrite import rewrite
+    copy, _ = rewrite(text, str(source))
+    digest = hashlib.sha256(copy.encode()).hexdigest()[:24]
+    folder = config.cache_dir() / "host" / digest
+    target = folder / (source.stem + ".cpp")
+    if not target.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(copy)
+        os.replace(tmp, target)
+    return target
+
+
+def load_program(source, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=()):
+    """A Module for a whole host program (its `main` exported as __ascgen_host_main)."""
+    from .module import Module
+    path = Path(source).expanduser().resolve()
+    if not path.is_file():
+        raise SpecError(f"{source}: no such file")
+    text = path.read_text(errors="replace")
+    if not has_main(text):
+        raise SpecError(f"{source} has no main(): pass --kernel NAME --block-dim N to launch one of its kernels")
+    return Module(text, str(path), path, product, defines=defines, include_dirs=include_dirs,
+                  kernel_type=kernel_type, host_main=True, compile_path=_program_copy(path, text),
+                  extra_flags=extra_flags)
+
+
+def run_program(module, argv=(), *, time_limit_s: float = 60.0, detect_races: bool = False) -> int:
+    """Run the program's main() with `argv`; returns its exit code, raises the typed error of a fault."""
+    from . import core
+    for k in module.info.kernels:
+        ktype = module.kernel_type_override or k.kernel_type
+        core.register_kernel(k.name, ktype, module.info.uses_wait, module.info.uses_set)
+    return core.run_host(module.product, module.host_main(), [module.source, *argv],
+                         time_limit_s=time_limit_s, detect_races=detect_races)
+
+
+# ---- kernel mode ----------------------------------------------------------------------------------
+
+def _kernel_args(specs, outputs: list):
+    args = []
+    for spec in specs:
+        kind, _, rest = spec.partition(":")
+        try:
+            if kind in ("in", "inout"):
+                data = np.fromfile(rest, dtype=np.uint8)
+                args.append(data)
+                if kind == "inout":
+                    outputs.append((rest, data))
+            elif kind == "out":
+                path, _, size = rest.rpartition(":")
+                data = np.zeros(int(size), dtype=np.uint8)
+                args.append(data)
+                outputs.append((path, data))
+            elif kind == "zeros":
+                args.append(np.zeros(int(rest), dtype=np.uint8))
+            elif re.fullmatch(r"[-+]?\d+", spec):
+                args.append(int(spec))
+            else:
+                args.append(float(spec))
+        except (OSError, ValueError) as exc:
+            raise SpecError(f"--arg {spec}: {exc}. {ARG_HELP}") from exc
+    return args
+
+
+def _typed(module, name: str, args: list) -> list:
+    """View byte buffers as the element type of typed pointer parameters (float* x <- in:x.bin)."""
+    info = module._kernel_info(name)
+    out = []
+    for kind, value in zip(info.kinds, args):
+        pointee = kind[4:] if kind.startswith("ptr:") else ""
+        if isinstance(value, np.ndarray) and pointee not in ("", "uint8", "int8", "void") \
+                and not pointee.startswith("?"):
+            dtype = np.dtype(pointee) if pointee != "bfloat16" else __import__("ml_dtypes").bfloat16
+            if value.nbytes % np.dtype(dtype).itemsize == 0:
+                value = value.view(dtype)
+        out.append(value)
+    return out
+
+
+def run_kernel(args, defines) -> int:
+    from .module import load
+    if not args.block_dim:
+        raise SpecError("--kernel needs --block-dim N")
+    module = load(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
+                  kernel_type=args.kernel_type)
+    outputs: list = []
+    values = _typed(module, args.kernel, _kernel_args(args.arg, outputs))
+    start = time.perf_counter()
+    result = module.launch(args.kernel, args.block_dim, *values, time_limit_s=args.time_limit,
+                           detect_races=args.races, isolated=args.isolated)
+    elapsed = time.perf_counter() - start
+    for path, data in outputs:
+        data.tofile(path)
+    output = getattr(result, "output", "")
+    if output:
+        sys.stdout.write(output if output.endswith("\n") else output + "\n")
+    console.info(f"ran {args.kernel} on {args.block_dim} block(s) ({module.kernel_type(args.kernel)}) for "
+                 f"{module.product.id} in {elapsed * 1000:.1f} ms"
+                 + (f"; wrote {', '.join(p for p, _ in outputs)}" if outputs else ""))
+    return 0
+
+
+def _argv_without_isolated(args) -> list[str]:
+    """The same `ascgen run` command line, rebuilt from parsed args, for the isolated child."""
+    argv = ["run", str(Path(args.source).expanduser().resolve()), "--product", args.product,
+            "--time-limit", str(args.time_limit)]
+    if args.cwd:
+        argv += ["--cwd", str(Path(args.cwd).resolve())]
+    for d in args.defines:
+        argv += ["-D", d]
+    for d in args.include_dirs:
+        argv += ["-I", str(Path(d).resolve())]
+    if args.kernel_type:
+        argv += ["--kernel-type", args.kernel_type]
+    if args.races:
+        argv.append("--races")
+    if args.quiet:
+        argv.append("--quiet")
+    return [*argv, "--", *args.program_args]
+
+
+def run(args) -> int:
+    products.get(args.product)
+    defines = _defines(args.defines)
+    if args.isolated and not args.kernel:
+        from .isolate import run_cli_isolated
+        return run_cli_isolated(_argv_without_isolated(args))
+    # Paths on the command line are relative to where ascgen was started, not to --cwd.
+    args.source = str(Path(args.source).expanduser().resolve())
+    args.include_dirs = [str(Path(d).resolve()) for d in args.include_dirs]
+    with _working_dir(args.cwd):
+        if args.kernel:
+            return run_kernel(args, defines)
+        from .isolate import CRASH_FLAGS
+        module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
+                              kernel_type=args.kernel_type, extra_flags=CRASH_FLAGS if args.crash_report else ())
+        if args.crash_report:
+            module.install_crash_handler()
+        return run_program(module, args.program_args, time_limit_s=args.time_limit, detect_races=args.races)
