@@ -13,7 +13,10 @@ Placement ("dataflow", the default; "default" = every task waits first and sets 
   writes is read after the wait. (Task k's prologue may overlap the tail of task k-2 too, so "no earlier
   task", not just "not the previous one".)
 * set: SetNextTaskStart stays after the last GM access to every buffer the next task touches; a builder
-  kernel touches its buffers in one tile loop, so that is after the loop.
+  kernel touches its buffers in one tile loop, so that is after the loop, unless the next task touches
+  none of this task's buffers: then the set goes right after the wait and the whole task may overlap the
+  next one (set_early). Its tail cannot race with task k+2 either: k+2's body waits for k+1's sets,
+  which follow this task in every core's program order, and k+2's prologue only reads host data.
 The rules are tasksync-semantics.md section 3.1; the runtime's race detector checks them on every run.
 """
 from __future__ import annotations
@@ -91,6 +94,11 @@ class SuperKernel:
         """Buffers some task before `upto` writes."""
         return {t.bind[p.name] for t in self._tasks[:upto] for p in t.kernel.outputs}
 
+    def touched(self, k: int) -> set[str]:
+        """Buffers task k reads or writes."""
+        t = self._tasks[k]
+        return {t.bind[p.name] for p in t.kernel.params if p.kind in ("input", "output")}
+
     def host_inputs(self) -> list[str]:
         """Buffers read before any task writes them: the caller provides them."""
         out: list[str] = []
@@ -113,7 +121,9 @@ class SuperKernel:
             if placement == "dataflow" and k > 0:
                 written = self.written(k)
                 prefetch = frozenset(p.name for p in t.kernel.inputs if t.bind[p.name] not in written)
-            out.append(TaskSyncPolicy(mode="both", prefetch_inputs=prefetch))
+            early = placement == "dataflow" and k + 1 < len(self._tasks) and not (
+                self.touched(k) & self.touched(k + 1))
+            out.append(TaskSyncPolicy(mode="both", prefetch_inputs=prefetch, set_early=early))
         return out
 
     # ---- emission ---------------------------------------------------------------------------------
