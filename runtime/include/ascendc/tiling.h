@@ -1,0 +1,51 @@
+// Tiling data and tiling keys in the kernel: REGISTER_TILING_DEFAULT / GET_TILING_DATA copy the host's
+// tiling struct out of the GM tiling argument (one checked GM read); TILING_KEY_IS compares with the
+// module's tiling key, which the host side sets through the exported `ascgen_tiling_key` variable.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "ascendc/check.h"
+
+// The tiling key of the next launch of this module (written by the launcher before launching).
+extern "C" {
+__attribute__((weak, visibility("default"))) uint64_t ascgen_tiling_key = 0;
+}
+
+namespace ascgen {
+namespace lib {
+
+inline void load_tiling(void* dst, const void* src, size_t bytes, rt::Loc loc) {
+    enter(loc);
+    ASCGEN_MEM_CHECK(src != nullptr, loc, "GET_TILING_DATA: the tiling argument is a null pointer");
+    rt::gm_access(src, bytes, false, loc);
+    std::memcpy(dst, src, bytes);
+}
+
+}  // namespace lib
+}  // namespace ascgen
+
+// Without REGISTER_TILING_DEFAULT, GET_TILING_DATA names this incomplete type in its error message.
+struct ascgen_no_REGISTER_TILING_DEFAULT_before_GET_TILING_DATA;
+using ascgen_tiling_default_t = ascgen_no_REGISTER_TILING_DEFAULT_before_GET_TILING_DATA;
+
+#define REGISTER_TILING_DEFAULT(tiling_struct) using ascgen_tiling_default_t = tiling_struct
+#define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) ((void)0)
+#define REGISTER_NONE_TILING
+#define GET_TILING_DATA(tiling_data, tiling_arg) \
+    ascgen_tiling_default_t tiling_data;         \
+    ::ascgen::lib::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), ASCGEN_HERE)
+#define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
+    tiling_struct tiling_data;                                              \
+    ::ascgen::lib::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), ASCGEN_HERE)
+#define GET_TILING_DATA_PTR_WITH_STRUCT(tiling_struct, dst_ptr, tiling_ptr) \
+    const tiling_struct* dst_ptr = reinterpret_cast<const tiling_struct*>(tiling_ptr)
+#define GET_TILING_DATA_MEMBER(tiling_type, member, var, tiling_arg)                                          \
+    decltype(tiling_type::member) var;                                                                        \
+    ::ascgen::lib::load_tiling(&var, reinterpret_cast<const uint8_t*>(tiling_arg) + offsetof(tiling_type, member), \
+                               sizeof(var), ASCGEN_HERE)
+
+#define TILING_KEY_VAR ascgen_tiling_key
+#define TILING_KEY_IS(k) (TILING_KEY_VAR == (k))
+#define ENABLE_DETERMINISTIC()

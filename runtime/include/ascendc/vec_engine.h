@@ -1,0 +1,129 @@
+// The element loops behind every vector op: argument checks, the count ("level 2") loop and the
+// masked, repeated ("level 0") loop. Ops are small functors over the compute type (float for
+// half/bfloat16, T otherwise), so each public op is one line in a table (vec_ops.h).
+//
+// Count loops are plain `for` loops the compiler vectorises for float/int (no per-element hooks); the
+// core is told once per op (rt::poll in enter(), rt::cost(PIPE_V, count)).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "ascendc/copy.h"
+#include "ascendc/half.h"
+#include "ascendc/tensor.h"
+
+namespace ascgen {
+namespace lib {
+
+template <class T> struct same { using type = T; };
+template <class T> using same_t = typename same<T>::type;   // a non-deduced parameter type
+
+template <class T>
+inline void check_count(int64_t count, const char* op, rt::Loc loc) {
+    ASCGEN_ARG_CHECK(count >= 0, loc, "%s: negative count %lld", op, static_cast<long long>(count));
+}
+
+// One vector operand: allocated, aligned, and `count` elements fit.
+template <class T>
+inline void vec_operand(const AscendC::LocalTensor<T>& t, int64_t count, const char* op, const char* role,
+                        rt::Loc loc) {
+    ASCGEN_MEM_CHECK(t.data() != nullptr, loc, "%s: %s is a LocalTensor that was never allocated", op, role);
+    ASCGEN_MEM_CHECK(uint64_t(count) <= t.capacity(), loc,
+                     "local tensor overflow: %s of %lld elements, but %s has %u elements (UB offset %llu); hint: "
+                     "the count must not exceed the tensor's size",
+                     op, static_cast<long long>(count), role, t.capacity(), ull(t.ub_off()));
+    ASCGEN_MEM_CHECK(reinterpret_cast<uintptr_t>(t.data()) % kUbAlign == 0, loc,
+                     "%s: %s UB address %llu is not 32-byte aligned; hint: sub-tensor offsets must be a multiple "
+                     "of %zu elements of this type",
+                     op, role, ull(t.ub_off()), size_t(kUbAlign / sizeof(T)));
+}
+
+// ---- count loops ----
+template <class D, class S, class Op>
+inline void run1(D* d, const S* s, int64_t n, Op op) {
+    using C = compute_t<S>;
+#pragma GCC ivdep
+    for (int64_t i = 0; i < n; ++i) d[i] = D(op(C(s[i])));
+}
+template <class T, class Op>
+inline void run2(T* d, const T* a, const T* b, int64_t n, Op op) {
+    using C = compute_t<T>;
+#pragma GCC ivdep
+    for (int64_t i = 0; i < n; ++i) d[i] = T(op(C(a[i]), C(b[i])));
+}
+template <class T, class Op>
+inline void run_scalar(T* d, const T* a, compute_t<T> s, int64_t n, Op op) {
+    using C = compute_t<T>;
+#pragma GCC ivdep
+    for (int64_t i = 0; i < n; ++i) d[i] = T(op(C(a[i]), s));
+}
+
+// ---- level 0: repeats of 8 blocks of 32 bytes; a mask selects lanes within one repeat ----
+struct Lanes {
+    uint64_t m[2];
+    int last;   // highest enabled lane, -1 if none
+    bool on(int lane) const { return (m[lane >> 6] >> (lane & 63)) & 1u; }
+};
+
+template <class T>
+constexpr int lanes_per_repeat() { return int(256 / sizeof(T)) > 128 ? 128 : int(256 / sizeof(T)); }
+
+// Normal mask mode with a count: the first `mask` lanes.
+template <class T>
+inline Lanes lanes_count(uint64_t mask, const char* op, rt::Loc loc) {
+    const int epr = lanes_per_repeat<T>();
+    ASCGEN_ARG_CHECK(mask >= 1 && mask <= uint64_t(epr), loc, "%s: mask %llu outside 1..%d for %zu-byte elements",
+                     op, ull(mask), epr, sizeof(T));
+    Lanes l{{0, 0}, int(mask) - 1};
+    for (int i = 0; i < int(mask); ++i) l.m[i >> 6] |= uint64_t(1) << (i & 63);
+    return l;
+}
+
+// Normal mask mode with a bit mask: mask[0] lanes 0..63, mask[1] lanes 64..127.
+template <class T>
+inline Lanes lanes_bits(const uint64_t mask[], const char* op, rt::Loc loc) {
+    const int epr = lanes_per_repeat<T>();
+    Lanes l{{mask[0], epr > 64 ? mask[1] : 0}, -1};
+    if (epr < 64) l.m[0] &= (uint64_t(1) << epr) - 1;
+    for (int i = epr - 1; i >= 0; --i)
+        if (l.on(i)) {
+            l.last = i;
+            break;
+        }
+    ASCGEN_ARG_CHECK(l.last >= 0, loc, "%s: the lane mask enables no element", op);
+    return l;
+}
+
+// Element index of `lane` in repeat `r` for an operand with the given block / repeat strides (blocks).
+template <class T>
+inline int64_t lane_index(int r, int lane, int blk, int rep) {
+    constexpr int epb = int(32 / sizeof(T));
+    return int64_t(r) * rep * epb + int64_t(lane / epb) * blk * epb + lane % epb;
+}
+
+// The operand must hold every element the repeats touch.
+template <class T>
+inline void masked_operand(const AscendC::LocalTensor<T>& t, const Lanes& l, int repeat, int blk, int rep,
+                           const char* op, const char* role, rt::Loc loc) {
+    int64_t need = repeat == 0 || l.last < 0 ? 0 : lane_index<T>(repeat - 1, l.last, blk, rep) + 1;
+    vec_operand(t, need, op, role, loc);
+}
+
+// A unary level-0 op (also used by Cast and the scalar ops): f maps the source compute value.
+template <class D, class S, class F>
+inline void unary_masked_apply(const char* name, const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& a,
+                               const Lanes& l, int repeat, const AscendC::UnaryRepeatParams& p, F f, rt::Loc loc) {
+    masked_operand(d, l, repeat, p.dstBlkStride, p.dstRepStride, name, "dst", loc);
+    masked_operand(a, l, repeat, p.srcBlkStride, p.srcRepStride, name, "src", loc);
+    using C = compute_t<S>;
+    for (int r = 0; r < repeat; ++r)
+        for (int i = 0; i <= l.last; ++i)
+            if (l.on(i)) {
+                S x = a.data()[lane_index<S>(r, i, p.srcBlkStride, p.srcRepStride)];
+                d.data()[lane_index<D>(r, i, p.dstBlkStride, p.dstRepStride)] = D(f(C(x)));
+            }
+    rt::cost(PIPE_V, uint64_t(repeat) * lanes_per_repeat<S>());
+}
+
+}  // namespace lib
+}  // namespace ascgen

@@ -1,0 +1,315 @@
+// Element-wise vector ops: binary (Add ...), with a scalar (Adds ...), unary (Exp ...), Duplicate, Axpy.
+// Each op is a functor over the compute type; the macros at the end stamp out the public overloads
+// (count form and the masked/repeated level-0 forms) from one table.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "ascendc/vec_engine.h"
+
+namespace ascgen {
+namespace lib {
+namespace op {
+
+// Integer add/sub/mul wrap like the hardware (done in unsigned to avoid C++ overflow UB).
+template <class C>
+inline C wrap(C a, C b, int k) {
+    if constexpr (std::is_integral<C>::value) {
+        using U = std::make_unsigned_t<C>;
+        U x = U(a), y = U(b);
+        return C(k == 0 ? U(x + y) : k == 1 ? U(x - y) : U(x * y));
+    } else {
+        return k == 0 ? a + b : k == 1 ? a - b : a * b;
+    }
+}
+template <class C>
+constexpr void need_int(const char* = nullptr) {
+    static_assert(std::is_integral<C>::value, "ascgen: this vector op takes integer tensors only");
+}
+template <class C>
+constexpr void need_float() {
+    static_assert(!std::is_integral<C>::value, "ascgen: this vector op takes float/half/bfloat16 tensors only");
+}
+
+struct Add { template <class C> C operator()(C a, C b) const { return wrap(a, b, 0); } };
+struct Sub { template <class C> C operator()(C a, C b) const { return wrap(a, b, 1); } };
+struct Mul { template <class C> C operator()(C a, C b) const { return wrap(a, b, 2); } };
+struct Div { template <class C> C operator()(C a, C b) const { return a / b; } };
+struct Max { template <class C> C operator()(C a, C b) const { return a > b ? a : b; } };
+struct Min { template <class C> C operator()(C a, C b) const { return a < b ? a : b; } };
+struct And { template <class C> C operator()(C a, C b) const { need_int<C>(); return C(a & b); } };
+struct Or { template <class C> C operator()(C a, C b) const { need_int<C>(); return C(a | b); } };
+struct AddRelu { template <class C> C operator()(C a, C b) const { C r = wrap(a, b, 0); return r > C(0) ? r : C(0); } };
+struct SubRelu { template <class C> C operator()(C a, C b) const { C r = wrap(a, b, 1); return r > C(0) ? r : C(0); } };
+struct ShiftLeft { template <class C> C operator()(C a, C s) const { need_int<C>(); return C(std::make_unsigned_t<C>(a) << s); } };
+struct ShiftRight { template <class C> C operator()(C a, C s) const { need_int<C>(); return C(a >> s); } };
+struct LeakyRelu { template <class C> C operator()(C a, C s) const { return a >= C(0) ? a : C(a * s); } };
+
+struct Exp { template <class C> C operator()(C a) const { need_float<C>(); return std::exp(a); } };
+struct Ln { template <class C> C operator()(C a) const { need_float<C>(); return std::log(a); } };
+struct Sqrt { template <class C> C operator()(C a) const { need_float<C>(); return std::sqrt(a); } };
+struct Rsqrt { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / std::sqrt(a); } };
+struct Reciprocal { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / a; } };
+struct Abs { template <class C> C operator()(C a) const { return a < C(0) ? C(-a) : a; } };
+struct Relu { template <class C> C operator()(C a) const { return a > C(0) ? a : C(0); } };
+struct Not { template <class C> C operator()(C a) const { need_int<C>(); return C(~a); } };
+
+}  // namespace op
+
+template <class Op, class T>
+inline void binary(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                   const AscendC::LocalTensor<T>& b, int64_t n, rt::Loc loc) {
+    enter(loc);
+    check_count<T>(n, name, loc);
+    vec_operand(d, n, name, "dst", loc);
+    vec_operand(a, n, name, "src0", loc);
+    vec_operand(b, n, name, "src1", loc);
+    if constexpr (std::is_same<Op, op::Div>::value && std::is_integral<T>::value) {
+        for (int64_t i = 0; i < n; ++i)
+            ASCGEN_ARG_CHECK(b.data()[i] != 0, loc, "%s: integer division by zero at src1[%lld]", name,
+                             static_cast<long long>(i));
+    }
+    run2(d.data(), a.data(), b.data(), n, Op{});
+    rt::cost(PIPE_V, uint64_t(n));
+}
+
+template <class Op, class T>
+inline void binary_masked(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                          const AscendC::LocalTensor<T>& b, const Lanes& l, int repeat,
+                          const AscendC::BinaryRepeatParams& p, rt::Loc loc) {
+    masked_operand(d, l, repeat, p.dstBlkStride, p.dstRepStride, name, "dst", loc);
+    masked_operand(a, l, repeat, p.src0BlkStride, p.src0RepStride, name, "src0", loc);
+    masked_operand(b, l, repeat, p.src1BlkStride, p.src1RepStride, name, "src1", loc);
+    using C = compute_t<T>;
+    Op f{};
+    for (int r = 0; r < repeat; ++r)
+        for (int i = 0; i <= l.last; ++i)
+            if (l.on(i)) {
+                T x = a.data()[lane_index<T>(r, i, p.src0BlkStride, p.src0RepStride)];
+                T y = b.data()[lane_index<T>(r, i, p.src1BlkStride, p.src1RepStride)];
+                d.data()[lane_index<T>(r, i, p.dstBlkStride, p.dstRepStride)] = T(f(C(x), C(y)));
+            }
+    rt::cost(PIPE_V, uint64_t(repeat) * lanes_per_repeat<T>());
+}
+
+template <class Op, class T>
+inline void with_scalar(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                        const T& s, int64_t n, rt::Loc loc) {
+    enter(loc);
+    check_count<T>(n, name, loc);
+    vec_operand(d, n, name, "dst", loc);
+    vec_operand(a, n, name, "src", loc);
+    run_scalar(d.data(), a.data(), compute_t<T>(s), n, Op{});
+    rt::cost(PIPE_V, uint64_t(n));
+}
+
+template <class Op, class T>
+inline void unary(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a, int64_t n,
+                  rt::Loc loc) {
+    enter(loc);
+    check_count<T>(n, name, loc);
+    vec_operand(d, n, name, "dst", loc);
+    vec_operand(a, n, name, "src", loc);
+    run1(d.data(), a.data(), n, Op{});
+    rt::cost(PIPE_V, uint64_t(n));
+}
+
+}  // namespace lib
+}  // namespace ascgen
+
+namespace AscendC {
+
+#define ASCGEN_VEC_BINARY(NAME)                                                                                  \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     int32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                        \
+        ::ascgen::lib::binary<::ascgen::lib::op::NAME>(#NAME, dst, src0, src1, count, loc);                       \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p,                            \
+                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
+        ::ascgen::lib::enter(loc);                                                                               \
+        ::ascgen::lib::binary_masked<::ascgen::lib::op::NAME>(                                                   \
+            #NAME, dst, src0, src1, ::ascgen::lib::lanes_count<T>(mask, #NAME, loc), repeatTimes, p, loc);      \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p,                    \
+                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
+        ::ascgen::lib::enter(loc);                                                                               \
+        ::ascgen::lib::binary_masked<::ascgen::lib::op::NAME>(                                                   \
+            #NAME, dst, src0, src1, ::ascgen::lib::lanes_bits<T>(mask, #NAME, loc), repeatTimes, p, loc);       \
+    }
+
+#define ASCGEN_VEC_SCALAR(NAME, OP)                                                                              \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ::ascgen::lib::same_t<T>& scalar, \
+                     int32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                        \
+        ::ascgen::lib::with_scalar<::ascgen::lib::op::OP>(#NAME, dst, src, scalar, count, loc);                  \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ::ascgen::lib::same_t<T>& scalar, \
+                     uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p,                             \
+                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
+        ::ascgen::lib::enter(loc);                                                                               \
+        using C = ::ascgen::lib::compute_t<T>;                                                                   \
+        C s = C(scalar);                                                                                         \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_count<T>(mask, #NAME, loc),      \
+                                          repeatTimes, p, [s](C x) { return ::ascgen::lib::op::OP{}(x, s); }, loc); \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ::ascgen::lib::same_t<T>& scalar, \
+                     const uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& p,                     \
+                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
+        ::ascgen::lib::enter(loc);                                                                               \
+        using C = ::ascgen::lib::compute_t<T>;                                                                   \
+        C s = C(scalar);                                                                                         \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_bits<T>(mask, #NAME, loc),       \
+                                          repeatTimes, p, [s](C x) { return ::ascgen::lib::op::OP{}(x, s); }, loc); \
+    }
+
+#define ASCGEN_VEC_UNARY(NAME)                                                                                   \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,                        \
+                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
+        ::ascgen::lib::unary<::ascgen::lib::op::NAME>(#NAME, dst, src, count, loc);                              \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTimes,   \
+                     const UnaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {                           \
+        ::ascgen::lib::enter(loc);                                                                               \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_count<T>(mask, #NAME, loc),      \
+                                          repeatTimes, p, ::ascgen::lib::op::NAME{}, loc);                       \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                \
+                     uint8_t repeatTimes, const UnaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {      \
+        ::ascgen::lib::enter(loc);                                                                               \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_bits<T>(mask, #NAME, loc),       \
+                                          repeatTimes, p, ::ascgen::lib::op::NAME{}, loc);                       \
+    }
+
+ASCGEN_VEC_BINARY(Add)
+ASCGEN_VEC_BINARY(Sub)
+ASCGEN_VEC_BINARY(Mul)
+ASCGEN_VEC_BINARY(Div)
+ASCGEN_VEC_BINARY(Max)
+ASCGEN_VEC_BINARY(Min)
+ASCGEN_VEC_BINARY(And)
+ASCGEN_VEC_BINARY(Or)
+ASCGEN_VEC_BINARY(AddRelu)
+ASCGEN_VEC_BINARY(SubRelu)
+
+ASCGEN_VEC_SCALAR(Adds, Add)
+ASCGEN_VEC_SCALAR(Muls, Mul)
+ASCGEN_VEC_SCALAR(Maxs, Max)
+ASCGEN_VEC_SCALAR(Mins, Min)
+ASCGEN_VEC_SCALAR(Ands, And)
+ASCGEN_VEC_SCALAR(Ors, Or)
+ASCGEN_VEC_SCALAR(ShiftLeft, ShiftLeft)
+ASCGEN_VEC_SCALAR(ShiftRight, ShiftRight)
+ASCGEN_VEC_SCALAR(LeakyRelu, LeakyRelu)
+
+ASCGEN_VEC_UNARY(Exp)
+ASCGEN_VEC_UNARY(Ln)
+ASCGEN_VEC_UNARY(Sqrt)
+ASCGEN_VEC_UNARY(Rsqrt)
+ASCGEN_VEC_UNARY(Reciprocal)
+ASCGEN_VEC_UNARY(Abs)
+ASCGEN_VEC_UNARY(Relu)
+ASCGEN_VEC_UNARY(Not)
+
+#undef ASCGEN_VEC_BINARY
+#undef ASCGEN_VEC_SCALAR
+#undef ASCGEN_VEC_UNARY
+
+// dst = value, count elements.
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>& value, int32_t count,
+                      ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ::ascgen::lib::enter(loc);
+    ::ascgen::lib::check_count<T>(count, "Duplicate", loc);
+    ::ascgen::lib::vec_operand(dst, count, "Duplicate", "dst", loc);
+    T* d = dst.data();
+    T v = value;
+    for (int32_t i = 0; i < count; ++i) d[i] = v;
+    ::ascgen::rt::cost(PIPE_V, uint64_t(count));
+}
+// Level 0: `repeatTimes` repeats of the lanes in `mask`, strides in blocks.
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>& value, uint64_t mask,
+                      uint8_t repeatTimes, uint16_t dstBlockStride, uint8_t dstRepeatStride,
+                      ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::Lanes l = L::lanes_count<T>(mask, "Duplicate", loc);
+    L::masked_operand(dst, l, repeatTimes, dstBlockStride, dstRepeatStride, "Duplicate", "dst", loc);
+    for (int r = 0; r < repeatTimes; ++r)
+        for (int i = 0; i <= l.last; ++i) dst.data()[L::lane_index<T>(r, i, dstBlockStride, dstRepeatStride)] = value;
+    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * L::lanes_per_repeat<T>());
+}
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>& value, const uint64_t mask[],
+                      uint8_t repeatTimes, uint16_t dstBlockStride, uint8_t dstRepeatStride,
+                      ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::Lanes l = L::lanes_bits<T>(mask, "Duplicate", loc);
+    L::masked_operand(dst, l, repeatTimes, dstBlockStride, dstRepeatStride, "Duplicate", "dst", loc);
+    for (int r = 0; r < repeatTimes; ++r)
+        for (int i = 0; i <= l.last; ++i)
+            if (l.on(i)) dst.data()[L::lane_index<T>(r, i, dstBlockStride, dstRepeatStride)] = value;
+    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * L::lanes_per_repeat<T>());
+}
+
+// dst = src * scalar + dst (dst may be wider than src: float += half * s).
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ::ascgen::lib::same_t<U>& scalar,
+                 int32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::check_count<T>(count, "Axpy", loc);
+    L::vec_operand(dst, count, "Axpy", "dst", loc);
+    L::vec_operand(src, count, "Axpy", "src", loc);
+    float s = float(L::compute_t<U>(scalar));
+    T* d = dst.data();
+    const U* a = src.data();
+    for (int32_t i = 0; i < count; ++i) d[i] = T(float(L::compute_t<U>(a[i])) * s + float(L::compute_t<T>(d[i])));
+    ::ascgen::rt::cost(PIPE_V, uint64_t(count));
+}
+
+// dst = src0 * src1 + dst
+template <typename T, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                      int32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::check_count<T>(count, "MulAddDst", loc);
+    L::vec_operand(dst, count, "MulAddDst", "dst", loc);
+    L::vec_operand(src0, count, "MulAddDst", "src0", loc);
+    L::vec_operand(src1, count, "MulAddDst", "src1", loc);
+    using C = L::compute_t<T>;
+    T* d = dst.data();
+    for (int32_t i = 0; i < count; ++i) d[i] = T(C(src0.data()[i]) * C(src1.data()[i]) + C(d[i]));
+    ::ascgen::rt::cost(PIPE_V, uint64_t(count));
+}
+
+// dst = src0 * dst + src1
+template <typename T, bool isSetMask = true>
+inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                        int32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::check_count<T>(count, "FusedMulAdd", loc);
+    L::vec_operand(dst, count, "FusedMulAdd", "dst", loc);
+    L::vec_operand(src0, count, "FusedMulAdd", "src0", loc);
+    L::vec_operand(src1, count, "FusedMulAdd", "src1", loc);
+    using C = L::compute_t<T>;
+    T* d = dst.data();
+    for (int32_t i = 0; i < count; ++i) d[i] = T(C(src0.data()[i]) * C(d[i]) + C(src1.data()[i]));
+    ::ascgen::rt::cost(PIPE_V, uint64_t(count));
+}
+
+}  // namespace AscendC
