@@ -8,6 +8,7 @@ from . import errors, products  # noqa: E402,F401
 
 # `ascgen.emit(kernel, product)` is a function of the module of the same name; it is imported eagerly
 # (by the emission module's owner, below) because a submodule import would otherwise shadow it.
+from .emit import emit  # noqa: E402,F401
 
 # Public names, imported on first use so `import ascgen` stays fast and each module stays optional.
 _LAZY = {
