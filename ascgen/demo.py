@@ -40,12 +40,12 @@ def build_superkernel(product):
     x = scale.input("x", "float32")
     scale.output("y", x * 2.0)
 
-    add = Kernel("add", block_dim=8, tile_length=2048)
+    add = Kernel("add", block_dim=4, tile_length=2048)      # another split than scale's: cores exchange data
     y = add.input("y", "float32")
     w = add.input("w", "float32")
     add.output("z", y + w)
 
-    relu = Kernel("relu", block_dim=4, tile_length=2048)
+    relu = Kernel("relu", block_dim=8, tile_length=2048)
     z = relu.input("z", "float32")
     relu.output("out", Relu(z))
 
