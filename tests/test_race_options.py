@@ -1,0 +1,58 @@
+"""Race detection follows the SK options and the product: the same misplaced SetNextTaskStart races only
+where the calls take effect. Twins of tests/test_sk_bugs.py's producer-tail race."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ascgen.runtime.core", reason="the core runtime is not built yet")
+
+from ascgen.errors import RaceError  # noqa: E402
+from ascgen.runtime import SuperKernel, load  # noqa: E402
+
+BUGS = Path(__file__).parent / "sk_bugs"
+N = 4608
+
+
+@pytest.fixture(scope="module")
+def mods():
+    out = {}
+    for product in ("ascend910_93", "ascend910b"):
+        out[product] = {name: load(BUGS / f"{name}.cpp", product=product) for name in ("good", "set_before_tail")}
+    return out
+
+
+def _run(mods, product="ascend910_93", **kw):
+    x, y, z = np.arange(N, dtype=np.float32), np.zeros(N, np.float32), np.zeros(N, np.float32)
+    sk = SuperKernel(product, **kw)
+    sk.add(mods[product]["set_before_tail"], "scale_tail", 8, x, y, np.uint32(N))
+    sk.add(mods[product]["good"], "shift", 4, y, z, np.uint32(N))
+    report = sk.run()
+    np.testing.assert_array_equal(z, x * 2 + 1)      # the emulator runs it right; the race is the risk
+    return report
+
+
+def test_early_start_races(mods):
+    assert len(_run(mods).races) == 1
+
+
+def test_early_start_off_is_a_full_barrier(mods):
+    assert _run(mods, options="early-start=0").races == []
+
+
+def test_early_start_2_compiles_the_calls_out(mods):
+    assert _run(mods, options="early-start=2").races == []
+
+
+def test_compile_only_product_has_no_race_unless_treated_as_effective(mods):
+    assert _run(mods, product="ascend910b").races == []
+    assert len(_run(mods, product="ascend910b", treat_as_effective=True).races) == 1
+
+
+def test_detection_off_reports_nothing(mods):
+    assert _run(mods, detect_races=False).races == []
+
+
+def test_strict_mode_raises(mods):
+    with pytest.raises(RaceError, match="SUMMARY: ascgen: RAW race y"):
+        _run(mods, strict=True)
