@@ -1,0 +1,133 @@
+"""The asc-devkit examples `ascgen run` must run unchanged, and how each is driven (its README's steps).
+
+Each case is one test below; the results are listed in docs/devkit.md.
+The example files are extracted from the mirror into a temporary folder at test time, never committed.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+DEFAULT_MIRROR = "/work/.mirror/mirror-cann+asc-devkit/repo"
+BASIC = "examples/01_simd_cpp_api/03_basic_api"
+VEC = f"{BASIC}/01_memory_vector_compute"
+SYNC = f"{BASIC}/05_sync_control"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    folder: str                     # the example folder in the mirror
+    source: str                     # the .asc file inside it
+    defines: tuple = ()             # -D for the build (CMake -DSCENARIO_NUM=...)
+    gen_args: tuple = ()            # scripts/gen_data.py arguments; None: the example has no scripts
+    verify_args: tuple | None = ("output/output.bin", "output/golden.bin")
+    product: str = "ascend910b"     # CMAKE_ASC_ARCHITECTURES dav-2201 unless the README says otherwise
+    xfail: str = ""                 # why it is known not to pass (see docs/devkit.md)
+    has_scripts: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+def _scenarios(name, folder, count, flag, start=1, verify_extra=lambda n: (), **kw):
+    return [Case(f"{name}[{n}]", folder, f"{Path(folder).name}.asc", (f"SCENARIO_NUM={n}",),
+                 (f"{flag}={n}",), ("output/output.bin", "output/golden.bin", *verify_extra(n)), **kw)
+            for n in range(start, start + count)]
+
+
+CASES: list[Case] = [
+    Case("add", "examples/01_simd_cpp_api/00_introduction/01_add/add", "add.asc", has_scripts=False,
+         verify_args=None),
+    Case("add_tpipe_tque", "examples/01_simd_cpp_api/00_introduction/01_add/add_tpipe_tque", "add_tpipe_tque.asc"),
+    Case("element_wise_arithmetic", f"{VEC}/element_wise_arithmetic", "element_wise_arithmetic.asc"),
+    *_scenarios("element_wise_compound_compute", f"{VEC}/element_wise_compound_compute", 2, "-scenarioNum"),
+    *_scenarios("element_wise_logic", f"{VEC}/element_wise_logic", 4, "-scenarioNum"),
+    *_scenarios("cast", f"{VEC}/cast", 2, "-scenarioNum", start=0),
+    *_scenarios("compare", f"{VEC}/compare", 4, "-scenario_num", verify_extra=lambda n: (f"-scenario_num={n}",)),
+    *_scenarios("select", f"{VEC}/select", 4, "-scenario_num"),
+    Case("duplicate", f"{VEC}/duplicate", "duplicate.asc"),
+    Case("brcb", f"{VEC}/brcb", "brcb.asc"),
+    Case("create_vec_index", f"{VEC}/create_vec_index", "create_vec_index.asc"),
+    Case("task_sync", f"{SYNC}/task_sync", "task_sync.asc"),
+    Case("sync_all", f"{SYNC}/sync_all", "sync_all.asc"),
+    *[Case(f"cross_core_set_wait_flag[{n}]", f"{SYNC}/cross_core_set_wait_flag", "cross_core_set_wait_flag.asc",
+           (f"SCENARIO_NUM={n}",), ("-scenarioNum", str(n)), ("./output/output.bin", "./output/golden.bin"))
+      for n in (0, 1)],
+]
+
+
+def mirror() -> Path | None:
+    """The asc-devkit mirror (a bare git dir): ASCGEN_ASC_DEVKIT or the default path; None if absent."""
+    path = Path(os.environ.get("ASCGEN_ASC_DEVKIT") or DEFAULT_MIRROR)
+    try:
+        ok = subprocess.run(["git", "-C", str(path), "rev-parse", "--verify", "-q", "HEAD"],
+                            capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if ok else None
+
+
+def extract(repo: Path, folder: str, dest: Path) -> Path:
+    """Copy one example folder out of the mirror with `git show` (into dest/<name>)."""
+    names = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "--name-only", "HEAD", folder],
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    root = dest / Path(folder).name
+    for name in filter(None, names):
+        if "/figures/" in name or name.endswith((".png", ".md")):
+            continue
+        data = subprocess.run(["git", "-C", str(repo), "show", f"HEAD:{name}"], capture_output=True,
+                              check=True).stdout
+        target = root / Path(name).relative_to(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return root
+
+
+# ---- the tests ----------------------------------------------------------------------------------------
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def devkit():
+    repo = mirror()
+    if repo is None:
+        pytest.skip(f"the asc-devkit mirror is not on this machine (set ASCGEN_ASC_DEVKIT; looked at "
+                    f"{os.environ.get('ASCGEN_ASC_DEVKIT') or DEFAULT_MIRROR})")
+    return repo
+
+
+def _run(cmd, cwd, timeout=300):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_devkit_example_runs_unchanged(case, devkit, tmp_path):
+    if case.xfail:
+        pytest.xfail(case.xfail)
+    root = extract(devkit, case.folder, tmp_path)
+    build = root / "build"
+    build.mkdir()
+    (build / "input").mkdir()
+    (build / "output").mkdir()
+    if case.has_scripts:
+        gen = _run([sys.executable, "../scripts/gen_data.py", *case.gen_args], build)
+        assert gen.returncode == 0, f"gen_data.py failed:\n{gen.stdout}\n{gen.stderr}"
+    cmd = [sys.executable, "-m", "ascgen", "run", str(root / case.source), "--product", case.product,
+           "--cwd", str(build), "--time-limit", "60"]
+    for d in case.defines:
+        cmd += ["-D", d]
+    run = _run(cmd, build)
+    assert run.returncode == 0, f"ascgen run exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    if case.verify_args is None:
+        assert "test pass" in run.stdout, run.stdout[-2000:]
+        return
+    verify = _run([sys.executable, "../scripts/verify_result.py", *case.verify_args], build)
+    assert verify.returncode == 0 and "fail" not in verify.stdout.lower(), \
+        f"verify_result.py rejected the output:\n{verify.stdout[-3000:]}\n{verify.stderr[-2000:]}"
