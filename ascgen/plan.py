@@ -121,7 +121,7 @@ def _check_block_dim(spec: KernelSpec, product) -> None:
 
 def _check_tile(spec: KernelSpec, dtypes: set[str], align: int) -> None:
     if spec.tile_length % align:
-        narrow = min(dtypes, key=lambda d: DTYPES[d].size)
+        narrow = min(sorted(dtypes), key=lambda d: DTYPES[d].size)
         lower = max(align, spec.tile_length // align * align)
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: tile_length {spec.tile_length} is not a multiple "
                         f"of 32 bytes of {narrow} ({align} elements); UB buffers must be 32-byte aligned. "

@@ -1,0 +1,46 @@
+"""generated/<product>/<kernel>.cpp is what `ascgen emit` writes for the examples: regenerate and compare
+byte for byte (ASCGEN_UPDATE_GOLDEN=1 rewrites the files instead). A refactor must produce zero diff."""
+from __future__ import annotations
+
+import difflib
+import warnings
+from pathlib import Path
+
+import pytest
+
+from ascgen import config
+from ascgen.builder import load_spec
+from ascgen.emit import emit_files
+from ascgen.tasksync import TaskSyncNoEffectWarning
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTS = ("ascend910_93", "ascend910b", "ascend950", "ascend310p")
+
+
+@pytest.mark.parametrize("product", PRODUCTS)
+def test_generated_matches_emit(product, tmp_path):
+    golden_dir = ROOT / "generated" / product
+    fresh = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+        for spec in sorted((ROOT / "examples").glob("*.py")):
+            for path in emit_files(load_spec(spec), product, tmp_path, spec_path=spec):
+                fresh[path.name] = path.read_text()
+    if config.update_golden():
+        golden_dir.mkdir(parents=True, exist_ok=True)
+        for old in golden_dir.glob("*.cpp"):
+            if old.name not in fresh:
+                old.unlink()
+        for name, text in fresh.items():
+            (golden_dir / name).write_text(text, newline="\n")
+    stale = sorted({p.name for p in golden_dir.glob("*.cpp")} - set(fresh))
+    assert not stale, f"generated/{product} has files no example emits: {stale} (ASCGEN_UPDATE_GOLDEN=1 to fix)"
+    for name, text in sorted(fresh.items()):
+        golden = golden_dir / name
+        assert golden.exists(), f"generated/{product}/{name} is missing; run with ASCGEN_UPDATE_GOLDEN=1"
+        old = golden.read_text()
+        if old != text:
+            diff = "".join(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
+                                                f"generated/{product}/{name}", "emitted", n=1))
+            pytest.fail(f"generated/{product}/{name} differs from what emit writes now "
+                        f"(ASCGEN_UPDATE_GOLDEN=1 to accept):\n{diff[:3000]}")
