@@ -1,0 +1,107 @@
+"""`ascgen check`: static verification of the SuperKernel task-sync rules in any Ascend C source.
+
+Pipeline per file: check_parse (libclang, missing headers blanked) -> check_index (what the user's files
+define) -> check_paths (the path model of each kernel entry) -> check_rules (diagnostics) ->
+check_format (text, JSON, SARIF). Exit codes: 0 clean (notes and warnings allowed), 1 an error found,
+2 a file could not be analysed (missing, unparsable, no kernel entry); 2 wins over 1 so a broken input
+is never mistaken for a mere finding.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from . import __version__, console
+from . import check_format, check_index, check_parse, check_paths, check_rules
+from . import products as products_mod
+from .errors import AscgenError, Diagnostic
+
+
+@dataclass
+class CheckResult:
+    file: str
+    diagnostics: list = field(default_factory=list)     # ascgen.errors.Diagnostic, sorted by position
+    skipped: list = field(default_factory=list)         # check_parse.Skipped: what was not analysed
+    kernels: list = field(default_factory=list)         # names of the kernel entries analysed
+    failure: str | None = None                          # why the file could not be analysed at all
+
+    @property
+    def errors(self) -> list:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and not self.errors
+
+
+def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
+    """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry)."""
+    product = products_mod.get(product) if product is not None else None
+    extra = ()
+    if product is not None and not any(str(d).startswith("__NPU_ARCH__") for d in defines):
+        extra = (f"__NPU_ARCH__={product.npu_arch}",)
+    parsed = check_parse.parse(str(path), include_dirs, defines, extra)
+    index = check_index.build(parsed)
+    result = CheckResult(str(path), skipped=list(parsed.skipped))
+    if not index.entries:
+        raise AscgenError(f"{path}: no kernel entry found (a function declared `extern \"C\" __global__`); "
+                          "nothing to check")
+    diagnostics = []
+    for entry in index.entries:
+        trace = check_paths.Interpreter(index, entry, result.skipped).run()
+        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
+        result.kernels.append(entry.name)
+    result.diagnostics = _dedupe(diagnostics)
+    result.skipped = list(dict.fromkeys(result.skipped))
+    return result
+
+
+def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A helper shared by two kernels is reported once."""
+    seen, out = set(), []
+    for d in diagnostics:
+        key = (d.file, d.line, d.column, d.rule, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return sorted(out, key=lambda d: (d.file, d.line, d.column, d.rule))
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="Ascend C source files (.cpp, .asc)")
+    parser.add_argument("--product", help="product id or alias (ascgen products); enables the product rules")
+    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="add an include directory (after ascgen's emulated Ascend C headers)")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VAL",
+                        help="define a preprocessor macro")
+
+
+def run(args) -> int:
+    if args.product is not None:
+        products_mod.get(args.product)          # an unknown product is a one-line error (exit 2) up front
+    diagnostics, skipped, failures = [], [], []
+    for source in args.sources:
+        console.progress(f"checking {source}...")
+        try:
+            result = check_file(source, product=args.product, include_dirs=args.include_dirs,
+                                defines=args.defines)
+        except AscgenError as exc:
+            failures.append(str(exc))
+            continue
+        diagnostics += result.diagnostics
+        skipped += result.skipped
+    console.done()
+    if args.format == "json":
+        print(check_format.to_json(diagnostics, skipped))
+    elif args.format == "sarif":
+        print(check_format.to_sarif(diagnostics, skipped, failures, __version__))
+    else:
+        out = check_format.text(diagnostics, skipped, verbose=getattr(args, "verbose", False))
+        if out:
+            print(out)
+    for reason in failures:
+        print(f"ascgen: error: could not analyse {reason}", file=sys.stderr)
+    if failures:
+        return 2
+    return 1 if any(d.severity == "error" for d in diagnostics) else 0

@@ -1,0 +1,195 @@
+"""What the user's files define: kernel entries, functions and methods, GlobalTensor variables, constants.
+
+Built once per translation unit from the AST (declarations survive missing headers well) plus the spelled
+tokens (which keep names the AST loses). Call resolution is by name, narrowed by the object's class, the
+qualifier, the calling method's class and the argument count, so it works in uninstantiated templates
+and in code whose types did not resolve.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from . import check_api as api
+from .check_tokens import Call, FileTokens, Tok, tokenize
+
+_FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
+_SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
+                "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION"}
+_CLASS_KINDS = {"CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE", "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION"}
+_VAR_KINDS = {"VAR_DECL", "FIELD_DECL", "PARM_DECL"}
+
+
+@dataclass(eq=False)
+class FuncDef:
+    name: str
+    cursor: object
+    file: str
+    line: int
+    col: int
+    owner: str | None            # class name for methods
+    scope: tuple[str, ...]       # enclosing namespaces and classes
+    min_args: int
+    max_args: int
+    entry: bool = False
+    leading: tuple[str, ...] = ()   # tokens before the declaration: extern "C" __global__ __aicore__ ...
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass
+class Index:
+    tu: object
+    user_files: set
+    tokens: dict = field(default_factory=dict)            # file -> FileTokens
+    functions: dict = field(default_factory=dict)         # name -> [FuncDef]
+    entries: list = field(default_factory=list)
+    global_tensors: set = field(default_factory=set)      # names of GlobalTensor variables/fields/params
+    var_classes: dict = field(default_factory=dict)       # variable name -> {user class names}
+    classes: set = field(default_factory=set)
+    constants: dict = field(default_factory=dict)         # integer constants: name -> value
+    tiling_keys: set = field(default_factory=set)
+    declared: set = field(default_factory=set)            # every variable/field/parameter name declared
+
+    def file_tokens(self, filename: str) -> FileTokens:
+        if filename not in self.tokens:
+            self.tokens[filename] = tokenize(self.tu, filename)
+        return self.tokens[filename]
+
+    def cursor_tokens(self, cursor) -> list[Tok]:
+        ext = cursor.extent
+        if ext.start.file is None:
+            return []
+        return self.file_tokens(ext.start.file.name).between(ext.start.offset, ext.end.offset)
+
+    def is_user(self, cursor) -> bool:
+        f = cursor.location.file
+        return f is not None and os.path.realpath(f.name) in self.user_files
+
+    # ---- call resolution ----
+    def resolve(self, call: Call, caller: FuncDef | None) -> list[FuncDef]:
+        """The user's definitions a call may run (empty for library or unknown functions)."""
+        if (call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES) or call.name in api.LEAF_CALLS:
+            return []
+        candidates = self.functions.get(call.name, [])
+        if not candidates:
+            return []
+        if call.obj is not None:
+            owners = ({caller.owner} if call.obj == "this" and caller else self.var_classes.get(call.obj, set()))
+            candidates = _prefer(candidates, lambda d: d.owner in owners)
+            candidates = _prefer(candidates, lambda d: d.owner is not None)
+        elif call.qualifier:
+            candidates = _prefer(candidates, lambda d: call.qualifier[-1] in (d.owner, *d.scope))
+        else:
+            own = caller.owner if caller else None
+            candidates = _prefer(candidates, lambda d: own is not None and d.owner == own)
+            candidates = _prefer(candidates, lambda d: d.owner is None or d.owner == own)
+        n = len(call.args)
+        return _prefer(candidates, lambda d: d.min_args <= n <= d.max_args)
+
+
+def _prefer(items, predicate):
+    """The items satisfying predicate, or all of them when none does (resolution narrows, never empties)."""
+    chosen = [i for i in items if predicate(i)]
+    return chosen or items
+
+
+def build(parsed) -> Index:
+    index = Index(parsed.tu, parsed.user_files)
+    _walk(index, parsed.tu.cursor, ())
+    for name in index.user_files:
+        for i, t in enumerate(index.file_tokens(name).toks):
+            toks = index.file_tokens(name).toks
+            if t.text == api.TILING_KEY_MACRO and i + 2 < len(toks) and toks[i + 2].kind == "lit":
+                try:
+                    index.tiling_keys.add(int(toks[i + 2].text.rstrip("uUlL"), 0))
+                except ValueError:
+                    pass
+    return index
+
+
+def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
+    for child in cursor.get_children():
+        if not index.is_user(child):
+            continue
+        kind = child.kind.name
+        if kind in _FUNC_KINDS:
+            _add_function(index, child, scope)
+        elif kind in _SCOPE_KINDS:
+            if kind in _CLASS_KINDS and child.spelling:
+                index.classes.add(child.spelling)
+            _walk(index, child, scope + ((child.spelling,) if child.spelling else ()))
+        elif kind in _VAR_KINDS:
+            _add_variable(index, child)
+        elif kind == "ENUM_DECL":
+            for e in child.get_children():
+                index.constants[e.spelling] = e.enum_value
+
+
+def _leading_tokens(index: Index, cursor) -> tuple[str, ...]:
+    """Tokens before a declaration back to the previous `;`, `{` or `}`: where __global__ and extern "C" are."""
+    ft = index.file_tokens(cursor.extent.start.file.name)
+    i = ft.index_at(cursor.extent.start.offset)
+    out = []
+    j = i - 1
+    while j >= 0 and ft.toks[j].text not in (";", "{", "}") and len(out) < 16:
+        out.append(ft.toks[j].text)
+        j -= 1
+    return tuple(reversed(out))
+
+
+def _add_function(index: Index, cursor, scope) -> None:
+    for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
+        _walk_locals(index, child)
+    if not cursor.is_definition() or api.LIBRARY_NAMESPACES.intersection(scope):
+        return
+    parent = cursor.semantic_parent
+    owner = parent.spelling if parent is not None and parent.kind.name in _CLASS_KINDS else None
+    params = [c for c in cursor.get_children() if c.kind.name == "PARM_DECL"]
+    defaults = sum(1 for p in params if any(t.text == "=" for t in index.cursor_tokens(p)))
+    loc = cursor.location
+    leading = _leading_tokens(index, cursor)
+    name = cursor.spelling.split("<")[0]
+    d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
+                len(params) - defaults, 99 if _is_variadic(cursor) else len(params),
+                entry=("__global__" in leading and owner is None), leading=leading)
+    index.functions.setdefault(name, []).append(d)
+    if d.entry:
+        index.entries.append(d)
+
+
+def _is_variadic(cursor) -> bool:
+    try:
+        return cursor.type.is_function_variadic()
+    except Exception:       # dependent or invalid types
+        return False
+
+
+def _walk_locals(index: Index, cursor) -> None:
+    if cursor.kind.name in ("VAR_DECL", "PARM_DECL"):
+        _add_variable(index, cursor)
+    for child in cursor.get_children():
+        _walk_locals(index, child)
+
+
+def _add_variable(index: Index, cursor) -> None:
+    name = cursor.spelling
+    if not name:
+        return
+    index.declared.add(name)
+    toks = index.cursor_tokens(cursor)
+    type_toks = [t.text for t in toks if t.offset < cursor.location.offset]
+    if "GlobalTensor" in cursor.type.spelling or "GlobalTensor" in type_toks:
+        index.global_tensors.add(name)
+    classes = {t for t in type_toks if t in index.classes}
+    if classes:
+        index.var_classes.setdefault(name, set()).update(classes)
+    after = [t for t in toks if t.offset > cursor.location.offset]
+    if ("const" in type_toks or "constexpr" in type_toks) and len(after) == 2 and after[0].text == "=" \
+            and after[1].kind == "lit":
+        try:
+            index.constants[name] = int(after[1].text.rstrip("uUlL"), 0)
+        except ValueError:
+            pass

@@ -1,0 +1,488 @@
+"""The path model of one kernel: an abstract interpretation of its statements, counting task-sync calls.
+
+A path state is a small key: how many times WaitPreTaskEnd and SetNextTaskStart ran so far (0, 1 or
+"2 or more"), which core type the path runs on (ASCEND_IS_AIV / ASCEND_IS_AIC decisions) and which
+TilingKeys it is still valid for (TILING_KEY_IS decisions; a path no key satisfies is infeasible, since
+one binary is compiled per key). Each state carries one witness: the branch decisions and calls that
+lead to it, for messages. There are few possible keys, so every statement is visited a bounded number of
+times and calls into the kernel's own functions are memoised per (function, input key, loop).
+
+Loops: a loop without task-sync calls may run zero or more times; one that contains them is reported by
+the in-loop rule and counted as running its calls once, so the other rules are not buried under
+consequences of the same mistake. The interpreter records events (sync calls, GM accesses, other library
+calls) with the states that reach them; check_rules turns events and exit states into diagnostics.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import check_api as api
+from .check_index import FuncDef, Index
+from .check_parse import Skipped
+from .check_tokens import Call, Tok, arg_root, calls_in, join, match_paren
+
+
+@dataclass(frozen=True)
+class Step:
+    """One decision or call on a path, for witnesses and notes."""
+    file: str
+    line: int
+    col: int
+    text: str
+    decision: bool = True        # a branch/return/loop decision (False: a task-sync call)
+
+
+@dataclass(frozen=True)
+class Key:
+    waits: int                   # 0, 1, 2 (= two or more)
+    sets: int
+    core: str                    # "*" both core types, "aiv", "aic"
+    keys: frozenset | None       # TilingKeys still possible, None when the kernel has none
+
+    def bump(self, kind: str) -> "Key":
+        if kind == api.WAIT:
+            return Key(min(self.waits + 1, 2), self.sets, self.core, self.keys)
+        return Key(self.waits, min(self.sets + 1, 2), self.core, self.keys)
+
+    def count(self, kind: str) -> int:
+        return self.waits if kind == api.WAIT else self.sets
+
+
+States = dict          # Key -> tuple[Step, ...] (the witness)
+
+
+def _merge(into: States, states: States) -> None:
+    for key, witness in states.items():
+        if key not in into or len(witness) < len(into[key]):
+            into[key] = witness
+
+
+@dataclass
+class Flow:
+    fall: States = field(default_factory=dict)
+    ret: States = field(default_factory=dict)
+    brk: States = field(default_factory=dict)
+    cont: States = field(default_factory=dict)
+
+
+@dataclass
+class Event:
+    kind: str                    # "sync" | "gm" | "lib"
+    call: Call
+    file: str
+    function: FuncDef
+    states: States
+    loop: Step | None
+    access: str = ""             # gm: "read" | "write" | "access"
+    tensor: str = ""             # gm: the GlobalTensor variable
+
+
+@dataclass
+class KernelTrace:
+    kernel: FuncDef
+    exits: States
+    events: list
+    visited: list                # FuncDefs the kernel runs
+    unreliable: set              # task-sync kinds whose counts cannot be trusted (unparsed statements)
+    initial_core: str
+
+
+def _step(tok: Tok, file: str, text: str, decision: bool = True) -> Step:
+    return Step(file, tok.line, tok.col, text, decision)
+
+
+class Interpreter:
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list):
+        self.index = index
+        self.kernel = kernel
+        self.skipped = skipped
+        self.events: dict = {}                 # (kind, file, offset) -> Event
+        self.memo: dict = {}
+        self.stack: list = []
+        self.visited: dict = {}
+        self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
+        self._has_sync: dict = {}
+        self.prefix: tuple = ()
+
+    # ---- entry point ----
+    def run(self) -> KernelTrace:
+        core = self._initial_core()
+        keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
+        exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
+        return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
+                           self._unparsed_sync(), core)
+
+    def _initial_core(self) -> str:
+        for tok in self.kernel.leading:
+            if tok in api.QUALIFIER_CORES:
+                return api.QUALIFIER_CORES[tok]
+        body = self.index.cursor_tokens(self.kernel.cursor)
+        for i, t in enumerate(body):
+            if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
+                return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
+        for fn in self.reachable(self.kernel):
+            if any(t.text in api.CUBE_NAMES for t in self.index.cursor_tokens(fn.cursor)):
+                return "*"
+        return "aiv"
+
+    def reachable(self, root: FuncDef) -> list[FuncDef]:
+        seen, todo = {id(root): root}, [root]
+        while todo:
+            fn = todo.pop()
+            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+                for callee in self.index.resolve(call, fn):
+                    if id(callee) not in seen:
+                        seen[id(callee)] = callee
+                        todo.append(callee)
+        return list(seen.values())
+
+    def has_sync(self, fn: FuncDef) -> frozenset:
+        """The task-sync calls `fn` may execute, directly or through its callees."""
+        if id(fn) not in self._has_sync:
+            self._has_sync[id(fn)] = frozenset()            # cycle guard
+            kinds = set()
+            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+                if self._is_sync(call):
+                    kinds.add(call.name)
+                for callee in self.index.resolve(call, fn):
+                    kinds |= self.has_sync(callee)
+            self._has_sync[id(fn)] = frozenset(kinds)
+        return self._has_sync[id(fn)]
+
+    def _toks_sync(self, toks, fn: FuncDef) -> frozenset:
+        kinds = set()
+        for call in calls_in(toks):
+            if self._is_sync(call):
+                kinds.add(call.name)
+            for callee in self.index.resolve(call, fn):
+                kinds |= self.has_sync(callee)
+        return frozenset(kinds)
+
+    @staticmethod
+    def _is_sync(call: Call) -> bool:
+        return call.name in api.TASK_SYNC and (not call.qualifier or call.qualifier[-1] == "AscendC") \
+            and call.obj is None
+
+    # ---- functions ----
+    def call_function(self, fn: FuncDef, states: States, loop: Step | None) -> States:
+        if fn in self.stack:
+            self.skipped.append(Skipped(fn.file, fn.line, f"recursive call of {fn.name}",
+                                        "recursion is not followed; the call is treated as doing nothing"))
+            return states
+        self.visited.setdefault(id(fn), fn)
+        body = next((c for c in fn.cursor.get_children() if c.kind.name == "COMPOUND_STMT"), None)
+        if body is None:
+            return states
+        out: States = {}
+        for key, witness in states.items():
+            memo_key = (id(fn), key, loop)
+            if memo_key not in self.memo:
+                saved = self.prefix
+                self.prefix = saved + witness
+                self.stack.append(fn)
+                flow = self.exec(body, {key: ()}, fn, loop)
+                self.stack.pop()
+                self.prefix = saved
+                result: States = {}
+                _merge(result, flow.fall)
+                _merge(result, flow.ret)
+                self.memo[memo_key] = result
+            _merge(out, {k: witness + suffix for k, suffix in self.memo[memo_key].items()})
+        return out
+
+    # ---- statements ----
+    def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
+        kind = cur.kind.name
+        handler = getattr(self, "_exec_" + kind.lower(), None)
+        if handler is not None:
+            return handler(cur, states, fn, loop)
+        return Flow(fall=self.leaf(self.index.cursor_tokens(cur), states, fn, loop))
+
+    def _exec_compound_stmt(self, cur, states, fn, loop) -> Flow:
+        flow = Flow()
+        current = states
+        toks = self.index.cursor_tokens(cur)
+        pos = toks[0].offset + 1 if toks else 0
+        for child in [*cur.get_children(), None]:
+            # Tokens between statements belong to statements clang dropped (unparsable without the
+            # missing headers): run them as straight-line code rather than lose their calls.
+            end = child.extent.start.offset if child is not None else (toks[-1].offset if toks else 0)
+            gap = [t for t in toks if pos <= t.offset < end and t.text != ";"]
+            if gap and child is not None and child.extent.start.file is not None \
+                    and child.extent.start.file.name == self._file(cur):
+                current = self.leaf(gap, current, fn, loop)
+            elif gap and child is None:
+                current = self.leaf(gap, current, fn, loop)
+            if child is None:
+                break
+            pos = max(pos, child.extent.end.offset)
+            sub = self.exec(child, current, fn, loop)
+            _merge(flow.ret, sub.ret)
+            _merge(flow.brk, sub.brk)
+            _merge(flow.cont, sub.cont)
+            current = sub.fall
+        flow.fall = current
+        return flow
+
+    _exec_cxx_try_stmt = _exec_compound_stmt
+
+    def _exec_null_stmt(self, cur, states, fn, loop) -> Flow:
+        return Flow(fall=states)
+
+    def _exec_label_stmt(self, cur, states, fn, loop) -> Flow:
+        children = list(cur.get_children())
+        return self.exec(children[-1], states, fn, loop) if children else Flow(fall=states)
+
+    def _exec_return_stmt(self, cur, states, fn, loop) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        after = self.leaf(toks[1:], states, fn, loop)
+        where = self._file(cur)
+        step = _step(toks[0], where, f"the return at line {toks[0].line} is taken") if toks else None
+        return Flow(ret={k: w + ((step,) if step else ()) for k, w in after.items()})
+
+    def _exec_break_stmt(self, cur, states, fn, loop) -> Flow:
+        return Flow(brk=dict(states))
+
+    def _exec_continue_stmt(self, cur, states, fn, loop) -> Flow:
+        return Flow(cont=dict(states))
+
+    def _exec_goto_stmt(self, cur, states, fn, loop) -> Flow:
+        self.skipped.append(Skipped(self._file(cur), cur.location.line, "goto",
+                                    "goto is not modelled; the path continues after it"))
+        return Flow(fall=states)
+
+    def _exec_if_stmt(self, cur, states, fn, loop) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        children = list(cur.get_children())
+        if not toks or not children:
+            return Flow(fall=self.leaf(toks, states, fn, loop))
+        then, other = self._if_parts(children)
+        start = 2 if len(toks) > 1 and toks[1].text == "constexpr" else 1
+        cond = [t for t in toks[start:] if t.offset < then.extent.start.offset]
+        states = self.leaf(cond, states, fn, loop)
+        true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
+        flow = self.exec(then, true_states, fn, loop)
+        other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
+        for name in ("fall", "ret", "brk", "cont"):
+            _merge(getattr(flow, name), getattr(other_flow, name))
+        return flow
+
+    def _if_parts(self, children):
+        if len(children) >= 2:
+            ft = self.index.file_tokens(self._file(children[-2]))
+            i = ft.index_at(children[-2].extent.end.offset)
+            nxt = ft.toks[i:i + 2]
+            if nxt and (nxt[0].text == "else" or (nxt[0].text == ";" and len(nxt) > 1 and nxt[1].text == "else")):
+                return children[-2], children[-1]
+        return children[-1], None
+
+    def _exec_switch_stmt(self, cur, states, fn, loop) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        children = list(cur.get_children())
+        body = children[-1]
+        header = [t for t in toks if t.offset < body.extent.start.offset]
+        states = self.leaf(header, states, fn, loop)
+        where = self._file(cur)
+        label = join(header[1:])
+        flow, current, has_default = Flow(), {}, False
+        for child in (body.get_children() if body.kind.name == "COMPOUND_STMT" else [body]):
+            stmt = child
+            while stmt.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
+                has_default |= stmt.kind.name == "DEFAULT_STMT"
+                ctoks = self.index.cursor_tokens(stmt)
+                text = join(ctoks[:next((i for i, t in enumerate(ctoks) if t.text == ":"), 1)])
+                step = _step(ctoks[0], where, f"`{text}` of `switch {label}` is taken")
+                _merge(current, {k: w + (step,) for k, w in states.items()})
+                inner = list(stmt.get_children())
+                if not inner:
+                    break
+                stmt = inner[-1]
+            if stmt.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
+                continue
+            sub = self.exec(stmt, current, fn, loop)
+            _merge(flow.ret, sub.ret)
+            _merge(flow.brk, sub.brk)
+            _merge(flow.cont, sub.cont)
+            current = sub.fall
+        _merge(flow.brk, current)
+        if not has_default:
+            step = _step(toks[0], where, f"no case of `switch {label}` matches")
+            _merge(flow.brk, {k: w + (step,) for k, w in states.items()})
+        return Flow(fall=flow.brk, ret=flow.ret, cont=flow.cont)
+
+    def _loop(self, cur, states, fn, body, header, at_least_once: bool) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        where = self._file(cur)
+        loop_step = _step(toks[0], where, f"the {toks[0].text} loop at line {toks[0].line}")
+        states = self.leaf(header, states, fn, loop_step)
+        body_flow = self.exec(body, states, fn, loop_step) if body is not None else Flow(fall=states)
+        kinds = self._toks_sync(self.index.cursor_tokens(body), fn) if body is not None else frozenset()
+        out = Flow(ret=body_flow.ret)
+        if kinds:
+            # Reported by the in-loop rule; counted once here so later rules are not its echoes.
+            for key, witness in states.items():
+                bumped = key
+                for kind in sorted(kinds):
+                    bumped = bumped.bump(kind)
+                _merge(out.fall, {bumped: witness})
+            return out
+        if not at_least_once:
+            zero = _step(toks[0], where, f"the {toks[0].text} loop at line {toks[0].line} runs zero times")
+            _merge(out.fall, {k: w + (zero,) for k, w in states.items()})
+        for part in (body_flow.fall, body_flow.brk, body_flow.cont):
+            _merge(out.fall, part)
+        return out
+
+    def _loop_header(self, cur, body) -> list[Tok]:
+        toks = self.index.cursor_tokens(cur)
+        if len(toks) > 1 and toks[1].text == "(":
+            close = match_paren(toks, 1)
+            return toks[2:close] if close else []
+        return []
+
+    def _exec_for_stmt(self, cur, states, fn, loop) -> Flow:
+        body = list(cur.get_children())[-1]
+        return self._loop(cur, states, fn, body, self._loop_header(cur, body), False)
+
+    _exec_while_stmt = _exec_for_stmt
+    _exec_cxx_for_range_stmt = _exec_for_stmt
+
+    def _exec_do_stmt(self, cur, states, fn, loop) -> Flow:
+        body = list(cur.get_children())[0]
+        toks = self.index.cursor_tokens(cur)
+        cond = [t for t in toks if t.offset >= body.extent.end.offset]
+        return self._loop(cur, states, fn, body, cond, True)
+
+    # ---- conditions ----
+    def branch(self, cond: list[Tok], at: Tok, where: str, states: States) -> tuple[States, States]:
+        """Split states by a condition: core-type and TilingKey conditions constrain the key."""
+        toks = list(cond)
+        negate = False
+        while toks and toks[0].text == "(" and match_paren(toks, 0) == len(toks) - 1:
+            toks = toks[1:-1]
+        text = join(toks)
+        if toks and toks[0].text == "!":
+            negate, toks = True, toks[1:]
+            while toks and toks[0].text == "(" and match_paren(toks, 0) == len(toks) - 1:
+                toks = toks[1:-1]
+        true_s, false_s = {}, {}
+        t_step = _step(at, where, f"`{text}` is true")
+        f_step = _step(at, where, f"`{text}` is false")
+        core = api.CORE_CONDITIONS.get(toks[0].text) if len(toks) == 1 else None
+        keyset = _tiling_keys(toks)
+        for key, witness in states.items():
+            outcomes = ((True, t_step), (False, f_step))
+            for value, step in outcomes:
+                taken = value != negate
+                new = key
+                if core is not None:
+                    want = core[0] if taken else core[1]
+                    if key.core not in ("*", want):
+                        continue
+                    new = Key(key.waits, key.sets, want, key.keys)
+                elif keyset is not None and key.keys is not None:
+                    keys = key.keys & keyset if taken else key.keys - keyset
+                    if not keys:
+                        continue
+                    new = Key(key.waits, key.sets, key.core, frozenset(keys))
+                _merge(true_s if value else false_s, {new: witness + (step,)})
+        return true_s, false_s
+
+    # ---- leaf statements: the calls they make ----
+    def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None) -> States:
+        if not toks:
+            return states
+        where = self._file(fn.cursor)     # a function's statements are all in its own file
+        for call in calls_in(toks):
+            if self._is_sync(call):
+                self.seen_sync.add((where, call.tok.offset))     # reached by the walk, even if dead code
+            if states:
+                states = self.on_call(call, where, states, fn, loop)
+        return states
+
+    def on_call(self, call: Call, where: str, states: States, fn: FuncDef, loop) -> States:
+        if self._is_sync(call):
+            self._record("sync", call, where, fn, states, loop)
+            step = _step(call.tok, where, f"{call.name} at line {call.tok.line}", decision=False)
+            out: States = {}
+            for key, witness in states.items():
+                _merge(out, {key.bump(call.name): witness + (step,)})
+            return out
+        callees = self.index.resolve(call, fn)
+        if callees:
+            out = {}
+            for callee in callees:
+                _merge(out, self.call_function(callee, states, loop))
+            return out
+        self._classify_library_call(call, where, fn, states, loop)
+        return states
+
+    def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> None:
+        gts = self.index.global_tensors
+        if call.name in gts and call.obj is None and not call.qualifier:
+            self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read", call.name)
+            return
+        if call.obj is not None and call.obj in gts and call.name in api.GM_METHODS:
+            self._record("gm", call, where, fn, states, loop, api.GM_METHODS[call.name], call.obj)
+            return
+        if call.name in api.GM_CALLS:
+            for position, access in api.GM_CALLS[call.name]:
+                if position < len(call.args) and arg_root(call.args[position]) in gts:
+                    self._record("gm", call, where, fn, states, loop, access, arg_root(call.args[position]))
+            self._record("lib", call, where, fn, states, loop)
+            return
+        if call.name not in api.GM_NON_ACCESS and call.obj not in gts:
+            for arg in call.args:
+                root = arg_root(arg)
+                if root in gts and not any(t.text in ("&", "GetPhyAddr") for t in arg):
+                    self._record("gm", call, where, fn, states, loop, "access", root)
+                    break
+        self._record("lib", call, where, fn, states, loop)
+
+    def _record(self, kind, call, where, fn, states, loop, access="", tensor="") -> None:
+        key = (kind, where, call.tok.offset, tensor)
+        full = {k: self.prefix + w for k, w in states.items()}
+        if key in self.events:
+            _merge(self.events[key].states, full)
+            if loop is not None and self.events[key].loop is None:
+                self.events[key].loop = loop
+            return
+        self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor)
+
+    # ---- helpers ----
+    def _file(self, cur) -> str:
+        f = cur.extent.start.file or cur.location.file
+        return f.name if f is not None else self.kernel.file
+
+    def _unparsed_sync(self) -> set:
+        """Task-sync calls written in the kernel's functions that the AST walk never reached."""
+        lost = set()
+        for fn in self.visited.values():
+            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+                if self._is_sync(call) and (fn.file, call.tok.offset) not in self.seen_sync \
+                        and (self._file(fn.cursor), call.tok.offset) not in self.seen_sync:
+                    lost.add(call.name)
+                    self.skipped.append(Skipped(fn.file, call.tok.line, f"{call.name} in {fn.name}",
+                                                "the statement holding it could not be parsed; "
+                                                f"path counts of {call.name} in this kernel are not checked"))
+        return lost
+
+
+def _tiling_keys(toks: list[Tok]) -> frozenset | None:
+    """{k, ...} for `TILING_KEY_IS(k) || TILING_KEY_IS(m) ...`, else None."""
+    keys, i = set(), 0
+    while i < len(toks):
+        if i + 3 < len(toks) and toks[i].text == api.TILING_KEY_MACRO and toks[i + 1].text == "(" \
+                and toks[i + 2].kind == "lit" and toks[i + 3].text == ")":
+            try:
+                keys.add(int(toks[i + 2].text.rstrip("uUlL"), 0))
+            except ValueError:
+                return None
+            i += 4
+            if i < len(toks):
+                if toks[i].text != "||":
+                    return None
+                i += 1
+            continue
+        return None
+    return frozenset(keys) if keys else None

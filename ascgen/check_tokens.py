@@ -1,0 +1,254 @@
+"""Spelled tokens of the user's files, and the calls written in a run of tokens.
+
+The checker reads calls from tokens rather than from resolved AST nodes: when headers are missing, clang
+keeps the statements but loses the callee (a RecoveryExpr with no name), while the tokens still say
+`op.Process()` or `AscendC::SetNextTaskStart<PIPE_MTE3, PIPE_FIX>()`. Macros stay as written
+(`TILING_KEY_IS(2)`, `ASCEND_IS_AIV`), which is what the messages should quote anyway.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tok:
+    kind: str        # "id" | "kw" | "punct" | "lit"
+    text: str
+    offset: int
+    line: int
+    col: int
+
+
+class FileTokens:
+    """All tokens of one file, sliceable by byte offsets (cursor extents)."""
+
+    def __init__(self, toks: list[Tok]):
+        self.toks = toks
+        self.offsets = [t.offset for t in toks]
+
+    def index_at(self, offset: int) -> int:
+        return bisect.bisect_left(self.offsets, offset)
+
+    def between(self, start: int, end: int) -> list[Tok]:
+        """Tokens starting in [start, end)."""
+        return self.toks[self.index_at(start):self.index_at(end)]
+
+
+_KINDS = {"IDENTIFIER": "id", "KEYWORD": "kw", "PUNCTUATION": "punct", "LITERAL": "lit"}
+
+
+def tokenize(tu, filename: str) -> FileTokens:
+    from clang import cindex
+    f = cindex.File.from_name(tu, filename)
+    size = len(open(filename, "rb").read())
+    extent = cindex.SourceRange.from_locations(cindex.SourceLocation.from_offset(tu, f, 0),
+                                               cindex.SourceLocation.from_offset(tu, f, size))
+    toks = []
+    for t in tu.get_tokens(extent=extent):
+        kind = _KINDS.get(t.kind.name)
+        if kind is None:            # comments
+            continue
+        loc = t.location
+        toks.append(Tok(kind, t.spelling, loc.offset, loc.line, loc.column))
+    return FileTokens(toks)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call written in the source: `qualifier::name<targs>(args)` or `obj.name(args)`."""
+    name: str
+    tok: Tok                              # the name token: where diagnostics point
+    qualifier: tuple[str, ...]            # ("AscendC",) for AscendC::DataCopy
+    obj: str | None                       # nearest identifier of the object for `x.f()` / `x[i].f()` / `p->f()`
+    template_args: tuple[tuple[Tok, ...], ...] | None
+    args: tuple[tuple[Tok, ...], ...]
+    assigned: bool                        # `name(...) = value` (GlobalTensor operator() as a store)
+    end_offset: int                       # offset of the closing parenthesis
+
+    def text(self, limit: int = 60) -> str:
+        """The call as written, shortened: for messages."""
+        head = "::".join((*self.qualifier, self.name))
+        if self.obj:
+            head = f"{self.obj}.{self.name}"
+        inner = ", ".join(join(a) for a in self.args)
+        if len(inner) > limit:
+            inner = inner[:limit - 3] + "..."
+        return f"{head}({inner})"
+
+
+_NO_SPACE_AFTER = {"(", "[", ".", "->", "::", "!", "~"}
+_NO_SPACE_BEFORE = {")", "]", ",", ";", ".", "->", "::", "["}
+
+
+def join(toks) -> str:
+    """Readable source text of a token run: `DataCopy(yGm[i * TILE], o, TILE)`."""
+    out, prev = "", None
+    for t in toks:
+        if prev is not None and prev.text not in _NO_SPACE_AFTER and t.text not in _NO_SPACE_BEFORE \
+                and not (t.text == "(" and prev.kind in ("id", "kw") and prev.text not in ("if", "while", "for", "switch")):
+            out += " "
+        out += t.text
+        prev = t
+    return out
+
+
+_STOP = {";", "{", "}", "&&", "||"}
+
+
+def match_angle(toks: list[Tok], i: int) -> int | None:
+    """Index of the `>` closing the `<` at toks[i] if it looks like a template argument list, else None."""
+    depth, parens = 0, 0
+    for j in range(i, len(toks)):
+        t = toks[j].text
+        if t in _STOP and parens == 0:
+            return None
+        if t in ("(", "["):
+            parens += 1
+        elif t in (")", "]"):
+            parens -= 1
+            if parens < 0:
+                return None
+        elif parens == 0 and t == "<":
+            depth += 1
+        elif parens == 0 and t in (">", ">>"):
+            depth -= len(t)
+            if depth <= 0:
+                return j
+    return None
+
+
+def match_paren(toks: list[Tok], i: int) -> int | None:
+    """Index of the bracket closing the one at toks[i]."""
+    open_, close = toks[i].text, {"(": ")", "[": "]", "{": "}"}[toks[i].text]
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text == open_:
+            depth += 1
+        elif toks[j].text == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def split_args(toks: list[Tok]) -> tuple[tuple[Tok, ...], ...]:
+    """Split the tokens between a call's parentheses at top-level commas."""
+    if not toks:
+        return ()
+    args, current, depth = [], [], 0
+    for t in toks:
+        if t.text in ("(", "[", "{", "<"):
+            depth += 1
+        elif t.text in (")", "]", "}", ">"):
+            depth -= 1
+        elif t.text == ">>":
+            depth -= 2
+        if t.text == "," and depth == 0:
+            args.append(tuple(current))
+            current = []
+        else:
+            current.append(t)
+    args.append(tuple(current))
+    return tuple(args)
+
+
+def _qualifier(toks: list[Tok], i: int) -> tuple[str, ...]:
+    names = []
+    j = i - 1
+    while j >= 1 and toks[j].text == "::":
+        k = j - 1
+        if toks[k].text == ">":          # X<T>::f: skip back over the template arguments
+            depth = 0
+            while k >= 0:
+                depth += toks[k].text == ">"
+                depth -= toks[k].text == "<"
+                if depth == 0:
+                    break
+                k -= 1
+            k -= 1
+        if k < 0 or toks[k].kind != "id":
+            break
+        names.append(toks[k].text)
+        j = k - 1
+    return tuple(reversed(names))
+
+
+def _object(toks: list[Tok], i: int) -> str | None:
+    """The identifier naming the object of a member call (`xGm[i].GetValue` -> xGm, `this->op.f` -> op)."""
+    j = i - 1
+    if j < 0 or toks[j].text not in (".", "->"):
+        return None
+    j -= 1
+    while j >= 0 and toks[j].text in ("]", ")"):
+        depth = 0
+        while j >= 0:
+            depth += toks[j].text in ("]", ")")
+            depth -= toks[j].text in ("[", "(")
+            if depth == 0:
+                break
+            j -= 1
+        j -= 1
+    if j >= 0 and toks[j].kind in ("id", "kw"):
+        return toks[j].text
+    return None
+
+
+def calls_in(toks: list[Tok]) -> list[Call]:
+    """Every call written in `toks`, in evaluation order (a call after the calls in its arguments)."""
+    found = []
+    for i, t in enumerate(toks):
+        if t.kind != "id":
+            continue
+        j, targs = i + 1, None
+        if j < len(toks) and toks[j].text == "<":
+            close = match_angle(toks, j)
+            if close is None or close + 1 >= len(toks) or toks[close + 1].text != "(":
+                continue
+            targs = split_args(toks[j + 1:close])
+            j = close + 1
+        if j >= len(toks) or toks[j].text != "(":
+            continue
+        close = match_paren(toks, j)
+        if close is None:
+            continue
+        assigned = close + 1 < len(toks) and toks[close + 1].text == "="
+        found.append(Call(t.text, t, _qualifier(toks, i), _object(toks, i), targs,
+                          split_args(toks[j + 1:close]), assigned, toks[close].offset))
+    found.sort(key=lambda c: c.end_offset)
+    return found
+
+
+def arg_root(arg: tuple[Tok, ...]) -> str | None:
+    """The variable an argument expression is based on: `xGm[i * n]` -> xGm, `this->yGm` -> yGm."""
+    last = None
+    depth = 0
+    for t in arg:
+        if t.text in ("[", "(") and depth == 0 and last is not None:
+            break
+        if t.text in ("(", "["):
+            depth += 1
+        elif t.text in (")", "]"):
+            depth -= 1
+        elif t.kind == "id" and depth == 0:
+            last = t.text
+    return last
+
+
+def int_value(arg: tuple[Tok, ...], constants: dict[str, int]) -> int | None:
+    """The value of a literal or a named integer constant argument, else None."""
+    toks = [t for t in arg if t.text not in ("(", ")")]
+    if len(toks) >= 2 and toks[-2].text == "::":
+        toks = toks[-1:]
+    if len(toks) == 2 and toks[0].text == "-":
+        inner = int_value((toks[1],), constants)
+        return None if inner is None else -inner
+    if len(toks) != 1:
+        return None
+    text = toks[0].text
+    if toks[0].kind == "lit":
+        try:
+            return int(text.rstrip("uUlL"), 0)
+        except ValueError:
+            return None
+    return constants.get(text)
