@@ -61,7 +61,7 @@ ASCGEN_RT_API const char* core_name();   // "AIV3", "AIC0"  (for messages and pr
 
 // ---- faults ----
 // Record the first fault of the run (kind, message, core, task, loc), cancel every core, throw Cancelled.
-ASCGEN_RT_API [[noreturn]] void fail(Fault kind, Loc loc, const char* fmt, ...)
+[[noreturn]] ASCGEN_RT_API void fail(Fault kind, Loc loc, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));
 // Throw Cancelled if the run was cancelled. Cheap (one relaxed atomic load); called by every library op so
 // runaway loops that call any API stop at the time limit.
