@@ -1,0 +1,192 @@
+// The hang report: which call every blocked core waits in, which round of which flag it needs, which
+// cores never arrived and what each of them did instead. Written with Run::mu held, when every live core
+// is blocked and no wait can be satisfied (flags.cpp decides that).
+#include <algorithm>
+#include <map>
+
+#include "state.h"
+
+namespace ascgen {
+namespace core {
+
+namespace {
+
+int mode_of(int src) { return src == SRC_MODE0 ? 0 : src == SRC_MODE1 ? 1 : src <= SRC_C2V ? 2 : 4; }
+
+const char* call_name(const WaitDesc& w) {
+    switch (w.kind) {
+        case WaitKind::Boundary: return "WaitPreTaskEnd";
+        case WaitKind::SyncAll: return "SyncAll";
+        case WaitKind::Barrier: return "the SuperKernel's full barrier";
+        case WaitKind::Feed: return "the feed-sync-all complement (idle core)";
+        default: return "CrossCoreWaitFlag";
+    }
+}
+
+std::string task_ref(Run& run, int k) {
+    if (k < 0 || k >= run.task_count()) return "the kernel";
+    if (!run.sk()) return "kernel \"" + run.tasks[k].name + "\"";
+    return format("task %d \"%s\"", k, run.tasks[k].name.c_str());
+}
+
+// The rounds a blocked core's wait is fed by: the expected source when the call knows it (boundaries,
+// SyncAll), else the one with a round under way, else any source delivering to it.
+Rounds* source_for(Run& run, CoreState& c) {
+    const WaitDesc& w = c.wait;
+    if (w.src_kind >= 0) return &rounds_for(run, w.src_kind, w.src_scope, w.flag);
+    Rounds* any = nullptr;
+    for (auto& [key, r] : run.rounds) {
+        if (r.flag_out != w.flag || std::find(r.deliver.begin(), r.deliver.end(), c.id) == r.deliver.end()) continue;
+        if (!r.pending.empty()) return &r;
+        if (!any) any = &r;
+    }
+    return any;
+}
+
+// What a core that never arrived did instead.
+std::string absent_reason(Run& run, CoreState& c, Rounds* r, size_t pos) {
+    if (c.status == Status::Blocked) {
+        std::string s = format("waits in %s", call_name(c.wait));
+        if (c.wait.loc.file) s += " (" + loc_str(c.wait.loc) + ")";
+        s += format(": flag %d", c.wait.flag);
+        if (c.wait.task >= 0) s += ", " + task_ref(run, c.wait.task);
+        return s;
+    }
+    for (size_t k = 0; k < c.missed.size(); ++k)
+        if (!c.missed[k].empty()) {
+            std::string s = c.missed[k];
+            if (k < run.task_set_loc.size() && run.task_set_loc[k].file)
+                s += " (other cores call it at " + loc_str(run.task_set_loc[k]) + ")";
+            return s;
+        }
+    std::string s = run.sk() ? "finished all tasks" : "returned from " + task_ref(run, 0);
+    if (r) s += format(" after %d set%s of flag %d", r->counts[pos], r->counts[pos] == 1 ? "" : "s", r->flag_in);
+    if (const char* f = c.last_file.load()) s += format(" (last seen at %s:%d)", base_name(f).c_str(), c.last_line.load());
+    return s;
+}
+
+std::string headline(Run& run, CoreState& c) {
+    const WaitDesc& w = c.wait;
+    std::string at = w.loc.file ? " (" + loc_str(w.loc) + ")" : "";
+    switch (w.kind) {
+        case WaitKind::Boundary:
+            if (w.task > 0)
+                return format("hang at the boundary task %d \"%s\" -> task %d \"%s\" (all live cores blocked)", w.task - 1,
+                              run.tasks[w.task - 1].name.c_str(), w.task, run.tasks[w.task].name.c_str());
+            break;
+        case WaitKind::Barrier:
+            return format("hang at the full barrier after %s (all live cores blocked)", task_ref(run, w.task).c_str());
+        case WaitKind::Feed:
+            return format("hang while idle cores feed SyncAll of %s (all live cores blocked)", task_ref(run, w.task).c_str());
+        default: break;
+    }
+    return format("hang in %s%s in %s (all live cores blocked)", call_name(w), at.c_str(), task_ref(run, w.task).c_str());
+}
+
+}  // namespace
+
+std::string hang_report(Run& run) {
+    // Blocked cores grouped by the call they wait in.
+    std::map<std::tuple<int, int, int, std::string, int>, std::vector<int>> groups;
+    std::vector<std::tuple<int, int, int, std::string, int>> order;
+    for (auto& c : run.cores) {
+        if (c->status != Status::Blocked) continue;
+        auto key = std::make_tuple(c->wait.task, (int)c->wait.kind, c->wait.flag, loc_str(c->wait.loc), c->wait.loc.line);
+        if (!groups.count(key)) order.push_back(key);
+        groups[key].push_back(c->id);
+    }
+    // The primary group: the first whose round is under way (the most telling), else the first.
+    CoreState* primary = &run.core(groups[order[0]][0]);
+    for (auto& key : order) {
+        CoreState& c = run.core(groups[key][0]);
+        Rounds* r = source_for(run, c);
+        if (r && !r->pending.empty()) {
+            primary = &c;
+            break;
+        }
+    }
+    std::vector<std::string> details;
+    for (auto& key : order) {
+        CoreState& c = run.core(groups[key][0]);
+        Rounds* r = source_for(run, c);
+        std::string line = range_label(groups[key], run) + " wait in " + call_name(c.wait);
+        if (c.wait.loc.file) line += " (" + loc_str(c.wait.loc) + ")";
+        line += format(": flag %d", c.wait.flag);
+        if (r) line += format(", mode %d, round %d", mode_of(r->src), r->completed + 1);
+        if (c.wait.kind != WaitKind::Boundary && c.wait.task >= 0 && run.sk()) line += ", " + task_ref(run, c.wait.task);
+        details.push_back(line);
+    }
+    Rounds* r = source_for(run, *primary);
+    std::vector<int> missing;
+    rt::Loc set_site{nullptr, 0};
+    std::string hint;
+    bool missed_set = false;
+    if (r) {
+        std::vector<int> arrived;
+        for (size_t i = 0; i < r->participants.size(); ++i) {
+            if (r->counts[i] > r->completed) {
+                arrived.push_back(r->participants[i]);
+                if (r->last_loc[i].file) set_site = r->last_loc[i];
+            } else {
+                missing.push_back(r->participants[i]);
+            }
+        }
+        std::string who;
+        size_t n = r->participants.size();
+        const char* type = n && run.core(r->participants[0]).type == rt::CoreType::AIC ? "AIC" : "AIV";
+        if (r->src == SRC_MODE0) who = format("all %zu %s cores", n, type);
+        else if (n == 1) who = run.core(r->participants[0]).label;
+        else who = format("both AIVs of its AI Core (%s)", range_label(r->participants, run).c_str());
+        details.push_back(format("Round %d needs an arrival from %s; %zu arrived. Missing:", r->completed + 1, who.c_str(),
+                                 arrived.size()));
+        // Missing cores with the same story share a line.
+        std::vector<std::pair<std::string, std::vector<int>>> stories;
+        for (int id : missing) {
+            size_t pos = std::find(r->participants.begin(), r->participants.end(), id) - r->participants.begin();
+            std::string why = absent_reason(run, run.core(id), r, pos);
+            if (why.find("without SetNextTaskStart") != std::string::npos) missed_set = true;
+            auto it = std::find_if(stories.begin(), stories.end(), [&](auto& s) { return s.first == why; });
+            if (it == stories.end()) stories.push_back({why, {id}});
+            else it->second.push_back(id);
+        }
+        for (auto& [why, ids] : stories) details.push_back("  " + range_label(ids, run) + ": " + why);
+    } else {
+        details.push_back(format("No core has ever set flag %d toward %s.", primary->wait.flag, primary->label.c_str()));
+    }
+    // One hint for the most likely cause.
+    int k = primary->wait.task;
+    bool syncall_short = false;
+    for (int t = 0; t < run.task_count(); ++t)
+        if (run.sk() && run.syncall_in_task[t] &&
+            (run.tasks[t].aiv_need < run.aiv || run.tasks[t].aic_need < run.aic) && !run.cfg.feed_sync_all) {
+            syncall_short = true;
+            hint = format("SyncAll in task %d \"%s\" waits for every core of the SuperKernel (%d AIC + %d AIV), but the "
+                          "task runs on fewer and idle cores do not call it; set the SK option feed-sync-all=1 or launch "
+                          "the task on all cores", t, run.tasks[t].name.c_str(), run.aic, run.aiv);
+            break;
+        }
+    if (missed_set)
+        hint = "call SetNextTaskStart exactly once on every core, outside loops and branches.";
+    else if (!syncall_short && primary->wait.kind == WaitKind::SyncAll)
+        hint = "every core of the launch must call SyncAll the same number of times; a core that returns early never "
+               "arrives.";
+    else if (!syncall_short && primary->wait.kind == WaitKind::User)
+        hint = format("every CrossCoreWaitFlag(%d) needs a matching CrossCoreSetFlag(%d) from the cores named above; "
+                      "check the branches and early returns around the set%s", primary->wait.flag, primary->wait.flag,
+                      set_site.file ? (" at " + loc_str(set_site)).c_str() : "");
+    else if (!syncall_short && primary->wait.kind == WaitKind::Boundary)
+        hint = "every core must reach the task boundary: check for cores that block inside a task or skip a call.";
+    std::vector<int> miss_sorted = missing;
+    std::string miss_names;
+    for (int id : miss_sorted) miss_names += (miss_names.empty() ? "" : ",") + run.core(id).label;
+    if (miss_names.size() > 60) miss_names = range_label(miss_sorted, run);
+    std::string summary = format("hang flag %d round %d", primary->wait.flag, r ? r->completed + 1 : 1);
+    if (!miss_names.empty()) summary += " missing " + miss_names;
+    rt::Loc site = set_site.file ? set_site : primary->wait.loc;
+    if (missed_set && k >= 0 && k - 1 >= 0 && run.task_set_loc[k - 1].file) site = run.task_set_loc[k - 1];
+    if (site.file) summary += " (" + loc_str(site) + ")";
+    return fault_report(headline(run, *primary).c_str(), details, hint, summary);
+}
+
+}  // namespace core
+}  // namespace ascgen
