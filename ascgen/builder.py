@@ -37,7 +37,11 @@ _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool"
                  "break", "continue", "goto", "union", "enum", "public", "private", "protected", "virtual",
                  "inline", "unsigned", "signed", "short", "long", "sizeof", "typedef", "using", "true", "false",
                  "nullptr", "register", "volatile", "friend", "explicit", "mutable", "export", "try", "catch",
-                 "throw", "AscendC", "pipe", "op", "i", "progress", "count", "offset"}
+                 "throw", "AscendC", "pipe", "op", "i", "progress", "count", "offset",
+                 # locals and members of the emitted class and entry (docs/emit.md)
+                 "units", "perCore", "extra", "myUnits", "lastOwner", "alignedLength", "remainder", "blockIdx",
+                 "blockNum", "start", "length", "tileNum", "tailCount", "tailOffset", "copyParams", "padParams",
+                 "stream", "blockDim", "args", "sysArgs", "golden", "bad", "GM_ADDR", "half", "bfloat16_t"}
 
 
 def _where() -> str:
@@ -53,7 +57,8 @@ def _where() -> str:
 def _check_ident(name, what: str, where: str) -> str:
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise SpecError(f"{what} name {name!r} at {where} is not a C identifier (letters, digits, '_')")
-    if name in _CPP_RESERVED or keyword.iskeyword(name) or name.startswith("__"):
+    if (name in _CPP_RESERVED or keyword.iskeyword(name) or name.startswith("__")
+            or re.fullmatch(r"tmp(Buf)?\d+|.*(Local|Gm)|(in|out)Queue.*|dev_.*|host_.*", name)):
         raise SpecError(f"{what} name {name!r} at {where} is reserved in the emitted C++; pick another name")
     return name
 

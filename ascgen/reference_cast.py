@@ -7,6 +7,7 @@ type's range (NaN -> 0). Exact widening conversions ignore the mode.
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from .builder_types import DTYPES
@@ -74,7 +75,7 @@ def _to_narrow_float(v: np.ndarray, np_dtype, mode: str) -> np.ndarray:
     if mode == "rint":
         return nearest
     # a finite value that rounded to infinity: step from the largest finite value instead
-    big = np.asarray(float(np.finfo(np_dtype).max)).astype(np_dtype)
+    big = np.asarray(float(ml_dtypes.finfo(np_dtype).max)).astype(np_dtype)
     overflow = np.isfinite(v) & ~np.isfinite(nearest.astype(np.float64))
     nearest = np.where(overflow, np.where(v > 0, big, -big), nearest).astype(np_dtype)
     back = nearest.astype(np.float64)

@@ -38,8 +38,22 @@ def _cases():
                 yield pytest.param(path, kernel.name, product, id=f"{kernel.name}-{product}")
 
 
+@functools.lru_cache(maxsize=1)
+def _system_includes() -> tuple[str, ...]:
+    """g++'s own include folders: the libclang wheel ships no builtin headers (stddef.h...)."""
+    import os
+    import shutil
+    import subprocess
+    compiler = shutil.which("g++") or shutil.which("clang++")
+    if not compiler:
+        return ()
+    err = subprocess.run([compiler, "-x", "c++", "-E", "-v", os.devnull], capture_output=True, text=True).stderr
+    lines = err.split("#include <...> search starts here:")[-1].split("End of search list")[0].splitlines()
+    return tuple(arg for line in lines if line.strip() for arg in ("-isystem", line.strip()))
+
+
 def _parse(source: str, name: str):
-    args = ["-x", "c++", "-std=c++17", "-I", str(resources.include_dir())]
+    args = ["-x", "c++", "-std=c++17", "-I", str(resources.include_dir()), *_system_includes()]
     tu = Index.create().parse(f"{name}.cpp", args=args, unsaved_files=[(f"{name}.cpp", source)],
                               options=TranslationUnit.PARSE_SKIP_FUNCTION_BODIES * 0)
     return tu
@@ -100,7 +114,8 @@ def emitted():
 def placement_problems(source: str, kernel_name: str, task_sync: str, product) -> list[str]:
     """Everything wrong with the task-sync placement of one emitted source, checked on its AST."""
     tu = _parse(source, kernel_name)
-    errors = [f"{d.location.line}:{d.location.column}: {d.spelling}" for d in tu.diagnostics if d.severity >= 3]
+    errors = [f"{d.location.file}:{d.location.line}:{d.location.column}: {d.spelling}"
+              for d in tu.diagnostics if d.severity >= 3]
     if errors:
         return ["does not parse: " + "; ".join(errors[:10])]
     problems = []
