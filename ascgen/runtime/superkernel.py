@@ -88,7 +88,8 @@ class SuperKernel:
         request = core.RunRequest(product=self.product, tasks=tuple(t.bound.task for t in self._tasks),
                                   buffers=_buffers(self._tasks), sk_options=self._options,
                                   detect_races=self.detect_races, schedule_seed=self.schedule_seed,
-                                  time_limit_s=self.time_limit_s, timeline=self.timeline)
+                                  time_limit_s=self.time_limit_s, timeline=self.timeline,
+                                  treat_as_effective=self.treat_as_effective)
         result = core.run(request)
         report = self._report(result)
         if self.strict:
