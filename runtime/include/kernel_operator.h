@@ -15,6 +15,8 @@
 #include "ascendc/cast.h"
 #include "ascendc/compare.h"
 #include "ascendc/reduce.h"
+#include "ascendc/cube.h"
 #include "ascendc/sync.h"
 #include "ascendc/print.h"
 #include "ascendc/tiling.h"
+#include "ascendc/superkernel.h"

@@ -150,6 +150,8 @@ template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint32_t count,
                  ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
+    static_assert(!std::is_same<T, int4b_t>::value && !std::is_same<U, int4b_t>::value,
+                  "ascgen: Cast to or from int4b_t is not emulated");
     L::enter(loc);
     L::vec_operand(dst, count, "Cast", "dst", loc);
     L::vec_operand(src, count, "Cast", "src", loc);
@@ -164,6 +166,8 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint64_t mask,
                  uint8_t repeatTimes, const UnaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
+    static_assert(!std::is_same<T, int4b_t>::value && !std::is_same<U, int4b_t>::value,
+                  "ascgen: Cast to or from int4b_t is not emulated");
     L::enter(loc);
     using W = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;
     L::Lanes l = L::lanes_count<W>(mask, "Cast", loc);

@@ -1,8 +1,13 @@
 // Compare / CompareScalar (one result bit per element, LSB first, packed into the destination bytes) and
-// Select (pick src0 where the mask bit is 1, else src1 or a scalar).
+// Select (pick src0 where the mask bit is 1, else src1 or a scalar). The level-0 Compare without a
+// destination writes the CMPMASK register (GetCmpMask reads it out); Select in VSEL_CMPMASK_SPR mode
+// reuses the first 256/sizeof(T) mask bits for every 256-byte repeat.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 
+#include "ascendc/kernel_state.h"
 #include "ascendc/vec_engine.h"
 
 namespace ascgen {
@@ -88,12 +93,16 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     L::enter(loc);
     ASCGEN_ARG_CHECK(selMode == SELMODE::VSEL_TENSOR_TENSOR_MODE || selMode == SELMODE::VSEL_CMPMASK_SPR, loc,
                      "Select with two tensors needs SELMODE::VSEL_TENSOR_TENSOR_MODE (got %d)", int(selMode));
-    L::check_mask_dst(selMask, count, "Select", loc);
+    L::check_mask_dst(selMask, selMode == SELMODE::VSEL_CMPMASK_SPR ? std::min<uint32_t>(count, 256 / sizeof(T)) : count,
+                      "Select", loc);
     L::vec_operand(dst, count, "Select", "dst", loc);
     L::vec_operand(src0, count, "Select", "src0", loc);
     L::vec_operand(src1, count, "Select", "src1", loc);
     const void* m = selMask.data();
-    for (uint32_t i = 0; i < count; ++i) dst.data()[i] = L::mask_bit(m, i) ? src0.data()[i] : src1.data()[i];
+    // VSEL_CMPMASK_SPR: one repeat's worth of mask bits, applied to every repeat.
+    const uint32_t period = selMode == SELMODE::VSEL_CMPMASK_SPR ? uint32_t(256 / sizeof(T)) : 0xffffffffu;
+    for (uint32_t i = 0; i < count; ++i)
+        dst.data()[i] = L::mask_bit(m, i % period) ? src0.data()[i] : src1.data()[i];
     ::ascgen::rt::cost(PIPE_V, count);
 }
 
@@ -111,6 +120,64 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     const void* m = selMask.data();
     for (uint32_t i = 0; i < count; ++i) dst.data()[i] = L::mask_bit(m, i) ? src0.data()[i] : src1;
     ::ascgen::rt::cost(PIPE_V, count);
+}
+
+// Level 0 with a destination: per repeat, the enabled lanes' bits go to dst (256/sizeof(T) bits a repeat).
+template <typename T, typename U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+                    uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::Lanes l = L::lanes_count<T>(mask, "Compare", loc);
+    const int epr = L::lanes_per_repeat<T>();
+    L::check_mask_dst(dst, int64_t(repeatTimes) * epr, "Compare", loc);
+    L::masked_operand(src0, l, repeatTimes, p.src0BlkStride, p.src0RepStride, "Compare", "src0", loc);
+    L::masked_operand(src1, l, repeatTimes, p.src1BlkStride, p.src1RepStride, "Compare", "src1", loc);
+    using C = L::compute_t<T>;
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
+    for (int r = 0; r < repeatTimes; ++r)
+        for (int i = 0; i < epr; ++i) {
+            bool bit = l.on(i) && L::cmp(cmpMode, C(src0.data()[L::lane_index<T>(r, i, p.src0BlkStride, p.src0RepStride)]),
+                                          C(src1.data()[L::lane_index<T>(r, i, p.src1BlkStride, p.src1RepStride)]));
+            int64_t k = int64_t(r) * epr + i;
+            d[k >> 3] = uint8_t((d[k >> 3] & ~(1u << (k & 7))) | (bit ? 1u << (k & 7) : 0u));
+        }
+    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * epr);
+}
+
+// Level 0 without a destination: one repeat, the result bits go to the CMPMASK register.
+template <typename T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, uint64_t mask,
+                    const BinaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::Lanes l = L::lanes_count<T>(mask, "Compare", loc);
+    L::masked_operand(src0, l, 1, p.src0BlkStride, p.src0RepStride, "Compare", "src0", loc);
+    L::masked_operand(src1, l, 1, p.src1BlkStride, p.src1RepStride, "Compare", "src1", loc);
+    using C = L::compute_t<T>;
+    uint64_t* reg = L::kernel_state().cmpmask;
+    reg[0] = reg[1] = 0;
+    for (int i = 0; i <= l.last; ++i)
+        if (l.on(i) && L::cmp(cmpMode, C(src0.data()[L::lane_index<T>(0, i, p.src0BlkStride, p.src0RepStride)]),
+                              C(src1.data()[L::lane_index<T>(0, i, p.src1BlkStride, p.src1RepStride)])))
+            reg[i >> 6] |= uint64_t(1) << (i & 63);
+    ::ascgen::rt::cost(PIPE_V, uint64_t(L::lanes_per_repeat<T>()));
+}
+
+// The CMPMASK register (128 bits) to / from the first 16 bytes of a UB tensor.
+template <typename T>
+inline void GetCmpMask(const LocalTensor<T>& dst, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::check_ub(dst, 16, "GetCmpMask", "dst", loc);
+    std::memcpy(dst.data(), L::kernel_state().cmpmask, 16);
+}
+template <typename T>
+inline void SetCmpMask(const LocalTensor<T>& src, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    L::check_ub(src, 16, "SetCmpMask", "src", loc);
+    std::memcpy(L::kernel_state().cmpmask, src.data(), 16);
 }
 
 }  // namespace AscendC

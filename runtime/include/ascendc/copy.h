@@ -6,8 +6,10 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "ascendc/check.h"
+#include "ascendc/kernel_state.h"
 #include "ascendc/tensor.h"
 #include "ascendc/ub.h"
 
@@ -51,10 +53,81 @@ inline uint64_t span_bytes(uint64_t block_bytes, uint64_t blocks, uint64_t pitch
     return blocks == 0 ? 0 : (blocks - 1) * pitch + block_bytes;
 }
 
+// A small code per element type, to check that an atomic mode matches the copied tensor's type.
+template <class T>
+constexpr uint8_t type_code() {
+    return uint8_t(sizeof(T) * 4 + (std::is_integral<T>::value ? 0 : std::is_same<T, bfloat16_t>::value ? 2 : 1));
+}
+
+// Read-modify-write of one GM element, atomic across cores (compare-and-swap on its bits).
+template <class T, class F>
+inline void atomic_update(T* p, F f) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "atomic element size");
+    using B = std::conditional_t<sizeof(T) == 1, uint8_t,
+              std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+    B* bp = reinterpret_cast<B*>(p);
+    B old = __atomic_load_n(bp, __ATOMIC_RELAXED);
+    for (;;) {
+        T o, n;
+        std::memcpy(&o, &old, sizeof(T));
+        n = f(o);
+        B nb;
+        std::memcpy(&nb, &n, sizeof(T));
+        if (__atomic_compare_exchange_n(bp, &old, nb, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+    }
+}
+
+// Store n elements to GM: a memcpy, or an element-wise atomic add/max/min after SetAtomicAdd/Max/Min.
+template <class T>
+inline void gm_store(T* dst, const T* src, uint64_t n, rt::Loc loc) {
+    const KernelState& ks = kernel_state();
+    if (ks.atomic_op == 0) {
+        std::memcpy(dst, src, n * sizeof(T));
+        return;
+    }
+    ASCGEN_ARG_CHECK(ks.atomic_type == type_code<T>(), loc,
+                     "DataCopy to GM with an atomic mode set for another element type (SetAtomic*<T> must name "
+                     "the copied tensor's type, %zu-byte elements here)", sizeof(T));
+    using C = compute_t<T>;
+    for (uint64_t i = 0; i < n; ++i) {
+        C v = C(src[i]);
+        switch (ks.atomic_op) {
+            case 1: atomic_update(dst + i, [v](T o) { return T(C(o) + v); }); break;
+            case 2: atomic_update(dst + i, [v](T o) { return C(o) > v ? o : T(v); }); break;
+            default: atomic_update(dst + i, [v](T o) { return C(o) < v ? o : T(v); }); break;
+        }
+    }
+}
+
 }  // namespace lib
 }  // namespace ascgen
 
 namespace AscendC {
+
+// ---- atomic mode of the following UB->GM copies ----
+template <typename T>
+inline void SetAtomicAdd(::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ::ascgen::lib::enter(loc);
+    ::ascgen::lib::kernel_state().atomic_op = 1;
+    ::ascgen::lib::kernel_state().atomic_type = ::ascgen::lib::type_code<T>();
+}
+template <typename T>
+inline void SetAtomicMax(::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ::ascgen::lib::enter(loc);
+    ::ascgen::lib::kernel_state().atomic_op = 2;
+    ::ascgen::lib::kernel_state().atomic_type = ::ascgen::lib::type_code<T>();
+}
+template <typename T>
+inline void SetAtomicMin(::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ::ascgen::lib::enter(loc);
+    ::ascgen::lib::kernel_state().atomic_op = 3;
+    ::ascgen::lib::kernel_state().atomic_type = ::ascgen::lib::type_code<T>();
+}
+inline void SetAtomicNone(::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ::ascgen::lib::enter(loc);
+    ::ascgen::lib::kernel_state().atomic_op = 0;
+}
+inline void DisableDmaAtomic(::ascgen::rt::Loc loc = ASCGEN_HERE) { SetAtomicNone(loc); }
 
 // ---- contiguous ----
 template <typename T>
@@ -81,7 +154,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint
     L::check_ub(src, bytes, "DataCopy UB->GM", "the source", loc);
     dst.check_range(0, count, "DataCopy UB->GM", loc);
     L::gm_record(dst.data(), bytes, 1, bytes, true, loc);
-    std::memcpy(dst.data(), src.data(), bytes);
+    L::gm_store(dst.data(), src.data(), count, loc);
     ::ascgen::rt::cost(PIPE_MTE3, bytes);
 }
 
@@ -127,7 +200,8 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     L::gm_record(dst.data(), blk, n, dpitch, true, loc);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
-    for (uint64_t i = 0; i < n; ++i) std::memcpy(d + i * dpitch, s + i * spitch, blk);
+    for (uint64_t i = 0; i < n; ++i)
+        L::gm_store(reinterpret_cast<T*>(d + i * dpitch), reinterpret_cast<const T*>(s + i * spitch), blk / sizeof(T), loc);
     ::ascgen::rt::cost(PIPE_MTE3, blk * n);
 }
 

@@ -84,7 +84,9 @@ inline void copy_pad_out(const AscendC::GlobalTensor<T>& dst, const AscendC::Loc
     gm_record(dst.data(), blockLen, n, gpitch, true, loc);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
-    for (uint64_t i = 0; i < n; ++i) std::memcpy(d + i * gpitch, s + i * upitch, blockLen);
+    for (uint64_t i = 0; i < n; ++i)
+        gm_store(reinterpret_cast<T*>(d + i * gpitch), reinterpret_cast<const T*>(s + i * upitch), blockLen / sizeof(T),
+                 loc);
     rt::cost(PIPE_MTE3, blockLen * n);
 }
 

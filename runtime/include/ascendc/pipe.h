@@ -249,6 +249,7 @@ public:
 
     void Reset() { used_ = 0; }
     void Destroy() { used_ = 0; }
+    void DestroyWithoutPipeAll() { used_ = 0; }
     void Init() {}
 
     template <HardEvent evt>
@@ -325,3 +326,6 @@ private:
 };
 
 }  // namespace AscendC
+
+// Ascend C declares GetTPipePtr at global scope too (kernels call it unqualified).
+using AscendC::GetTPipePtr;

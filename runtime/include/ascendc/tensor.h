@@ -19,6 +19,20 @@ public:
     using PrimType = T;
 
     LocalTensor() = default;
+    // A tensor at a fixed UB byte address (static-tensor programming). Only UB positions are emulated;
+    // the range must fit in this core's UB.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+        ::ascgen::lib::enter(loc);
+        uint64_t cap = ::ascgen::rt::ub_capacity();
+        ASCGEN_MEM_CHECK(uint64_t(addr) + uint64_t(tileSize) * sizeof(T) <= cap, loc,
+                         "UB over capacity: LocalTensor at UB address %u with %u elements ends at byte %llu, the "
+                         "product has %llu bytes of usable UB",
+                         addr, tileSize, ::ascgen::lib::ull(addr + uint64_t(tileSize) * sizeof(T)),
+                         ::ascgen::lib::ull(cap));
+        ptr_ = reinterpret_cast<T*>(::ascgen::lib::ub_base() + addr);
+        size_ = cap_ = tileSize;
+        pos_ = pos;
+    }
 
     // ---- element access (scalar pipe) ----
     T GetValue(uint32_t index, ::ascgen::rt::Loc loc = ASCGEN_HERE) const {

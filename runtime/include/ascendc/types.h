@@ -130,6 +130,20 @@ struct UnaryRepeatParams {
     bool halfBlock = false;
 };
 
+// Brcb: each source element fills one 32-byte destination block.
+struct BrcbRepeatParams {
+    BrcbRepeatParams() {}
+    BrcbRepeatParams(uint16_t dstBlk, uint16_t dstRep) : dstBlkStride(dstBlk), dstRepStride(dstRep) {}
+    uint32_t blockNumber = 8;
+    uint16_t dstRepStride = 8;
+    uint16_t dstBlkStride = 1;
+};
+
+// A 4-bit integer, two per byte. Declared so sources naming it parse; no op accepts it (see cast.h).
+struct int4b_t {
+    uint8_t storage;
+};
+
 constexpr uint32_t ONE_BLK_SIZE = 32;       // bytes in one data block
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;

@@ -312,4 +312,26 @@ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, c
     ::ascgen::rt::cost(PIPE_V, uint64_t(count));
 }
 
+// Brcb: repeat r reads 8 source elements; element j fills the 32-byte block at
+// dst[r * dstRepStride + j * dstBlkStride] (strides in blocks).
+template <typename T>
+inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTime, const BrcbRepeatParams& p,
+                 ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb: 16- or 32-bit elements");
+    L::enter(loc);
+    constexpr int epb = int(32 / sizeof(T));
+    int64_t need = repeatTime == 0 ? 0
+                                   : int64_t(repeatTime - 1) * p.dstRepStride * epb + int64_t(7) * p.dstBlkStride * epb + epb;
+    L::vec_operand(src, int64_t(repeatTime) * 8, "Brcb", "src", loc);
+    L::vec_operand(dst, need, "Brcb", "dst", loc);
+    for (int r = 0; r < repeatTime; ++r)
+        for (int j = 0; j < 8; ++j) {
+            T v = src.data()[r * 8 + j];
+            T* blk = dst.data() + (int64_t(r) * p.dstRepStride + int64_t(j) * p.dstBlkStride) * epb;
+            for (int e = 0; e < epb; ++e) blk[e] = v;
+        }
+    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTime) * 8 * epb);
+}
+
 }  // namespace AscendC
