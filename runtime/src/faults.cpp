@@ -119,9 +119,10 @@ std::string timeout_report(Run& run, const std::vector<int>& stuck) {
         std::string where = file ? format("last seen at %s:%d", base_name(file).c_str(), c->last_line.load())
                                  : std::string("never reached an ascgen API call with a source line");
         std::string state = c->status == Status::Done ? "finished" : c->status == Status::Blocked ? "waiting" : "running";
-        std::string task = c->task >= 0 && c->task < run.task_count()
-                               ? format(" in task %d \"%s\"", c->task, run.tasks[c->task].name.c_str())
-                               : std::string();
+        std::string task;
+        if (c->task >= 0 && c->task < run.task_count())
+            task = run.sk() ? format(" in task %d \"%s\"", c->task, run.tasks[c->task].name.c_str())
+                            : format(" in kernel \"%s\"", run.tasks[c->task].name.c_str());
         if (c->status != Status::Done) details.push_back(c->label + ": " + state + task + ", " + where);
     }
     if (details.size() > 16) {

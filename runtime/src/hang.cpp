@@ -151,7 +151,17 @@ std::string hang_report(Run& run) {
         }
         for (auto& [why, ids] : stories) details.push_back("  " + range_label(ids, run) + ": " + why);
     } else {
-        details.push_back(format("No core has ever set flag %d toward %s.", primary->wait.flag, primary->label.c_str()));
+        details.push_back(format("No core has ever set flag %d toward %s. The other cores:", primary->wait.flag,
+                                 primary->label.c_str()));
+        std::vector<std::pair<std::string, std::vector<int>>> stories;
+        for (auto& c : run.cores) {
+            if (c->status != Status::Done) continue;
+            std::string why = absent_reason(run, *c, nullptr, 0);
+            auto it = std::find_if(stories.begin(), stories.end(), [&](auto& s) { return s.first == why; });
+            if (it == stories.end()) stories.push_back({why, {c->id}});
+            else it->second.push_back(c->id);
+        }
+        for (auto& [why, ids] : stories) details.push_back("  " + range_label(ids, run) + ": " + why);
     }
     // One hint for the most likely cause.
     int k = primary->wait.task;
@@ -171,9 +181,11 @@ std::string hang_report(Run& run) {
         hint = "every core of the launch must call SyncAll the same number of times; a core that returns early never "
                "arrives.";
     else if (!syncall_short && primary->wait.kind == WaitKind::User)
-        hint = format("every CrossCoreWaitFlag(%d) needs a matching CrossCoreSetFlag(%d) from the cores named above; "
-                      "check the branches and early returns around the set%s", primary->wait.flag, primary->wait.flag,
-                      set_site.file ? (" at " + loc_str(set_site)).c_str() : "");
+        hint = r ? format("every CrossCoreWaitFlag(%d) needs a matching CrossCoreSetFlag(%d) from the missing cores; "
+                          "check the branches and early returns around the set%s", primary->wait.flag,
+                          primary->wait.flag, set_site.file ? (" at " + loc_str(set_site)).c_str() : "")
+                 : format("add the CrossCoreSetFlag(%d) this wait pairs with (mode 0: every core of the type sets; "
+                          "mode 2: the AIC or both AIVs of this AI Core), or remove the wait", primary->wait.flag);
     else if (!syncall_short && primary->wait.kind == WaitKind::Boundary)
         hint = "every core must reach the task boundary: check for cores that block inside a task or skip a call.";
     std::vector<int> miss_sorted = missing;

@@ -247,22 +247,25 @@ void count_call(Run& run, CoreState& me, bool is_set, rt::Loc loc) {
 
 }  // namespace
 
+// SyncAll (and the SK's full barrier) as the library builds it on flags 11-14. Sets use PIPE_ALL for the
+// timeline: the hardware SyncAll starts with PipeBarrier<PIPE_ALL>.
 void full_sync(Run& run, CoreState& me, bool aiv_only, WaitKind kind, rt::Loc loc, int task) {
     bool mixed = run.cfg.separated && run.aic > 0 && run.aiv > 0;
+    const int all = rt::pipe::ALL;
     if (aiv_only || !mixed) {   // one core type: a mode-0 round of the caller's type
         int flag = me.type == rt::CoreType::AIC ? F_AIC_ALL : F_AIV_ALL;
-        flag_set(run, me, 0, me.type == rt::CoreType::AIC ? rt::pipe::FIX : rt::pipe::MTE3, flag, loc);
+        flag_set(run, me, 0, all, flag, loc);
         flag_wait(run, me, flag, desc_for(me, kind, flag, loc, task));
         return;
     }
-    if (me.type == rt::CoreType::AIV) {   // the hardware SyncAll of a MIX launch, built on flags 11-14
-        flag_set(run, me, 2, rt::pipe::MTE3, F_AIV_TO_AIC, loc);
+    if (me.type == rt::CoreType::AIV) {   // the hardware SyncAll of a MIX launch
+        flag_set(run, me, 2, all, F_AIV_TO_AIC, loc);
         flag_wait(run, me, F_AIC_TO_AIV, desc_for(me, kind, F_AIC_TO_AIV, loc, task));
     } else {
         flag_wait(run, me, F_AIV_TO_AIC, desc_for(me, kind, F_AIV_TO_AIC, loc, task));
-        flag_set(run, me, 0, rt::pipe::FIX, F_AIC_ALL, loc);
+        flag_set(run, me, 0, all, F_AIC_ALL, loc);
         flag_wait(run, me, F_AIC_ALL, desc_for(me, kind, F_AIC_ALL, loc, task));
-        flag_set(run, me, 2, rt::pipe::MTE3, F_AIC_TO_AIV, loc);
+        flag_set(run, me, 2, all, F_AIC_TO_AIV, loc);
     }
 }
 
