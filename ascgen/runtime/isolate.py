@@ -221,7 +221,9 @@ def _worker(req_path: str, res_path: str, started_path: str) -> int:
         args = request["args"]
         Path(started_path).touch()
         result = module.launch(request["name"], request["block_dim"], *args, time_limit_s=request["time_limit_s"])
-        payload = {"result": _Summary(result),
+        # Pickle the class under its importable name, not __main__ (this file runs as a script here).
+        from ascgen.runtime.isolate import _Summary as Summary
+        payload = {"result": Summary(result),
                    "arrays": [a if isinstance(a, np.ndarray) else None for a in args]}
     except errors.AscgenError as exc:
         site = getattr(exc, "site", None)

@@ -68,8 +68,9 @@ extern "C" __global__ __aicore__ void null_write(GM_ADDR x, uint32_t n)
 
 extern "C" __global__ __aicore__ void spin_with_api(GM_ADDR x, uint32_t n)
 {
-    for (;;) {
-        AscendC::PipeBarrier<PIPE_V>();  // FAULT:spin_with_api (never ends; calls the API)
+    AscendC::GlobalTensor<float> flag;
+    flag.SetGlobalBuffer((__gm__ float*)x, n);
+    while (flag.GetValue(0) == 0.0f) {  // FAULT:spin_with_api (polls a GM flag nobody sets)
     }
 }
 
