@@ -44,7 +44,7 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
     index = check_index.build(parsed)
     result = CheckResult(str(path), skipped=list(parsed.skipped))
     if not index.entries:
-        raise AscgenError(f"{path}: no kernel entry found (a function declared `extern \"C\" __global__`); "
+        raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
                           "nothing to check")
     diagnostics = []
     for entry in index.entries:

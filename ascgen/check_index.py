@@ -58,6 +58,15 @@ class Index:
             self.tokens[filename] = tokenize(self.tu, filename)
         return self.tokens[filename]
 
+    def directive_lines(self, filename: str) -> set:
+        """Lines holding preprocessor directives (their tokens are not declarations)."""
+        key = ("#lines", filename)
+        if key not in self.tokens:
+            toks = self.file_tokens(filename).toks
+            self.tokens[key] = {t.line for i, t in enumerate(toks)
+                                if t.text == "#" and (i == 0 or toks[i - 1].line != t.line)}
+        return self.tokens[key]
+
     def cursor_tokens(self, cursor) -> list[Tok]:
         ext = cursor.extent
         if ext.start.file is None:
@@ -129,15 +138,18 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
 
 
 def _leading_tokens(index: Index, cursor) -> tuple[str, ...]:
-    """Tokens before a declaration back to the previous `;`, `{` or `}`: where __global__ and extern "C" are."""
+    """Declaration-specifier tokens: from the previous `;`, `{`, `}` or directive to the function's name.
+    That is where __global__, __vector__ and extern "C" are (templates: after `template <...>`)."""
     ft = index.file_tokens(cursor.extent.start.file.name)
-    i = ft.index_at(cursor.extent.start.offset)
-    out = []
-    j = i - 1
-    while j >= 0 and ft.toks[j].text not in (";", "{", "}") and len(out) < 16:
-        out.append(ft.toks[j].text)
+    start, name_at = ft.index_at(cursor.extent.start.offset), ft.index_at(cursor.location.offset)
+    out = [t.text for t in ft.toks[start:name_at]]
+    directive_lines = index.directive_lines(cursor.extent.start.file.name)
+    j = start - 1
+    while j >= 0 and ft.toks[j].text not in (";", "{", "}") and ft.toks[j].line not in directive_lines \
+            and start - j < 16:
+        out.insert(0, ft.toks[j].text)
         j -= 1
-    return tuple(reversed(out))
+    return tuple(out)
 
 
 def _add_function(index: Index, cursor, scope) -> None:

@@ -29,7 +29,8 @@ class Step:
     line: int
     col: int
     text: str
-    decision: bool = True        # a branch/return/loop decision (False: a task-sync call)
+    decision: bool = True        # a branch/return/loop decision (False: a task-sync call or a call site)
+    call: bool = False           # the call of one of the kernel's own functions (for "reached through")
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ class Interpreter:
             and call.obj is None
 
     # ---- functions ----
-    def call_function(self, fn: FuncDef, states: States, loop: Step | None) -> States:
+    def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None) -> States:
         if fn in self.stack:
             self.skipped.append(Skipped(fn.file, fn.line, f"recursive call of {fn.name}",
                                         "recursion is not followed; the call is treated as doing nothing"))
@@ -178,7 +179,7 @@ class Interpreter:
             memo_key = (id(fn), key, loop)
             if memo_key not in self.memo:
                 saved = self.prefix
-                self.prefix = saved + witness
+                self.prefix = saved + witness + ((site,) if site else ())
                 self.stack.append(fn)
                 flow = self.exec(body, {key: ()}, fn, loop)
                 self.stack.pop()
@@ -411,8 +412,10 @@ class Interpreter:
         callees = self.index.resolve(call, fn)
         if callees:
             out = {}
+            site = Step(where, call.tok.line, call.tok.col, f"the call of {call.name} at line {call.tok.line}",
+                        decision=False, call=True)
             for callee in callees:
-                _merge(out, self.call_function(callee, states, loop))
+                _merge(out, self.call_function(callee, states, loop, site))
             return out
         self._classify_library_call(call, where, fn, states, loop)
         return states

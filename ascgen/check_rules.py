@@ -93,28 +93,41 @@ def _missing_wait_decisions(trace: KernelTrace) -> set:
             for k, w in trace.exits.items() if k.waits == 0} - {None}
 
 
+def _gm_finding(e: Event, bad: list, rule: str, side: str, anchor: Event, anchor_note: str) -> Diagnostic:
+    """One misplaced GM access. Writes are errors (a neighbouring task reads or writes that output);
+    reads are warnings: a read before the wait is the documented prefetch of host-written data and a read
+    after the set is harmless unless a later task overwrites the buffer, which the checker cannot see."""
+    witness = bad[0]
+    decisions = [s for s in witness if s.decision]
+    where = f" on {_path_text(witness)}" if decisions and len(bad) < len(e.states) else ""
+    neighbour = "previous" if side == "before" else "next"
+    message = f"GM {e.access} of `{e.tensor}` by {e.call.text()} comes {side} {anchor.call.name}{where}: it " \
+              f"may overlap the {neighbour} task"
+    severity = "error" if e.access == "write" else "warning"
+    if severity == "warning":
+        message += (f" (fine only if no earlier task writes `{e.tensor}`, e.g. host-written weights)"
+                    if side == "before" else f" (fine only if no later task writes `{e.tensor}`)")
+    partial = len(bad) < len(e.states)        # some call sites or paths are fine: say which one is not
+    notes = [_note(s, rule=rule, message=f"reached through {s.text}") for s in witness if s.call and partial][-2:]
+    notes.append(_note(anchor.file, anchor.call.tok, rule=rule, message=anchor_note))
+    return _diag(e.file, e.call.tok, severity, rule, message, notes)
+
+
 def gm_order(trace: KernelTrace) -> list[Diagnostic]:
     used, out = uses(trace), []
     waits, sets = _sync_events(trace, api.WAIT), _sync_events(trace, api.SET)
     echoes = _missing_wait_decisions(trace) if api.WAIT not in trace.unreliable else set()
     for e in sorted((e for e in trace.events if e.kind == "gm"), key=lambda e: (e.file, e.call.tok.offset)):
-        what = f"GM {e.access} of `{e.tensor}` by {e.call.text()}"
         if api.WAIT in used:
             bad = [w for k, w in e.states.items() if k.waits == 0 and not echoes.intersection(w)]
             if bad:
-                where = "" if len(bad) == len(e.states) else f" on {_path_text(bad[0])}"
-                out.append(_diag(e.file, e.call.tok, "error", "tasksync-gm-before-wait",
-                                 f"{what} comes before WaitPreTaskEnd{where}: it may overlap the previous task",
-                                 [_note(waits[0].file, waits[0].call.tok, rule="tasksync-gm-before-wait",
-                                        message="WaitPreTaskEnd is here; call it before the first GM access")]))
+                out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", waits[0],
+                                       "WaitPreTaskEnd is here; call it before the first GM access"))
         if api.SET in used:
             bad = [w for k, w in e.states.items() if k.sets >= 1]
             if bad:
-                where = "" if len(bad) == len(e.states) else f" on {_path_text(bad[0])}"
-                out.append(_diag(e.file, e.call.tok, "error", "tasksync-gm-after-set",
-                                 f"{what} comes after SetNextTaskStart{where}: it may overlap the next task",
-                                 [_note(sets[0].file, sets[0].call.tok, rule="tasksync-gm-after-set",
-                                        message="SetNextTaskStart is here; call it after the last GM access")]))
+                out.append(_gm_finding(e, bad, "tasksync-gm-after-set", "after", sets[0],
+                                       "SetNextTaskStart is here; call it after the last GM access"))
     return out
 
 

@@ -1,0 +1,110 @@
+"""Run `ascgen check` over real Ascend C kernels from public repositories and time each file.
+
+The sources are not part of ascgen: they are read at run time from local git mirrors (bare repositories)
+with `git show`, written to a temporary directory with their folder (so the example's own headers
+resolve) and checked with the product given. Nothing from them is committed.
+
+    python benchmarks/bench_check.py                       # asc-devkit examples (all kernel sources)
+    python benchmarks/bench_check.py --repo DIR --glob 'src/**/*.cpp' --limit 40
+    ASCGEN_ASC_DEVKIT=/path/to/asc-devkit.git python benchmarks/bench_check.py
+
+Prints one line per file (time, kernels, errors/warnings/notes, skipped items, or the failure) and a
+summary: files, crashes (Python exceptions: bugs), could-not-analyse count, max and median time.
+"""
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ascgen import check  # noqa: E402
+from ascgen.errors import AscgenError  # noqa: E402
+
+DEFAULT_MIRROR = "/work/.mirror/mirror-cann+asc-devkit/repo"
+
+
+def git(repo: str, *args: str) -> str:
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=True).stdout
+
+
+def list_files(repo: str, pattern: str) -> list[str]:
+    names = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+    return [n for n in names if fnmatch.fnmatch(n, pattern)]
+
+
+def extract(repo: str, names: list[str], dest: Path) -> None:
+    """Write each named file and the headers of its folder under dest."""
+    wanted = set(names)
+    all_names = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+    folders = {os.path.dirname(n) for n in names}
+    wanted |= {n for n in all_names if os.path.dirname(n) in folders and n.endswith((".h", ".hpp"))}
+    for name in sorted(wanted):
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        blob = subprocess.run(["git", "-C", repo, "show", f"HEAD:{name}"], capture_output=True, check=True).stdout
+        target.write_bytes(blob)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", default=os.environ.get("ASCGEN_ASC_DEVKIT", DEFAULT_MIRROR))
+    parser.add_argument("--glob", default="examples/*.asc")
+    parser.add_argument("--product", default="ascend910_93")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
+    args = parser.parse_args()
+    if not os.path.isdir(args.repo):
+        print(f"no mirror at {args.repo} (set ASCGEN_ASC_DEVKIT or --repo)")
+        return 2
+    names = list_files(args.repo, args.glob)
+    times, crashes, failures, rows = [], 0, 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        extract(args.repo, names, Path(tmp))
+        selected = []
+        for name in names:
+            lines = (Path(tmp) / name).read_text(errors="replace").count("\n")
+            if lines >= args.min_lines:
+                selected.append((name, lines))
+        if args.limit:
+            selected = sorted(selected, key=lambda x: -x[1])[:args.limit]
+        for name, lines in selected:
+            path = Path(tmp) / name
+            start = time.perf_counter()
+            try:
+                result = check.check_file(path, product=args.product)
+                elapsed = time.perf_counter() - start
+                sev = [d.severity for d in result.diagnostics]
+                rule_counts = {}
+                for d in result.diagnostics:
+                    rule_counts[d.rule] = rule_counts.get(d.rule, 0) + 1
+                outcome = (f"{len(result.kernels)} kernel(s), {sev.count('error')}E {sev.count('warning')}W "
+                           f"{sev.count('note')}N, {len(result.skipped)} skipped"
+                           + (f" {rule_counts}" if rule_counts else ""))
+            except AscgenError as exc:
+                elapsed = time.perf_counter() - start
+                failures += 1
+                outcome = f"not analysed: {str(exc).split(': ', 1)[-1][:90]}"
+            except Exception:  # noqa: BLE001 - a crash is what this benchmark looks for
+                elapsed = time.perf_counter() - start
+                crashes += 1
+                outcome = "CRASH " + traceback.format_exc().strip().splitlines()[-1]
+            times.append(elapsed)
+            rows.append((name, lines, elapsed, outcome))
+            print(f"{elapsed:6.2f}s {lines:5d} lines  {name}: {outcome}", flush=True)
+    if times:
+        print(f"\n{len(times)} files, {crashes} crash(es), {failures} not analysed, "
+              f"max {max(times):.2f}s, median {statistics.median(times):.2f}s, total {sum(times):.1f}s")
+    return 1 if crashes or (times and max(times) > 2.0) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
