@@ -45,13 +45,6 @@ Rounds* source_for(Run& run, CoreState& c) {
 
 // What a core that never arrived did instead.
 std::string absent_reason(Run& run, CoreState& c, Rounds* r, size_t pos) {
-    if (c.status == Status::Blocked) {
-        std::string s = format("waits in %s", call_name(c.wait));
-        if (c.wait.loc.file) s += " (" + loc_str(c.wait.loc) + ")";
-        s += format(": flag %d", c.wait.flag);
-        if (c.wait.task >= 0) s += ", " + task_ref(run, c.wait.task);
-        return s;
-    }
     for (size_t k = 0; k < c.missed.size(); ++k)
         if (!c.missed[k].empty()) {
             std::string s = c.missed[k];
@@ -59,6 +52,13 @@ std::string absent_reason(Run& run, CoreState& c, Rounds* r, size_t pos) {
                 s += " (other cores call it at " + loc_str(run.task_set_loc[k]) + ")";
             return s;
         }
+    if (c.status == Status::Blocked) {
+        std::string s = format("waits in %s", call_name(c.wait));
+        if (c.wait.loc.file) s += " (" + loc_str(c.wait.loc) + ")";
+        s += format(": flag %d", c.wait.flag);
+        if (c.wait.task >= 0) s += ", " + task_ref(run, c.wait.task);
+        return s;
+    }
     std::string s = run.sk() ? "finished all tasks" : "returned from " + task_ref(run, 0);
     if (r) s += format(" after %d set%s of flag %d", r->counts[pos], r->counts[pos] == 1 ? "" : "s", r->flag_in);
     if (const char* f = c.last_file.load()) s += format(" (last seen at %s:%d)", base_name(f).c_str(), c.last_line.load());
@@ -105,19 +105,26 @@ std::string hang_report(Run& run) {
             break;
         }
     }
+    Rounds* r = source_for(run, *primary);
+    std::vector<int> missing;
+    if (r)
+        for (size_t i = 0; i < r->participants.size(); ++i)
+            if (r->counts[i] <= r->completed) missing.push_back(r->participants[i]);
     std::vector<std::string> details;
     for (auto& key : order) {
-        CoreState& c = run.core(groups[key][0]);
+        std::vector<int> ids;   // cores the Missing list explains are not repeated here
+        for (int id : groups[key])
+            if (std::find(missing.begin(), missing.end(), id) == missing.end()) ids.push_back(id);
+        if (ids.empty()) continue;
+        CoreState& c = run.core(ids[0]);
         Rounds* r = source_for(run, c);
-        std::string line = range_label(groups[key], run) + " wait in " + call_name(c.wait);
+        std::string line = range_label(ids, run) + " wait in " + call_name(c.wait);
         if (c.wait.loc.file) line += " (" + loc_str(c.wait.loc) + ")";
         line += format(": flag %d", c.wait.flag);
         if (r) line += format(", mode %d, round %d", mode_of(r->src), r->completed + 1);
         if (c.wait.kind != WaitKind::Boundary && c.wait.task >= 0 && run.sk()) line += ", " + task_ref(run, c.wait.task);
         details.push_back(line);
     }
-    Rounds* r = source_for(run, *primary);
-    std::vector<int> missing;
     rt::Loc set_site{nullptr, 0};
     std::string hint;
     bool missed_set = false;
@@ -127,8 +134,6 @@ std::string hang_report(Run& run) {
             if (r->counts[i] > r->completed) {
                 arrived.push_back(r->participants[i]);
                 if (r->last_loc[i].file) set_site = r->last_loc[i];
-            } else {
-                missing.push_back(r->participants[i]);
             }
         }
         std::string who;

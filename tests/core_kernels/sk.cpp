@@ -14,7 +14,7 @@ enum {
     SET_TWICE = 8,        // the set is called twice
     SKIP_WAIT_BAD = 16,   // core `bad` skips the wait
     SYNC_ALL = 32,        // SyncAll (AIV only) in the middle
-    OVERLAP = 64,         // task 0's tail waits for flag 2, which task 1 sets in its prologue
+    OVERLAP = 64,         // task 0's AIV tail waits for flag 2, which task 1's AICs set (mode 2) in their prologue
 };
 
 template <typename T>
@@ -30,7 +30,7 @@ extern "C" void k_task(void** args) {
     int64_t bad = arg<int64_t>(args, 4);
     int64_t idx = block_idx();
     int slot = (core_type() == CoreType::AIC ? 0 : 64) + (int)idx;
-    if ((mode & OVERLAP) && k == 1 && core_type() == CoreType::AIV) cross_core_set_flag(0, pipe::MTE3, 2, ASCGEN_HERE);
+    if ((mode & OVERLAP) && k == 1 && core_type() == CoreType::AIC) cross_core_set_flag(2, pipe::FIX, 2, ASCGEN_HERE);
     if ((mode & CALL_WAIT) && !((mode & SKIP_WAIT_BAD) && idx == bad)) wait_pre_task_end(false, ASCGEN_HERE);  // WAIT_LINE
     if (k > 0) {
         int64_t s = 0;
