@@ -2,9 +2,12 @@
 // to unit-test the emulated library: one core whose identity comes from the environment, a GM registry
 // with bounds checks, counters of hook calls, and faults printed as one line then thrown as Cancelled.
 //
-// Environment: ASCGEN_STUB_UB (usable UB bytes, default 196352 = 192 KB - 8 KB - 256 B),
-// ASCGEN_STUB_BLOCK_IDX / _BLOCK_NUM / _CORE ("AIV" | "AIC") / _COUPLED ("1").
-// Test programs call ascgen_stub_report() at the end to print the counters.
+// Environment: ASCGEN_STUB_UB (usable UB bytes, default 188160 = 192 KB - 8 KB - 256 B),
+// ASCGEN_STUB_BLOCK_IDX / _BLOCK_NUM / _CORE ("AIV" | "AIC") / _COUPLED ("1"). host_launch runs the
+// blocks of a launch one after another on the calling thread, so only kernels without cross-core waits
+// make sense here.
+// Faults print one line "FAULT kind=K at file:line: message" on stderr, then throw Cancelled; test
+// programs call ascgen_stub_report() to print the hook counters on stderr.
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +39,10 @@ struct Counters {
     unsigned long long cost[11] = {};
 } counters;
 
+// The current block; host_launch runs the blocks one after another on this thread (no cross-core waits).
+int64_t g_block_idx = env_long("ASCGEN_STUB_BLOCK_IDX", 0);
+int64_t g_block_num = env_long("ASCGEN_STUB_BLOCK_NUM", 1);
+
 // The registered allocation holding [p, p+bytes), or null.
 const Range* find(uintptr_t p, uint64_t bytes, uintptr_t* base) {
     auto& r = registry();
@@ -50,7 +57,7 @@ const Range* find(uintptr_t p, uint64_t bytes, uintptr_t* base) {
 }  // namespace
 
 extern "C" void ascgen_stub_report() {
-    std::printf("STUB gm_access=%lu gm_strided=%lu gm_view=%lu sync_all=%lu set_flag=%lu wait_flag=%lu "
+    std::fprintf(stderr, "STUB gm_access=%lu gm_strided=%lu gm_view=%lu sync_all=%lu set_flag=%lu wait_flag=%lu "
                 "set_next=%lu wait_pre=%lu poll_nonzero=%d cost_S=%llu cost_V=%llu cost_MTE2=%llu cost_MTE3=%llu\n",
                 counters.gm_access, counters.gm_strided, counters.gm_view, counters.sync_all, counters.set_flag,
                 counters.wait_flag, counters.set_next, counters.wait_pre, counters.poll > 0 ? 1 : 0,
@@ -66,8 +73,8 @@ CoreType core_type() {
     return c && std::strcmp(c, "AIC") == 0 ? CoreType::AIC : CoreType::AIV;
 }
 bool is_coupled() { return env_long("ASCGEN_STUB_COUPLED", 0) != 0; }
-int64_t block_idx() { return env_long("ASCGEN_STUB_BLOCK_IDX", 0); }
-int64_t block_num() { return env_long("ASCGEN_STUB_BLOCK_NUM", 1); }
+int64_t block_idx() { return g_block_idx; }
+int64_t block_num() { return g_block_num; }
 int64_t sub_block_idx() { return 0; }
 int64_t task_ratio() { return 1; }
 uint64_t ub_capacity() { return uint64_t(env_long("ASCGEN_STUB_UB", 192 * 1024 - 8 * 1024 - 256)); }
@@ -81,8 +88,7 @@ void fail(Fault kind, Loc loc, const char* fmt, ...) {
     std::vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const char* base = std::strrchr(loc.file ? loc.file : "?", '/');
-    std::printf("FAULT kind=%d at %s:%d: %s\n", int(kind), base ? base + 1 : loc.file, loc.line, msg);
-    std::fflush(stdout);
+    std::fprintf(stderr, "FAULT kind=%d at %s:%d: %s\n", int(kind), base ? base + 1 : loc.file, loc.line, msg);
     throw Cancelled{};
 }
 void poll() { ++counters.poll; }
@@ -137,7 +143,13 @@ void print(const char* text) {
     size_t n = std::strlen(text);
     if (n == 0 || text[n - 1] != '\n') std::printf("\n");
 }
-void host_launch(const char*, KernelThunk thunk, void* ctx, uint32_t, Loc) { thunk(ctx); }
+void host_launch(const char*, KernelThunk thunk, void* ctx, uint32_t block_dim, Loc) {
+    g_block_num = block_dim;
+    for (uint32_t b = 0; b < block_dim; ++b) {
+        g_block_idx = b;
+        thunk(ctx);
+    }
+}
 
 }  // namespace rt
 }  // namespace ascgen

@@ -133,7 +133,7 @@ struct UnaryRepeatParams {
 // Brcb: each source element fills one 32-byte destination block.
 struct BrcbRepeatParams {
     BrcbRepeatParams() {}
-    BrcbRepeatParams(uint16_t dstBlk, uint16_t dstRep) : dstBlkStride(dstBlk), dstRepStride(dstRep) {}
+    BrcbRepeatParams(uint16_t dstBlk, uint16_t dstRep) : dstRepStride(dstRep), dstBlkStride(dstBlk) {}
     uint32_t blockNumber = 8;
     uint16_t dstRepStride = 8;
     uint16_t dstBlkStride = 1;

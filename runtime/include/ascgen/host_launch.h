@@ -13,6 +13,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
 namespace ascgen {
@@ -46,18 +47,26 @@ public:
         static_assert(sizeof...(A) == sizeof...(P),
                       "ascgen: this <<<>>> launch passes a different number of arguments than the kernel declares");
         std::tuple<P...> values(std::forward<A>(args)...);   // converted once, like a direct call
-        Ctx ctx{kernel_, &values};
         char buf[256];
-        rt::host_launch(bare_name(name_, buf, sizeof buf), &thunk, &ctx, block_dim_, loc_);
+        const char* bare = bare_name(name_, buf, sizeof buf);
+        Ctx ctx{kernel_, &values, bare};
+        rt::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
     }
 
 private:
     struct Ctx {
         void (*kernel)(P...);
         std::tuple<P...>* values;
+        const char* name;
     };
+    // Runs on each core thread; names the kernel for an isolated-mode crash report (host_crash.h).
     static void thunk(void* c) {
         Ctx* ctx = static_cast<Ctx*>(c);
+        struct Mark {
+            const char* saved = crash::current_kernel;
+            ~Mark() { crash::current_kernel = saved; }
+        } mark;
+        crash::current_kernel = ctx->name;
         std::apply(ctx->kernel, *ctx->values);
     }
     void (*kernel_)(P...);

@@ -1,0 +1,92 @@
+"""Build and run small C++ programs against runtime/include and the single-threaded rt stub.
+
+Used by tests/test_library*.py. Binaries are cached by a hash of the sources, every header under
+runtime/include, the flags and the compiler's identity, in $ASCGEN_CACHE_DIR/libtest (default
+~/.cache/ascgen/libtest); entries are written to a temporary name and renamed, so pytest-xdist workers
+building the same program at once never see a half-written file.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+INCLUDE = ROOT / "runtime" / "include"
+STUB = HERE / "rt_stub.cpp"
+CXX = os.environ.get("CXX", "g++")
+BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-Wall", "-Wno-unused-variable", "-D__NPU_ARCH__=2201")
+
+
+@lru_cache(maxsize=1)
+def _compiler_id() -> str:
+    return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout
+
+
+def _headers_digest() -> str:
+    h = hashlib.sha256()
+    for p in sorted(INCLUDE.rglob("*.h")):
+        h.update(str(p.relative_to(INCLUDE)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("ASCGEN_CACHE_DIR") or str(Path.home() / ".cache" / "ascgen")
+    d = Path(base) / "libtest"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def build(name: str, source: str | Path, *, flags: tuple[str, ...] = (), includes: tuple[Path, ...] = (),
+          stub: bool = True) -> Path:
+    """Compile `source` (text or a .cpp path) with the stub into an executable; return its path."""
+    text = source.read_text() if isinstance(source, Path) else source
+    all_flags = BASE_FLAGS + tuple(flags) + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}",)
+    key = hashlib.sha256("\0".join([text, STUB.read_text() if stub else "", _headers_digest(),
+                                    " ".join(all_flags), _compiler_id()]).encode()).hexdigest()[:20]
+    exe = cache_dir() / f"{name}-{key}"
+    if exe.exists():
+        return exe
+    with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+        src = Path(tmp) / f"{name}.cpp"
+        src.write_text(text)
+        out = Path(tmp) / name
+        cmd = [CXX, *all_flags, str(src), *([str(STUB)] if stub else []), "-o", str(out)]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise BuildError(f"compiling {name} failed:\n{res.stderr[-6000:]}")
+        os.replace(out, exe)
+    return exe
+
+
+def syntax_check(source: str | Path, *, flags: tuple[str, ...] = (), includes: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    """g++ -fsyntax-only against runtime/include; returns the completed process (stderr has the messages)."""
+    path = source if isinstance(source, Path) else None
+    with tempfile.TemporaryDirectory() as tmp:
+        if path is None:
+            path = Path(tmp) / "src.cpp"
+            path.write_text(source)
+        cmd = [CXX, *BASE_FLAGS, *flags, *(f"-I{p}" for p in includes), f"-I{INCLUDE}", "-fsyntax-only", str(path)]
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def run(exe: Path, *args: str, stdin: bytes = b"", env: dict | None = None, cwd: Path | None = None,
+        timeout: float = 60) -> subprocess.CompletedProcess:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([str(exe), *map(str, args)], input=stdin, capture_output=True, env=full_env,
+                          cwd=cwd, timeout=timeout)
+
+
+def have_compiler() -> bool:
+    return shutil.which(CXX) is not None

@@ -1,0 +1,291 @@
+// Test driver for the emulated vector API: runs one op on arrays read from stdin and writes the result
+// to stdout, so tests/test_library_numerics.py and test_library_vector.py can compare with numpy.
+//
+//   vec_driver conv f2h|h2f|f2bf|bf2f N           scalar conversions of the storage types
+//   vec_driver cast DST SRC MODE N                AscendC::Cast (MODE = RoundMode value)
+//   vec_driver binary OP T N                      OP(dst, a, b, N)
+//   vec_driver scalar OP T N VALUE                OP(dst, a, VALUE, N)
+//   vec_driver unary OP T N                       OP(dst, a, N)
+//   vec_driver reduce sum|max|min T N             dst[0] (and the index bits of max/min in dst[1])
+//   vec_driver compare MODE T N | comparescalar MODE T N VALUE   bit mask bytes
+//   vec_driver select T N | selectscalar T N VALUE | selectspr T N   (mask bytes first on stdin)
+//   vec_driver brcb T REPEAT DSTBLK DSTREP        Brcb into a zeroed destination of OUT elements
+//   vec_driver add0 T MASK REPEAT DB S0B S1B DR S0R S1R OUT   level-0 Add into a zeroed destination
+// Types: f32 f16 bf16 i32 i16 i8 u8 u16 u32. Exit 3 after a fault (the stub prints it on stderr).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+
+std::vector<char> g_in;
+size_t g_pos = 0;
+
+template <class T>
+const T* take(size_t n) {
+    if (g_pos + n * sizeof(T) > g_in.size()) {
+        std::fprintf(stderr, "driver: stdin too short\n");
+        std::exit(2);
+    }
+    const T* p = reinterpret_cast<const T*>(g_in.data() + g_pos);
+    g_pos += n * sizeof(T);
+    return p;
+}
+template <class T>
+void put(const T* p, size_t n) {
+    std::fwrite(p, sizeof(T), n, stdout);
+}
+
+// A UB tensor of n elements filled from stdin (or zeros).
+template <class T>
+LocalTensor<T> tensor(LocalMemAllocator<Hardware::UB>& ub, size_t n, bool fill) {
+    LocalTensor<T> t = ub.Alloc<T>(uint32_t(n));
+    if (fill) std::memcpy(t.data(), take<T>(n), n * sizeof(T));
+    else std::memset(t.data(), 0, n * sizeof(T));
+    return t;
+}
+
+template <class F>
+int with_type(const std::string& t, F f) {
+    if (t == "f32") return f((float*)nullptr);
+    if (t == "f16") return f((half*)nullptr);
+    if (t == "bf16") return f((bfloat16_t*)nullptr);
+    if (t == "i32") return f((int32_t*)nullptr);
+    if (t == "i16") return f((int16_t*)nullptr);
+    if (t == "i8") return f((int8_t*)nullptr);
+    if (t == "u8") return f((uint8_t*)nullptr);
+    if (t == "u16") return f((uint16_t*)nullptr);
+    if (t == "u32") return f((uint32_t*)nullptr);
+    std::fprintf(stderr, "driver: unknown type %s\n", t.c_str());
+    return 2;
+}
+#define TYPE_OF(tag) std::remove_pointer_t<decltype(tag)>
+
+int conv(const std::string& what, size_t n) {
+    if (what == "f2h") {
+        const float* s = take<float>(n);
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t b = half(s[i]).bits;
+            put(&b, 1);
+        }
+    } else if (what == "h2f") {
+        const uint16_t* s = take<uint16_t>(n);
+        for (size_t i = 0; i < n; ++i) {
+            float f = half::from_bits(s[i]);
+            put(&f, 1);
+        }
+    } else if (what == "f2bf") {
+        const float* s = take<float>(n);
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t b = bfloat16_t(s[i]).bits;
+            put(&b, 1);
+        }
+    } else if (what == "bf2f") {
+        const uint16_t* s = take<uint16_t>(n);
+        for (size_t i = 0; i < n; ++i) {
+            float f = bfloat16_t::from_bits(s[i]);
+            put(&f, 1);
+        }
+    } else {
+        return 2;
+    }
+    return 0;
+}
+
+template <class D, class S>
+int cast(int mode, size_t n) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<S> s = tensor<S>(ub, n, true);
+    LocalTensor<D> d = tensor<D>(ub, n, false);
+    Cast(d, s, RoundMode(mode), uint32_t(n));
+    put(d.data(), n);
+    return 0;
+}
+
+template <class T>
+int binary(const std::string& op, size_t n) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> a = tensor<T>(ub, n, true), b = tensor<T>(ub, n, true), d = tensor<T>(ub, n, false);
+    int32_t c = int32_t(n);
+    if (op == "Add") Add(d, a, b, c);
+    else if (op == "Sub") Sub(d, a, b, c);
+    else if (op == "Mul") Mul(d, a, b, c);
+    else if (op == "Div") Div(d, a, b, c);
+    else if (op == "Max") Max(d, a, b, c);
+    else if (op == "Min") Min(d, a, b, c);
+    else if (op == "AddRelu") AddRelu(d, a, b, c);
+    else if (op == "InPlaceAdd") { Add(a, a, b, c); d = a; }
+    else if constexpr (std::is_integral<T>::value) {
+        if (op == "And") And(d, a, b, c);
+        else if (op == "Or") Or(d, a, b, c);
+        else return 2;
+    } else return 2;
+    put(d.data(), n);
+    return 0;
+}
+
+template <class T>
+int scalar(const std::string& op, size_t n, double v) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> a = tensor<T>(ub, n, true), d = tensor<T>(ub, n, false);
+    int32_t c = int32_t(n);
+    T s = T(v);
+    if (op == "Adds") Adds(d, a, s, c);
+    else if (op == "Muls") Muls(d, a, s, c);
+    else if (op == "Maxs") Maxs(d, a, s, c);
+    else if (op == "Mins") Mins(d, a, s, c);
+    else if (op == "LeakyRelu") LeakyRelu(d, a, s, c);
+    else if (op == "Duplicate") Duplicate(d, s, c);
+    else if (op == "Axpy") { std::memcpy(d.data(), a.data(), n * sizeof(T)); Axpy(d, a, s, c); }
+    else if constexpr (std::is_integral<T>::value) {
+        if (op == "ShiftLeft") ShiftLeft(d, a, s, c);
+        else if (op == "ShiftRight") ShiftRight(d, a, s, c);
+        else return 2;
+    } else return 2;
+    put(d.data(), n);
+    return 0;
+}
+
+template <class T>
+int unary(const std::string& op, size_t n) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> a = tensor<T>(ub, n, true), d = tensor<T>(ub, n, false);
+    int32_t c = int32_t(n);
+    if (op == "Abs") Abs(d, a, c);
+    else if (op == "Relu") Relu(d, a, c);
+    else if constexpr (!std::is_integral<T>::value) {
+        if (op == "Exp") Exp(d, a, c);
+        else if (op == "Ln") Ln(d, a, c);
+        else if (op == "Sqrt") Sqrt(d, a, c);
+        else if (op == "Rsqrt") Rsqrt(d, a, c);
+        else if (op == "Reciprocal") Reciprocal(d, a, c);
+        else return 2;
+    } else {
+        if (op == "Not") Not(d, a, c);
+        else return 2;
+    }
+    put(d.data(), n);
+    return 0;
+}
+
+template <class T>
+int reduce(const std::string& op, size_t n) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> a = tensor<T>(ub, n, true), d = tensor<T>(ub, 16, false), w = tensor<T>(ub, n, false);
+    if (op == "sum") ReduceSum(d, a, w, int32_t(n));
+    else if (op == "max") ReduceMax(d, a, w, int32_t(n), true);
+    else if (op == "min") ReduceMin(d, a, w, int32_t(n), true);
+    else return 2;
+    put(d.data(), 2);
+    return 0;
+}
+
+template <class T>
+int compare(int mode, size_t n, bool with_scalar, double v) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> a = tensor<T>(ub, n, true);
+    LocalTensor<T> b = with_scalar ? a : tensor<T>(ub, n, true);
+    LocalTensor<uint8_t> d = tensor<uint8_t>(ub, (n + 7) / 8 + 32, false);
+    if (with_scalar) CompareScalar(d, a, T(v), CMPMODE(mode), uint32_t(n));
+    else Compare(d, a, b, CMPMODE(mode), uint32_t(n));
+    put(d.data(), (n + 7) / 8);
+    return 0;
+}
+
+template <class T>
+int select(size_t n, int kind, double v) {   // kind 0 tensor-tensor, 1 tensor-scalar, 2 CMPMASK_SPR
+    LocalMemAllocator<Hardware::UB> ub;
+    size_t mbytes = kind == 2 ? 256 / sizeof(T) / 8 : (n + 7) / 8;
+    LocalTensor<uint8_t> m = ub.Alloc<uint8_t>(uint32_t(mbytes + 32));
+    std::memcpy(m.data(), take<uint8_t>(mbytes), mbytes);
+    LocalTensor<T> a = tensor<T>(ub, n, true);
+    LocalTensor<T> d = tensor<T>(ub, n, false);
+    if (kind == 1) {
+        Select(d, m, a, T(v), SELMODE::VSEL_TENSOR_SCALAR_MODE, uint32_t(n));
+    } else {
+        LocalTensor<T> b = tensor<T>(ub, n, true);
+        Select(d, m, a, b, kind == 2 ? SELMODE::VSEL_CMPMASK_SPR : SELMODE::VSEL_TENSOR_TENSOR_MODE, uint32_t(n));
+    }
+    put(d.data(), n);
+    return 0;
+}
+
+template <class T>
+int brcb(int repeat, int dblk, int drep, size_t out) {
+    if constexpr (sizeof(T) != 2 && sizeof(T) != 4) return 2;
+    else {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> s = tensor<T>(ub, size_t(repeat) * 8, true);
+    LocalTensor<T> d = tensor<T>(ub, out, false);
+    Brcb(d, s, uint8_t(repeat), {uint16_t(dblk), uint16_t(drep)});
+    put(d.data(), out);
+    return 0;
+    }
+}
+
+template <class T>
+int add0(char** a, size_t out_n) {
+    uint64_t mask = std::strtoull(a[0], nullptr, 0);
+    int repeat = std::atoi(a[1]);
+    BinaryRepeatParams p(uint8_t(std::atoi(a[2])), uint8_t(std::atoi(a[3])), uint8_t(std::atoi(a[4])),
+                         uint8_t(std::atoi(a[5])), uint8_t(std::atoi(a[6])), uint8_t(std::atoi(a[7])));
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> x = tensor<T>(ub, out_n, true), y = tensor<T>(ub, out_n, true), d = tensor<T>(ub, out_n, false);
+    Add(d, x, y, mask, uint8_t(repeat), p);
+    put(d.data(), out_n);
+    return 0;
+}
+
+int dispatch(int argc, char** argv) {
+    std::string cmd = argv[1];
+    auto N = [&](int i) { return size_t(std::strtoull(argv[i], nullptr, 0)); };
+    if (cmd == "conv") return conv(argv[2], N(3));
+    if (cmd == "cast") {
+        int mode = std::atoi(argv[4]);
+        size_t n = N(5);
+        return with_type(argv[2], [&](auto dt) {
+            return with_type(argv[3], [&](auto st) { return cast<TYPE_OF(dt), TYPE_OF(st)>(mode, n); });
+        });
+    }
+    if (cmd == "binary") return with_type(argv[3], [&](auto t) { return binary<TYPE_OF(t)>(argv[2], N(4)); });
+    if (cmd == "scalar")
+        return with_type(argv[3], [&](auto t) { return scalar<TYPE_OF(t)>(argv[2], N(4), std::atof(argv[5])); });
+    if (cmd == "unary") return with_type(argv[3], [&](auto t) { return unary<TYPE_OF(t)>(argv[2], N(4)); });
+    if (cmd == "reduce") return with_type(argv[3], [&](auto t) { return reduce<TYPE_OF(t)>(argv[2], N(4)); });
+    if (cmd == "compare")
+        return with_type(argv[3], [&](auto t) { return compare<TYPE_OF(t)>(std::atoi(argv[2]), N(4), false, 0); });
+    if (cmd == "comparescalar")
+        return with_type(argv[3],
+                         [&](auto t) { return compare<TYPE_OF(t)>(std::atoi(argv[2]), N(4), true, std::atof(argv[5])); });
+    if (cmd == "select") return with_type(argv[2], [&](auto t) { return select<TYPE_OF(t)>(N(3), 0, 0); });
+    if (cmd == "selectscalar")
+        return with_type(argv[2], [&](auto t) { return select<TYPE_OF(t)>(N(3), 1, std::atof(argv[4])); });
+    if (cmd == "selectspr") return with_type(argv[2], [&](auto t) { return select<TYPE_OF(t)>(N(3), 2, 0); });
+    if (cmd == "brcb")
+        return with_type(argv[2], [&](auto t) {
+            return brcb<TYPE_OF(t)>(std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), N(6));
+        });
+    if (cmd == "add0") return with_type(argv[2], [&](auto t) { return add0<TYPE_OF(t)>(argv + 3, N(11)); });
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) return 2;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, stdin)) > 0) g_in.insert(g_in.end(), buf, buf + got);
+    try {
+        return dispatch(argc, argv);
+    } catch (ascgen::rt::Cancelled&) {
+        return 3;
+    }
+}
