@@ -28,7 +28,7 @@ def test_program_with_chevron_and_icpu_launches_runs():
 
 def test_program_arguments_and_a_fault_in_a_launch():
     src = KERNELS / "program.asc"
-    r = ascgen("run", str(src), "--product", "ascend910_93", "--", "fault")
+    r = ascgen("run", str(src), "--product", "ascend910_93", "--args", "fault")
     assert r.returncode == 1, (r.stdout, r.stderr)
     assert "wrong=0 args=2" in r.stdout and "not reached" not in r.stdout
     assert f"program.asc:{line_of(src, 'LINE:write_past')}" in r.stderr

@@ -53,7 +53,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--isolated", action="store_true",
                         help="run in a subprocess so a crash (segfault) is reported instead of killing ascgen")
     parser.add_argument("--crash-report", action="store_true", help=argparse.SUPPRESS)   # isolated child
-    parser.add_argument("program_args", nargs="*", help="arguments for the program's main (after --)")
+    parser.add_argument("--args", dest="program_args", nargs=argparse.REMAINDER, default=[], metavar="ARG",
+                        help="everything after --args is passed to the program's main (argv[1:])")
 
 
 def _defines(items) -> dict:
@@ -208,7 +209,7 @@ def _argv_without_isolated(args) -> list[str]:
         argv.append("--races")
     if args.quiet:
         argv.append("--quiet")
-    return [*argv, "--", *args.program_args]
+    return [*argv, "--args", *args.program_args] if args.program_args else argv
 
 
 def run(args) -> int:
