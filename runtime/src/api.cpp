@@ -32,6 +32,7 @@ struct Session {
     std::string product;
     Results res;
     int launches = 0;
+    uint64_t gm_mark = 0;
 };
 Session g_session;
 
@@ -401,12 +402,14 @@ void ascgen_host_session_begin(const ascgen_config* cfg) {
     g_session.cfg = *cfg;
     g_session.product = cfg->product ? cfg->product : "?";
     g_session.cfg.product = nullptr;
+    g_session.gm_mark = gm_mark();
     g_view = &g_session.res;
 }
 
 int ascgen_host_session_end(void) {
     std::lock_guard<std::mutex> lk(g_api_mu);
     g_session.open = false;
+    gm_remove_host_since(g_session.gm_mark);   // the program's aclrtMalloc/GmAlloc memory is gone with it
     g_view = &g_session.res;
     return (int)g_session.res.fault.kind;
 }

@@ -14,7 +14,9 @@ struct Alloc {
     uint64_t base, size;
     std::string name, dtype;
     bool run_owned;
+    uint64_t serial;      // registration order, to drop what a host session registered
 };
+uint64_t g_serial = 0;
 
 std::shared_mutex g_mu;
 std::vector<Alloc> g_allocs;   // few entries (the launch's arguments): a scan beats a tree here
@@ -109,7 +111,7 @@ void gm_add(uint64_t addr, uint64_t bytes, const std::string& name, const std::s
             if (!name.empty() && a.name.find(name) == std::string::npos) a.name += (a.name.empty() ? "" : "/") + name;
             return;
         }
-    g_allocs.push_back(Alloc{addr, bytes, name, dtype, run_owned});
+    g_allocs.push_back(Alloc{addr, bytes, name, dtype, run_owned, ++g_serial});
 }
 
 void gm_remove_run_owned() {
@@ -130,6 +132,18 @@ GmHit gm_lookup(uint64_t addr) {
         h.offset = addr - a->base;
     }
     return h;
+}
+
+uint64_t gm_mark() {
+    std::shared_lock<std::shared_mutex> lk(g_mu);
+    return g_serial;
+}
+
+void gm_remove_host_since(uint64_t mark) {
+    std::unique_lock<std::shared_mutex> lk(g_mu);
+    g_allocs.erase(std::remove_if(g_allocs.begin(), g_allocs.end(),
+                                  [&](const Alloc& a) { return !a.run_owned && a.serial > mark; }),
+                   g_allocs.end());
 }
 
 int gm_count() {

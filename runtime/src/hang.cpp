@@ -119,7 +119,7 @@ std::string hang_report(Run& run) {
         CoreState& c = run.core(ids[0]);
         Rounds* r = source_for(run, c);
         std::string line = range_label(ids, run) + " wait in " + call_name(c.wait);
-        if (c.wait.loc.file) line += " (" + loc_str(c.wait.loc) + ")";
+        if (c.wait.loc.file || c.wait.kind == WaitKind::Boundary) line += " " + (c.wait.loc.file ? "(" + loc_str(c.wait.loc) + ")" : loc_str(c.wait.loc));
         line += format(": flag %d", c.wait.flag);
         if (r) line += format(", mode %d, round %d", mode_of(r->src), r->completed + 1);
         if (c.wait.kind != WaitKind::Boundary && c.wait.task >= 0 && run.sk()) line += ", " + task_ref(run, c.wait.task);
@@ -154,10 +154,10 @@ std::string hang_report(Run& run) {
             if (it == stories.end()) stories.push_back({why, {id}});
             else it->second.push_back(id);
         }
+        if (!stories.empty()) details.push_back("The other cores:");
         for (auto& [why, ids] : stories) details.push_back("  " + range_label(ids, run) + ": " + why);
     } else {
-        details.push_back(format("No core has ever set flag %d toward %s. The other cores:", primary->wait.flag,
-                                 primary->label.c_str()));
+        details.push_back(format("No core has ever set flag %d toward %s.", primary->wait.flag, primary->label.c_str()));
         std::vector<std::pair<std::string, std::vector<int>>> stories;
         for (auto& c : run.cores) {
             if (c->status != Status::Done) continue;
@@ -166,6 +166,7 @@ std::string hang_report(Run& run) {
             if (it == stories.end()) stories.push_back({why, {c->id}});
             else it->second.push_back(c->id);
         }
+        if (!stories.empty()) details.push_back("The other cores:");
         for (auto& [why, ids] : stories) details.push_back("  " + range_label(ids, run) + ": " + why);
     }
     // One hint for the most likely cause.
@@ -191,6 +192,9 @@ std::string hang_report(Run& run) {
                           primary->wait.flag, set_site.file ? (" at " + loc_str(set_site)).c_str() : "")
                  : format("add the CrossCoreSetFlag(%d) this wait pairs with (mode 0: every core of the type sets; "
                           "mode 2: the AIC or both AIVs of this AI Core), or remove the wait", primary->wait.flag);
+    else if (!syncall_short && primary->wait.kind == WaitKind::Barrier)
+        hint = "early start is off here, so a full barrier separates the tasks: no core may wait inside a task for "
+               "work of the next task (run with early-start=1, or remove that dependency).";
     else if (!syncall_short && primary->wait.kind == WaitKind::Boundary)
         hint = "every core must reach the task boundary: check for cores that block inside a task or skip a call.";
     std::vector<int> miss_sorted = missing;

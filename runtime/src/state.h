@@ -226,6 +226,8 @@ struct GmHit {
 };
 GmHit gm_lookup(uint64_t addr);
 int gm_count();
+uint64_t gm_mark();                       // registrations so far
+void gm_remove_host_since(uint64_t mark);  // a host program ended: forget what it registered
 
 // ---- hooks into the detectors for one run ----
 void set_current_run(std::shared_ptr<Run> run);
