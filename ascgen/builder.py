@@ -40,7 +40,7 @@ _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool"
                  "throw", "AscendC", "pipe", "op", "i", "progress", "count", "offset",
                  # locals and members of the emitted class and entry (docs/emit.md)
                  "units", "perCore", "extra", "myUnits", "lastOwner", "alignedLength", "remainder", "blockIdx",
-                 "blockNum", "start", "length", "tileNum", "tailCount", "tailOffset", "copyParams", "padParams",
+                 "blockNum", "start", "length", "tileNum", "bodyLength", "bodyTiles", "rest", "copyParams", "padParams",
                  "stream", "blockDim", "args", "sysArgs", "golden", "bad", "GM_ADDR", "half", "bfloat16_t"}
 
 

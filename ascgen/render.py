@@ -131,22 +131,19 @@ def _init(plan) -> Method:
     ]
     if plan.data_copy_pad:
         body += [
-            Line("// Tiles of TILE_LENGTH; the last one may be shorter and unaligned (DataCopyPad)."),
-            Line("this->tileNum = (this->length + TILE_LENGTH - 1) / TILE_LENGTH;"),
-            Line("this->tailCount = this->length - (this->tileNum > 0 ? (this->tileNum - 1) * TILE_LENGTH : 0);"),
-            Line("this->tailOffset = this->start + this->length - this->tailCount;"),
+            Line("// Tiles of TILE_LENGTH over the range; the last may be shorter and unaligned (DataCopyPad)."),
+            Line("this->bodyLength = this->length;"),
+            Line("this->bodyTiles = (this->bodyLength + TILE_LENGTH - 1) / TILE_LENGTH;"),
+            Line("this->tileNum = this->bodyTiles;"),
         ]
     else:
         body += [
-            Line("// No DataCopyPad on this product: aligned tiles, then the unaligned remainder as one"),
-            Line("// ALIGN_ELEMS window ending at the range's end (it recomputes a few elements; needs"),
-            Line("// totalLength == 0 or >= ALIGN_ELEMS)."),
-            Line("uint32_t alignedLength = this->length / ALIGN_ELEMS * ALIGN_ELEMS;"),
-            Line("uint32_t remainder = this->length - alignedLength;"),
-            Line("this->tileNum = (alignedLength + TILE_LENGTH - 1) / TILE_LENGTH + (remainder > 0 ? 1 : 0);"),
-            Line("this->tailCount = remainder > 0 ? ALIGN_ELEMS : alignedLength - (this->tileNum > 0 ? "
-                 "(this->tileNum - 1) * TILE_LENGTH : 0);"),
-            Line("this->tailOffset = this->start + this->length - this->tailCount;"),
+            Line("// No DataCopyPad on this product: 32-byte aligned tiles, then the unaligned remainder as one"),
+            Line("// ALIGN_ELEMS window ending at the range's end (it recomputes a few elements with identical"),
+            Line("// results; it needs totalLength == 0 or >= ALIGN_ELEMS)."),
+            Line("this->bodyLength = this->length / ALIGN_ELEMS * ALIGN_ELEMS;"),
+            Line("this->bodyTiles = (this->bodyLength + TILE_LENGTH - 1) / TILE_LENGTH;"),
+            Line("this->tileNum = this->bodyTiles + (this->length > this->bodyLength ? 1 : 0);"),
         ]
     for t in (*plan.inputs, *plan.outputs):
         body.append(Line(f"{t.gm}.SetGlobalBuffer((__gm__ {t.ctype}*){t.name}, totalLength);", _where(t.where)))
@@ -161,12 +158,19 @@ def _init(plan) -> Method:
 
 def _tile_count() -> Method:
     return Method("__aicore__ inline uint32_t TileCount(uint32_t progress) const",
-                  (Line("return progress + 1 < this->tileNum ? TILE_LENGTH : this->tailCount;"),))
+                  (Line("if (progress >= this->bodyTiles) {"),
+                   Line("    return ALIGN_ELEMS;", "the remainder window (products without DataCopyPad)"),
+                   Line("}"),
+                   Line("uint32_t rest = this->bodyLength - progress * TILE_LENGTH;"),
+                   Line("return rest < TILE_LENGTH ? rest : TILE_LENGTH;")))
 
 
 def _tile_offset() -> Method:
     return Method("__aicore__ inline uint32_t TileOffset(uint32_t progress) const",
-                  (Line("return progress + 1 < this->tileNum ? this->start + progress * TILE_LENGTH : this->tailOffset;"),))
+                  (Line("if (progress >= this->bodyTiles) {"),
+                   Line("    return this->start + this->length - ALIGN_ELEMS;"),
+                   Line("}"),
+                   Line("return this->start + progress * TILE_LENGTH;")))
 
 
 def _copy_lines(plan, t, to_gm: bool) -> list[Line]:
@@ -223,8 +227,9 @@ def _members(plan) -> tuple[Line, ...]:
     lines += [Line(f"{DTYPES[s.dtype].ctype} {s.name};") for s in plan.scalars]
     lines += [Line("uint32_t start;", "first element of this core's range"),
               Line("uint32_t length;", "elements in this core's range (may be 0)"),
-              Line("uint32_t tileNum;"), Line("uint32_t tailCount;", "elements of the last tile"),
-              Line("uint32_t tailOffset;", "first element of the last tile")]
+              Line("uint32_t bodyLength;", "elements covered by whole or trailing tiles"),
+              Line("uint32_t bodyTiles;"),
+              Line("uint32_t tileNum;", "bodyTiles, plus the remainder window without DataCopyPad")]
     return tuple(lines)
 
 

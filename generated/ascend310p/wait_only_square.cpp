@@ -26,14 +26,12 @@ public:
         this->length = myUnits * ALIGN_ELEMS;
         bool lastOwner = (this->start + this->length == units * ALIGN_ELEMS) && (myUnits > 0 || blockIdx == 0);
         this->length += lastOwner ? totalLength % ALIGN_ELEMS : 0;
-        // No DataCopyPad on this product: aligned tiles, then the unaligned remainder as one
-        // ALIGN_ELEMS window ending at the range's end (it recomputes a few elements; needs
-        // totalLength == 0 or >= ALIGN_ELEMS).
-        uint32_t alignedLength = this->length / ALIGN_ELEMS * ALIGN_ELEMS;
-        uint32_t remainder = this->length - alignedLength;
-        this->tileNum = (alignedLength + TILE_LENGTH - 1) / TILE_LENGTH + (remainder > 0 ? 1 : 0);
-        this->tailCount = remainder > 0 ? ALIGN_ELEMS : alignedLength - (this->tileNum > 0 ? (this->tileNum - 1) * TILE_LENGTH : 0);
-        this->tailOffset = this->start + this->length - this->tailCount;
+        // No DataCopyPad on this product: 32-byte aligned tiles, then the unaligned remainder as one
+        // ALIGN_ELEMS window ending at the range's end (it recomputes a few elements with identical
+        // results; it needs totalLength == 0 or >= ALIGN_ELEMS).
+        this->bodyLength = this->length / ALIGN_ELEMS * ALIGN_ELEMS;
+        this->bodyTiles = (this->bodyLength + TILE_LENGTH - 1) / TILE_LENGTH;
+        this->tileNum = this->bodyTiles + (this->length > this->bodyLength ? 1 : 0);
         uGm.SetGlobalBuffer((__gm__ half*)u, totalLength);  // multi_out.py:13
         vGm.SetGlobalBuffer((__gm__ half*)v, totalLength);  // multi_out.py:14
         pipe->InitBuffer(inQueueU, BUFFER_NUM, TILE_LENGTH * sizeof(half));
@@ -53,12 +51,19 @@ public:
 private:
     __aicore__ inline uint32_t TileCount(uint32_t progress) const
     {
-        return progress + 1 < this->tileNum ? TILE_LENGTH : this->tailCount;
+        if (progress >= this->bodyTiles) {
+            return ALIGN_ELEMS;  // the remainder window (products without DataCopyPad)
+        }
+        uint32_t rest = this->bodyLength - progress * TILE_LENGTH;
+        return rest < TILE_LENGTH ? rest : TILE_LENGTH;
     }
 
     __aicore__ inline uint32_t TileOffset(uint32_t progress) const
     {
-        return progress + 1 < this->tileNum ? this->start + progress * TILE_LENGTH : this->tailOffset;
+        if (progress >= this->bodyTiles) {
+            return this->start + this->length - ALIGN_ELEMS;
+        }
+        return this->start + progress * TILE_LENGTH;
     }
 
     __aicore__ inline void CopyInU(uint32_t progress)
@@ -95,9 +100,9 @@ private:
     AscendC::GlobalTensor<half> vGm;
     uint32_t start;  // first element of this core's range
     uint32_t length;  // elements in this core's range (may be 0)
-    uint32_t tileNum;
-    uint32_t tailCount;  // elements of the last tile
-    uint32_t tailOffset;  // first element of the last tile
+    uint32_t bodyLength;  // elements covered by whole or trailing tiles
+    uint32_t bodyTiles;
+    uint32_t tileNum;  // bodyTiles, plus the remainder window without DataCopyPad
 };
 
 extern "C" __global__ __aicore__ void wait_only_square(GM_ADDR u, GM_ADDR v, uint32_t totalLength)

@@ -26,10 +26,10 @@ public:
         this->length = myUnits * ALIGN_ELEMS;
         bool lastOwner = (this->start + this->length == units * ALIGN_ELEMS) && (myUnits > 0 || blockIdx == 0);
         this->length += lastOwner ? totalLength % ALIGN_ELEMS : 0;
-        // Tiles of TILE_LENGTH; the last one may be shorter and unaligned (DataCopyPad).
-        this->tileNum = (this->length + TILE_LENGTH - 1) / TILE_LENGTH;
-        this->tailCount = this->length - (this->tileNum > 0 ? (this->tileNum - 1) * TILE_LENGTH : 0);
-        this->tailOffset = this->start + this->length - this->tailCount;
+        // Tiles of TILE_LENGTH over the range; the last may be shorter and unaligned (DataCopyPad).
+        this->bodyLength = this->length;
+        this->bodyTiles = (this->bodyLength + TILE_LENGTH - 1) / TILE_LENGTH;
+        this->tileNum = this->bodyTiles;
         xGm.SetGlobalBuffer((__gm__ half*)x, totalLength);  // softplus_mixed.py:6
         yGm.SetGlobalBuffer((__gm__ half*)y, totalLength);  // softplus_mixed.py:9
         exGm.SetGlobalBuffer((__gm__ float*)ex, totalLength);  // softplus_mixed.py:10
@@ -55,12 +55,19 @@ public:
 private:
     __aicore__ inline uint32_t TileCount(uint32_t progress) const
     {
-        return progress + 1 < this->tileNum ? TILE_LENGTH : this->tailCount;
+        if (progress >= this->bodyTiles) {
+            return ALIGN_ELEMS;  // the remainder window (products without DataCopyPad)
+        }
+        uint32_t rest = this->bodyLength - progress * TILE_LENGTH;
+        return rest < TILE_LENGTH ? rest : TILE_LENGTH;
     }
 
     __aicore__ inline uint32_t TileOffset(uint32_t progress) const
     {
-        return progress + 1 < this->tileNum ? this->start + progress * TILE_LENGTH : this->tailOffset;
+        if (progress >= this->bodyTiles) {
+            return this->start + this->length - ALIGN_ELEMS;
+        }
+        return this->start + progress * TILE_LENGTH;
     }
 
     __aicore__ inline void CopyInX(uint32_t progress)
@@ -135,9 +142,9 @@ private:
     AscendC::GlobalTensor<float> exGm;
     uint32_t start;  // first element of this core's range
     uint32_t length;  // elements in this core's range (may be 0)
-    uint32_t tileNum;
-    uint32_t tailCount;  // elements of the last tile
-    uint32_t tailOffset;  // first element of the last tile
+    uint32_t bodyLength;  // elements covered by whole or trailing tiles
+    uint32_t bodyTiles;
+    uint32_t tileNum;  // bodyTiles, plus the remainder window without DataCopyPad
 };
 
 extern "C" __global__ __aicore__ void softplus_mixed(GM_ADDR x, GM_ADDR y, GM_ADDR ex, uint32_t totalLength)
