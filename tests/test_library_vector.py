@@ -141,7 +141,9 @@ def test_unary_ops_match_numpy(vd, op, dt):
     a = _inputs(dt, seed=12, positive=op in ("Ln", "Sqrt", "Rsqrt"))
     out = np.frombuffer(vd("unary", op, dt, N, data=a.tobytes()), NP[dt])
     ref = _once(UNARY[op], dt, a)
-    if op in ("Exp", "Ln", "Rsqrt"):   # libm and numpy may differ by one ulp (then rounded to the type)
+    if op in ("Exp", "Ln", "Rsqrt"):
+        # Not correctly rounded anywhere: compare with the float64 result rounded to the type, 1 ulp allowed.
+        ref = UNARY[op](a.astype(np.float64)).astype(np.float32).astype(NP[dt])
         width = np.int32 if dt == "f32" else np.int16
         ulps = np.abs(out.view(width).astype(np.int64) - np.asarray(ref).view(width).astype(np.int64))
         assert ulps.max() <= 1
