@@ -115,6 +115,8 @@ def run(args) -> int:
     gain = t_no / t_es if t_es else float("nan")
     console.info("== 4. modeled gain (cost-model parameters: docs/timeline.md)")
     console.info(f"   early start {t_es:,.0f} cycles vs full barriers {t_no:,.0f} cycles: gain {gain:.2f}x")
+    console.info("   the same from the early-start run alone (docs/timeline.md):")
+    console.info("\n".join("   " + line for line in str(rep1.timeline()).splitlines()[1:]))
     console.info(f"   trace: {trace} (open in https://ui.perfetto.dev)")
     console.info(f"done in {time.perf_counter() - t0:.1f} s")
     if not (ok1 and ok0) or rep1.races:

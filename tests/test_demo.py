@@ -1,5 +1,6 @@
 """`ascgen demo` end to end, as a user runs it (subprocess): the clean story exits 0, `--bug` exits 1
 with the race report."""
+import re
 import subprocess
 import sys
 
@@ -22,8 +23,10 @@ def test_demo_runs_checks_and_reports_the_gain(tmp_path):
         assert (tmp_path / "demo" / name).is_file()
         assert f"wrote {tmp_path / 'demo' / name}" in out
     assert out.count("output matches numpy; 0 race(s)") == 2
-    gain = float(out.split("gain ")[1].split("x")[0])
-    assert gain > 1.0
+    es, no, gain = re.search(r"early start ([\d,]+) cycles vs full barriers ([\d,]+) cycles: gain ([\d.]+)x", out).groups()
+    assert float(gain) > 1.0 and int(es.replace(",", "")) < int(no.replace(",", ""))
+    # the one-run model of "without early start" agrees with the run that had it off
+    assert re.search(rf"without early start\s+{no} cycles", out), out
     assert (tmp_path / "demo" / "demo_trace.json").is_file()
 
 

@@ -11,8 +11,9 @@
 //    loop walking a buffer becomes one interval per core and line.
 //  * finish() sorts every interval by start address and sweeps; each overlapping pair from different
 //    tasks and cores, with a write, and no happens-before order either way, is a race. Races with the
-//    same (earlier line, later line, tasks, kinds) whose byte ranges touch are merged into one record,
-//    so one bug gives one record per contiguous racy range (report.py then groups by buffer).
+//    same (earlier line, later line, tasks, kinds, cores) whose byte ranges touch are merged into one
+//    record, so a record is one core pair's contiguous racy range; report.py then groups the records of
+//    one bug per buffer and shows one pair plus the hull.
 #include "hb.h"
 
 #include <algorithm>
@@ -89,7 +90,7 @@ Access to_access(const Interval& iv, uint64_t lo, uint64_t hi) {
     return Access{iv.core, iv.task, lo, hi - lo, iv.write, iv.file, iv.line, iv.window};
 }
 
-using Key = std::tuple<const char*, int, bool, int, const char*, int, bool, int>;
+using Key = std::tuple<const char*, int, bool, int, int, const char*, int, bool, int, int>;
 
 struct Found {
     Race race;
@@ -202,7 +203,7 @@ std::vector<Race> finish() {
             const Interval& e = x->task < y->task ? *x : *y;
             const Interval& l = x->task < y->task ? *y : *x;
             const uint64_t lo = std::max(x->lo, y->lo), hi = std::min(x->hi, y->hi);
-            Key key{e.file, e.line, e.write, e.task, l.file, l.line, l.write, l.task};
+            Key key{e.file, e.line, e.write, e.task, e.core, l.file, l.line, l.write, l.task, l.core};
             auto& list = found[key];
             bool merged = false;
             for (Found& f : list) {

@@ -107,7 +107,12 @@ void mark_at(int core, int task, Mark kind, double t, rt::Loc loc) {
 void mark(int core, int task, Mark kind, rt::Loc loc) {
     CoreClock* c = clock_of(core);
     if (!c) return;
-    const bool at_issue = kind == Mark::TaskBegin || kind == Mark::WaitBegin || kind == Mark::WaitEnd;
+    // A task starts on a core once the previous task's work there drained (the SK calls sub-kernels one
+    // after the other; the model does not overlap two tasks on one core), so issue moves up to it.
+    // A wait begins once the core's earlier work (its prologue, e.g. a prefetch still on MTE2) drained, so
+    // "span minus waits" counts that work as busy; it ends where issue resumes.
+    if (kind == Mark::TaskBegin) c->issue = drained(*c);
+    const bool at_issue = kind == Mark::TaskBegin || kind == Mark::WaitEnd;
     mark_at(core, task, kind, at_issue ? c->issue : drained(*c), loc);
 }
 

@@ -34,7 +34,7 @@ bool enabled();
 double now(int core);                          // the core's modeled time (max over its pipes for sync)
 double fire_time(int core, int pipe);          // when a set issued on `pipe` fires (the pipe drained)
 void advance_to(int core, double t);           // a wait returned at t (round completion + latency)
-void mark(int core, int task, Mark kind, rt::Loc loc);     // at now(core); TaskBegin/WaitBegin/WaitEnd at issue time
+void mark(int core, int task, Mark kind, rt::Loc loc);     // at now(core) (drained); WaitEnd at issue time; TaskBegin first moves issue to now(core)
 void mark_at(int core, int task, Mark kind, double t, rt::Loc loc);   // at an explicit time (e.g. a set's fire_time)
 std::vector<Event> finish();
 

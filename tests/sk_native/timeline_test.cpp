@@ -68,16 +68,35 @@ static void test_barrier_and_advance() {
     rt::cost(rt::pipe::V, 64);                   // starts after 100, not 0
     CHECK(near(timeline::now(0), 101), "pipe_barrier_stalls_issue");
     g_core = 1;
-    timeline::mark(1, 0, timeline::Mark::WaitBegin, rt::Loc{"k.cpp", 7});
+    rt::cost(rt::pipe::MTE2, 6400);              // a prefetch: 100 cycles on MTE2, issue stays at 0
+    timeline::mark(1, 0, timeline::Mark::WaitBegin, rt::Loc{"k.cpp", 7});   // at 100: the prefetch drained
     timeline::advance_to(1, 500);                // the wait returned at 500
     timeline::mark(1, 0, timeline::Mark::WaitEnd, rt::Loc{"k.cpp", 7});
     rt::cost(rt::pipe::MTE2, 640);
-    CHECK(near(timeline::now(1), 510), "advance_to_delays_later_work");
+    CHECK(near(timeline::now(1), 510), "advance_to_delays_later_work");   // MTE2 free at 100, starts at 500
     timeline::mark_at(1, 0, timeline::Mark::Set, 505, rt::Loc{"k.cpp", 9});
     auto ev = timeline::finish();
-    CHECK(ev.size() == 3 && ev[0].kind == timeline::Mark::WaitBegin && near(ev[0].t, 0) &&
+    CHECK(ev.size() == 3 && ev[0].kind == timeline::Mark::WaitBegin && near(ev[0].t, 100) &&
               near(ev[1].t, 500) && ev[2].kind == timeline::Mark::Set && near(ev[2].t, 505) && ev[2].line == 9,
           "events_sorted_with_times");
+}
+
+static void test_task_begin_waits_for_the_previous_task_to_drain() {
+    timeline::begin_run(1, true, params());
+    g_core = 0;
+    timeline::mark(0, 0, timeline::Mark::TaskBegin, rt::Loc{"a.cpp", 0});
+    rt::cost(rt::pipe::MTE3, 6400);              // task 0 ends with a store draining at 100
+    timeline::mark(0, 0, timeline::Mark::TaskEnd, rt::Loc{"a.cpp", 0});
+    timeline::mark(0, 1, timeline::Mark::TaskBegin, rt::Loc{"b.cpp", 0});
+    rt::cost(rt::pipe::MTE2, 6400);              // task 1's first load: starts at 100, not 0
+    auto ev = timeline::finish();
+    CHECK(ev.size() == 3 && near(ev[1].t, 100) && near(ev[2].t, 100) && ev[2].kind == timeline::Mark::TaskBegin,
+          "task_begin_at_previous_drain");
+    timeline::begin_run(1, true, params());
+    timeline::mark(0, 1, timeline::Mark::TaskBegin, rt::Loc{"b.cpp", 0});
+    rt::cost(rt::pipe::MTE2, 6400);
+    CHECK(near(timeline::now(0), 100), "task_begin_then_work");
+    timeline::finish();
 }
 
 static void test_disabled_and_host_thread() {
@@ -96,6 +115,7 @@ int main() {
     test_chain_is_sequential();
     test_tile_loop_overlaps();
     test_barrier_and_advance();
+    test_task_begin_waits_for_the_previous_task_to_drain();
     test_disabled_and_host_thread();
     return g_failures ? 1 : 0;
 }
