@@ -39,9 +39,9 @@ def _best(fn, repeat=3):
 
 
 def bench_race(n=1 << 24):
-    add = Kernel("bench_add", block_dim=32, tile_length=8192)
+    add = Kernel("bench_add", block_dim=32, tile_length=4096)
     add.output("z", add.input("x", "float32") + add.input("y", "float32"))
-    relu = Kernel("bench_relu", block_dim=32, tile_length=8192)
+    relu = Kernel("bench_relu", block_dim=32, tile_length=4096)
     relu.output("out", Relu(relu.input("z", "float32")))
     sk = BuilderSK("add_relu", PRODUCT).add(add).add(relu)
     rng = np.random.default_rng(0)
