@@ -9,14 +9,16 @@ The edited texts reach clang as unsaved files; nothing on disk changes.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import resources
+from . import config, resources
 from .errors import AscgenError
 
 PRELUDE_NAME = "/__ascgen_check__/prelude.h"
@@ -25,6 +27,8 @@ PRELUDE_NAME = "/__ascgen_check__/prelude.h"
 PRELUDE = "".join(f"#ifndef {name}\n#define {name}\n#endif\n"
                   for name in ("__aicore__", "__global__", "__gm__", "__vector__", "__cube__"))
 
+# The detailed preprocessing record is what makes clang keep the ranges #if skipped (check_tokens).
+_OPTIONS = 0x01     # CXTranslationUnit_DetailedPreprocessingRecord
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 _LAUNCH = re.compile(r"<<<[^;{}]*?>>>")
 
@@ -129,14 +133,63 @@ class _Preparer:
             self.texts[path] = text
 
 
+def _builtin_include_dirs() -> list[str]:
+    """The compiler's builtin headers (stddef.h, stdarg.h). The libclang wheel ships none, and a missing
+    stddef.h is a fatal error that silently stops template instantiation, so borrow GCC's."""
+    return [d for d in system_include_dirs() if "/gcc/" in d and d.endswith("/include")]
+
+
 def clang_args(include_dirs, defines, extra_defines=()) -> list[str]:
-    args = ["-x", "c++", "-std=c++17", "-w", "-ferror-limit=0", "-include", PRELUDE_NAME,
-            "-I", str(resources.include_dir())]
+    """Flags shared by the source parse and the precompiled library header (they must agree)."""
+    args = ["-std=c++17", "-w", "-ferror-limit=0"]
+    for d in _builtin_include_dirs():
+        args += ["-isystem", d]
+    args += ["-I", str(resources.include_dir())]
     for d in include_dirs:
         args += ["-I", str(d)]
     for d in (*extra_defines, *defines):
         args.append(f"-D{d}")
     return args
+
+
+def _library_fingerprint() -> str:
+    h = hashlib.sha256()
+    root = resources.include_dir()
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def precompiled_library(args: list[str], cindex) -> str | None:
+    """A precompiled kernel_operator.h (with the prelude) for these flags, built once and cached.
+
+    Parsing the emulated library dominates the cost of a check (about 0.5 s of 0.6 s); with the PCH a
+    source parses in tens of milliseconds. Keyed by the flags, the headers' content and libclang's
+    identity; written to a temporary name and renamed, so concurrent checks never read half a file.
+    Returns None (parse without it) when the library does not precompile cleanly.
+    """
+    if not (resources.include_dir() / "kernel_operator.h").is_file():
+        return None
+    key = hashlib.sha256("\0".join([*args, _library_fingerprint(), cindex.conf.lib._name, "v1"]).encode())
+    directory = config.cache_dir() / "check"
+    pch = directory / f"{key.hexdigest()[:24]}.pch"
+    if pch.is_file():
+        return str(pch)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        source = directory / f"{key.hexdigest()[:24]}.h"
+        source.write_text(PRELUDE + '#include "kernel_operator.h"\n')
+        tu = cindex.Index.create().parse(str(source), args=["-x", "c++-header", *args])
+        if any(d.severity >= cindex.Diagnostic.Error for d in tu.diagnostics):
+            return None
+        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".pch.tmp")
+        os.close(fd)
+        tu.save(tmp)
+        os.replace(tmp, pch)
+        return str(pch)
+    except (OSError, cindex.TranslationUnitLoadError, cindex.TranslationUnitSaveError):
+        return None
 
 
 def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSource:
@@ -149,10 +202,23 @@ def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSou
     prep.visit(path)
     unsaved = [(PRELUDE_NAME, PRELUDE), *prep.texts.items()]
     index = cindex.Index.create()
-    try:
-        tu = index.parse(path, args=clang_args(include_dirs, defines, extra_defines), unsaved_files=unsaved)
-    except cindex.TranslationUnitLoadError as exc:
-        raise AscgenError(f"{path}: libclang could not parse the file ({exc})") from exc
+    args = clang_args(include_dirs, defines, extra_defines)
+    pch = precompiled_library(args, cindex)
+    tu = None
+    if pch is not None:
+        try:
+            tu = index.parse(path, args=["-x", "c++", *args, "-include-pch", pch], unsaved_files=unsaved,
+                             options=_OPTIONS)
+            if any("precompiled header" in d.spelling or "PCH" in d.spelling for d in tu.diagnostics):
+                tu = None       # stale or incompatible: parse the library from source instead
+        except cindex.TranslationUnitLoadError:
+            tu = None
+    if tu is None:
+        try:
+            tu = index.parse(path, args=["-x", "c++", *args, "-include", PRELUDE_NAME], unsaved_files=unsaved,
+                             options=_OPTIONS)
+        except cindex.TranslationUnitLoadError as exc:
+            raise AscgenError(f"{path}: libclang could not parse the file ({exc})") from exc
     parsed = ParsedSource(path, tu, index, prep.user_files, prep.skipped)
     _summarise_errors(parsed, cindex)
     return parsed

@@ -38,18 +38,56 @@ class FileTokens:
 _KINDS = {"IDENTIFIER": "id", "KEYWORD": "kw", "PUNCTUATION": "punct", "LITERAL": "lit"}
 
 
+def directive_lines(text: str) -> set[int]:
+    """Line numbers of preprocessor directives, continuation lines included."""
+    lines, continued = set(), False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if continued or line.lstrip().startswith("#"):
+            lines.add(number)
+            continued = line.rstrip().endswith("\\")
+    return lines
+
+
+def skipped_ranges(tu, filename: str) -> list[tuple[int, int]]:
+    """Byte ranges of code the preprocessor skipped (#if 0, the false side of #ifdef)."""
+    import ctypes
+    from clang import cindex
+
+    class RangeList(ctypes.Structure):
+        _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(cindex.SourceRange))]
+
+    lib = cindex.conf.lib
+    try:
+        fn = lib.clang_getSkippedRanges
+    except AttributeError:
+        return []
+    fn.argtypes = [cindex.TranslationUnit, cindex.File]
+    fn.restype = ctypes.POINTER(RangeList)
+    found = fn(tu, cindex.File.from_name(tu, filename))
+    if not found:
+        return []
+    out = [(found.contents.ranges[i].start.offset, found.contents.ranges[i].end.offset)
+           for i in range(found.contents.count)]
+    lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(RangeList)]
+    lib.clang_disposeSourceRangeList(found)
+    return out
+
+
 def tokenize(tu, filename: str) -> FileTokens:
+    """The code tokens of a file: no comments, no directives, nothing from preprocessor-skipped blocks."""
     from clang import cindex
     f = cindex.File.from_name(tu, filename)
-    size = len(open(filename, "rb").read())
+    data = open(filename, "rb").read()
     extent = cindex.SourceRange.from_locations(cindex.SourceLocation.from_offset(tu, f, 0),
-                                               cindex.SourceLocation.from_offset(tu, f, size))
+                                               cindex.SourceLocation.from_offset(tu, f, len(data)))
+    directives = directive_lines(data.decode("utf-8", errors="replace"))
+    skipped = skipped_ranges(tu, filename)
     toks = []
     for t in tu.get_tokens(extent=extent):
         kind = _KINDS.get(t.kind.name)
-        if kind is None:            # comments
-            continue
         loc = t.location
+        if kind is None or loc.line in directives or any(a <= loc.offset < b for a, b in skipped):
+            continue
         toks.append(Tok(kind, t.spelling, loc.offset, loc.line, loc.column))
     return FileTokens(toks)
 
