@@ -80,18 +80,19 @@ def run(args) -> int:
 
     from .builder import load_spec
     from .errors import SpecError
-    from .tasksync import TaskSyncNoEffectWarning
+    from .tasksync import TaskSyncNoEffectWarning, no_effect_message
 
     product = products.get(args.product)
     if args.length is not None and args.length < 0:
         raise SpecError(f"--length must be >= 0, got {args.length}")
     kernels = load_spec(args.spec)
     policy = TaskSyncPolicy(mode=args.task_sync)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", TaskSyncNoEffectWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TaskSyncNoEffectWarning)   # said once below, on stderr
         paths = emit_files(kernels, product, args.out, host=args.host, policy=policy, spec_path=args.spec,
                            length=args.length)
-    for message in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, TaskSyncNoEffectWarning)):
+    message = no_effect_message(product)
+    if message and any((args.task_sync or k.task_sync) != "none" for k in kernels):
         console.warn(message)
     for path in paths:
         console.info(f"wrote {path}")

@@ -102,11 +102,18 @@ def _method(plan, name: str) -> str:
     return next(t.method for t in plan.inputs if t.name == name)
 
 
-def _note(product, mode: str) -> str | None:
-    if mode == "none" or product.task_sync != "compile-only":
+def no_effect_message(product) -> str | None:
+    """The warning for a compile-only product, None where the calls take effect."""
+    if product.task_sync != "compile-only":
         return None
-    message = (f"on {product.id} the task-sync calls are documented as compile-only (no effect); "
-               f"they are emitted so the source stays portable")
+    return (f"on {product.id} the task-sync calls are documented as compile-only (no effect); "
+            f"they are emitted so the source stays portable")
+
+
+def _note(product, mode: str) -> str | None:
+    message = no_effect_message(product)
+    if mode == "none" or message is None:
+        return None
     if product.id not in _WARNED:          # once per product and process
         _WARNED.add(product.id)
         warnings.warn(message, TaskSyncNoEffectWarning, stacklevel=3)
