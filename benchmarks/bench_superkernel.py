@@ -7,7 +7,8 @@ race   race-detection overhead: the add -> relu SuperKernel over 2^24 float32 (b
        wall time with detection on / off, best of 3 each (target <= 2x, must be <= 3x);
 hang   hang-report latency: a SuperKernel whose odd cores skip SetNextTaskStart; time from the run's
        start to HangError, an upper bound on "last core blocked -> report" (must be <= 1 s);
-big    32 tasks (AIV-only / AIC-only / MIX 1:2 in turn) on 24 AIC + 48 AIV cores (must be <= 10 s).
+big    32 tasks (AIV-only / AIC-only / MIX 1:2 in turn) on 24 AIC + 48 AIV cores (must be <= 10 s);
+placement  a builder SK with data-flow placement vs the default placement: same result, modeled gain.
 """
 from __future__ import annotations
 
@@ -104,7 +105,33 @@ def bench_big(tasks=32):
     return ok and elapsed <= 10.0
 
 
-BENCHES = {"race": bench_race, "hang": bench_hang, "big": bench_big}
+def bench_placement(n=8 * 4096):
+    """Builder SK scale -> bump -> join -> relu: data-flow placement vs the default one (modeled cycles)."""
+    scale = Kernel("pl_scale", block_dim=8, tile_length=1024)
+    scale.output("y", scale.input("x", "float32") * 2.0)
+    bump = Kernel("pl_bump", block_dim=8, tile_length=1024)
+    bump.output("v", bump.input("u", "float32") + 1.0)
+    join = Kernel("pl_join", block_dim=8, tile_length=1024)
+    join.output("z", join.input("y", "float32") + join.input("v", "float32"))
+    relu = Kernel("pl_relu", block_dim=4, tile_length=1024)
+    relu.output("out", Relu(relu.input("z", "float32")))
+    sk = BuilderSK("chain", PRODUCT).add(scale).add(bump).add(join).add(relu)
+    rng = np.random.default_rng(1)
+    inputs = {"x": rng.standard_normal(n).astype(np.float32), "u": rng.standard_normal(n).astype(np.float32)}
+    expect = sk.reference(inputs)["out"]
+    ok = True
+    for placement in ("default", "dataflow"):
+        arrays, report = sk.run(inputs, placement=placement)
+        s = report.timeline()
+        same = np.array_equal(arrays["out"], expect) and not report.races
+        ok = ok and same
+        print(f"placement {placement:<8}: {s.with_early_start:>7,.0f} cycles with early start, "
+              f"{s.without_early_start:>7,.0f} without, gain {s.gain:.2f}x, "
+              f"result {'equals the reference' if same else 'WRONG'}, {len(report.races)} race(s)")
+    return ok
+
+
+BENCHES = {"race": bench_race, "hang": bench_hang, "big": bench_big, "placement": bench_placement}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(BENCHES)
