@@ -180,3 +180,17 @@ def test_runs_leave_no_threads_behind(k):
 def test_bad_time_limit_is_a_spec_error(k):
     with pytest.raises(SpecError, match="time_limit_s"):
         h.run([k.task("k_empty", 1)], time_limit_s=0)
+
+
+@pytest.mark.parametrize("which", [0, 1, 3])
+def test_views_and_strided_copies_inside_the_buffer(k, which):
+    h.run([k.task("k_views", 1, np.zeros(16, np.int64), which)])
+
+
+@pytest.mark.parametrize("which,marker,text", [(2, "VIEW_OOB", "SetGlobalBuffer view of 72 B at arg0+64"),
+                                               (4, "STRIDED_OOB",
+                                                "GM write (5 blocks x 16 B, stride 32 B) of 144 B at arg0+0 overflows arg0")])
+def test_views_and_strided_copies_past_the_end(k, which, marker, text):
+    with pytest.raises(KernelMemoryError) as err:
+        h.run([k.task("k_views", 1, np.zeros(16, np.int64), which)])
+    assert text in str(err.value) and err.value.site.line == line_of(marker)

@@ -179,7 +179,12 @@ void gm_access_strided(const void* addr, uint64_t block_bytes, uint64_t blocks, 
     // Blocks go up monotonically: the first and last lying in one allocation covers the rest.
     if (!inside(a, block_bytes)) out_of_bounds("access", a, block_bytes, write, loc);
     uint64_t span = last + block_bytes - a;
-    if (!inside(a, span)) out_of_bounds("access", last, block_bytes, write, loc);
+    if (!inside(a, span)) {
+        std::string what = format("%s (%llu blocks x %llu B, stride %llu B)", write ? "write" : "read",
+                                  (unsigned long long)blocks, (unsigned long long)block_bytes,
+                                  (unsigned long long)stride_bytes);
+        out_of_bounds(what.c_str(), a, span, write, loc);
+    }
     perturb(*run, tl_core);
     if (tl_core && hb::enabled())
         for (uint64_t b = 0; b < blocks; ++b)
@@ -189,11 +194,11 @@ void gm_access_strided(const void* addr, uint64_t block_bytes, uint64_t blocks, 
 void gm_view(const void* addr, uint64_t bytes, Loc loc) {
     if (!tl_run) return;
     note_loc(tl_core, loc);
+    // A view without a size (or of zero elements, e.g. an empty array) names no bytes yet; the accesses
+    // through it are checked one by one.
+    if (bytes == 0) return;
     uint64_t a = reinterpret_cast<uint64_t>(addr);
-    if (!inside(a, bytes ? bytes : 1)) {
-        if (bytes == 0 && gm_lookup(a).found) return;
-        out_of_bounds("SetGlobalBuffer view", a, bytes ? bytes : 1, false, loc);
-    }
+    if (!inside(a, bytes)) out_of_bounds("SetGlobalBuffer view", a, bytes, false, loc);
 }
 
 void gm_register(const void* addr, uint64_t bytes, const char* name) {

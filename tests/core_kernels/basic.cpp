@@ -163,3 +163,14 @@ extern "C" void k_fail_assert(void** args) {
 
 // Does nothing: for launch overhead and thread-count checks.
 extern "C" void k_empty(void** args) { (void)args; }
+
+// SetGlobalBuffer views and strided copies: arg1 selects the case.
+extern "C" void k_views(void** args) {
+    int64_t* buf = arg<int64_t*>(args, 0);
+    int which = arg<int>(args, 1);
+    if (which == 0) gm_view(buf, 0, ASCGEN_HERE);                                  // no size: fine
+    if (which == 1) gm_view(buf + 8, 8 * sizeof(int64_t), ASCGEN_HERE);             // the last 8 of 16: fine
+    if (which == 2) gm_view(buf + 8, 9 * sizeof(int64_t), ASCGEN_HERE);             // VIEW_OOB
+    if (which == 3) gm_access_strided(buf, 16, 4, 32, false, ASCGEN_HERE);          // 4 blocks inside
+    if (which == 4) gm_access_strided(buf, 16, 5, 32, true, ASCGEN_HERE);           // STRIDED_OOB: 5th block
+}
