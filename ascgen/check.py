@@ -46,14 +46,36 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
     if not index.entries:
         raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
                           "nothing to check")
-    diagnostics = []
+    diagnostics, visited = [], {}
     for entry in index.entries:
-        trace = check_paths.Interpreter(index, entry, result.skipped).run()
+        trace = check_paths.Interpreter(index, entry, result.skipped, product).run()
         diagnostics += check_rules.run_all(trace, index, product, result.skipped)
         result.kernels.append(entry.name)
+        visited.update((id(fn), fn) for fn in trace.visited)
+    result.skipped += _unparsed_kernel_code(parsed, visited.values())
     result.diagnostics = _dedupe(diagnostics)
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
+
+
+def _unparsed_kernel_code(parsed, functions) -> list:
+    """One skipped entry per file for clang errors inside the kernel code analysed (errors elsewhere,
+    in host code for instance, do not affect the verdict)."""
+    per_file: dict = {}
+    for file, offset, line, message in parsed.errors:
+        for fn in functions:
+            ext = fn.cursor.extent
+            if ext.start.file is not None and ext.start.file.name == file and ext.start.offset <= offset < ext.end.offset:
+                per_file.setdefault(file, []).append((line, message, fn.name))
+                break
+    out = []
+    for file, errors in per_file.items():
+        line, message, fn = errors[0]
+        out.append(check_parse.Skipped(
+            file, line, f"{len(errors)} unparsed construct(s) in kernel code",
+            f"clang: {message} (in {fn}; declarations from missing headers are unknown, statements clang "
+            "could not parse are read as straight-line calls)"))
+    return out
 
 
 def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

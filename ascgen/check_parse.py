@@ -55,6 +55,7 @@ class ParsedSource:
     index: object                  # kept alive with the TU
     user_files: set = field(default_factory=set)   # main file and the user's own headers (not library)
     skipped: list = field(default_factory=list)
+    errors: list = field(default_factory=list)     # (file, offset, line, message) of clang errors
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -220,22 +221,15 @@ def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSou
         except cindex.TranslationUnitLoadError as exc:
             raise AscgenError(f"{path}: libclang could not parse the file ({exc})") from exc
     parsed = ParsedSource(path, tu, index, prep.user_files, prep.skipped)
-    _summarise_errors(parsed, cindex)
+    _collect_errors(parsed, cindex)
     return parsed
 
 
-def _summarise_errors(parsed: ParsedSource, cindex) -> None:
-    """One skipped entry per user file that had parse errors: what parsed was analysed, the rest was not."""
-    per_file: dict[str, list] = {}
+def _collect_errors(parsed: ParsedSource, cindex) -> None:
+    """Clang's errors in the user's files; check.py reports those inside analysed kernel code as skipped."""
     for diag in parsed.tu.diagnostics:
         if diag.severity < cindex.Diagnostic.Error or diag.location.file is None:
             continue
         name = diag.location.file.name
         if os.path.realpath(name) in parsed.user_files:
-            per_file.setdefault(name, []).append(diag)
-    for name, diags in per_file.items():
-        first = diags[0]
-        parsed.skipped.append(Skipped(
-            name, first.location.line, f"{len(diags)} unparsed construct(s)",
-            f"clang: {first.spelling} (declarations from missing headers are unknown; "
-            "statements clang could not parse are not analysed)"))
+            parsed.errors.append((name, diag.location.offset, diag.location.line, diag.spelling))

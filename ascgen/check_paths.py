@@ -93,8 +93,11 @@ def _step(tok: Tok, file: str, text: str, decision: bool = True) -> Step:
 
 
 class Interpreter:
-    def __init__(self, index: Index, kernel: FuncDef, skipped: list):
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None):
         self.index = index
+        # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
+        # true there, so core-type branches are not alternatives.
+        self.coupled = product is not None and not product.separated
         self.kernel = kernel
         self.skipped = skipped
         self.events: dict = {}                 # (kind, file, offset) -> Event
@@ -376,7 +379,10 @@ class Interpreter:
             for value, step in outcomes:
                 taken = value != negate
                 new = key
-                if core is not None:
+                if core is not None and self.coupled:
+                    if taken != (not toks[0].text.startswith("ASCEND_IS_NOT")):
+                        continue
+                elif core is not None:
                     want = core[0] if taken else core[1]
                     if key.core not in ("*", want):
                         continue
