@@ -194,3 +194,18 @@ def test_views_and_strided_copies_past_the_end(k, which, marker, text):
     with pytest.raises(KernelMemoryError) as err:
         h.run([k.task("k_views", 1, np.zeros(16, np.int64), which)])
     assert text in str(err.value) and err.value.site.line == line_of(marker)
+
+
+def test_counters_left_non_zero_at_the_end_are_a_count_mismatch(k):
+    with pytest.raises(SyncCountError) as err:
+        h.run([k.task("k_unbalanced", 4, 0)])
+    msg = str(err.value)
+    assert "flag 3 counter of AIV0 is 1 at the end of the run" in msg and "AIV3" in msg
+    assert "SUMMARY: ascgen: sync-count flag 3 left at 1 on AIV0" in msg
+
+
+def test_unequal_set_counts_are_a_count_mismatch(k):
+    with pytest.raises(SyncCountError) as err:
+        h.run([k.task("k_unbalanced", 4, 1)])
+    msg = str(err.value)
+    assert f"flag 3, mode 0: round 1 was set by AIV0 but never by AIV1..AIV3 (set at basic.cpp:{line_of('UNBALANCED_SET')})" in msg

@@ -174,3 +174,10 @@ extern "C" void k_views(void** args) {
     if (which == 3) gm_access_strided(buf, 16, 4, 32, false, ASCGEN_HERE);          // 4 blocks inside
     if (which == 4) gm_access_strided(buf, 16, 5, 32, true, ASCGEN_HERE);           // STRIDED_OOB: 5th block
 }
+
+// Flags left unbalanced at the end: arg0 = 0: every core sets flag 3 and nobody waits;
+// 1: only block 0 sets it (a round that never completes, nobody waiting for it).
+extern "C" void k_unbalanced(void** args) {
+    int which = arg<int>(args, 0);
+    if (which == 0 || block_idx() == 0) cross_core_set_flag(0, pipe::MTE3, 3, ASCGEN_HERE);  // UNBALANCED_SET
+}
