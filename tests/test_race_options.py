@@ -5,10 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("ascgen.runtime.core", reason="the core runtime is not built yet")
-
-from ascgen.errors import RaceError  # noqa: E402
-from ascgen.runtime import SuperKernel, load  # noqa: E402
+from ascgen.errors import RaceError
+from ascgen.runtime import SuperKernel, load
 
 BUGS = Path(__file__).parent / "sk_bugs"
 N = 4608

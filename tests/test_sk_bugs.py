@@ -2,17 +2,13 @@
 (race, hang, count mismatch) with the right details, its clean twin gets none, and every verdict is the
 same for schedule seeds 0..9 (happens-before, not luck). Modules compile once per session."""
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from ascgen.errors import HangError, SyncCountError
-
-pytest.importorskip("ascgen.runtime.core", reason="the core runtime (ascgen/runtime/core.py) is not built yet")
-
-from ascgen.runtime import SuperKernel, load  # noqa: E402
-
-from pathlib import Path  # noqa: E402
+from ascgen.runtime import SuperKernel, load
 
 BUGS = Path(__file__).parent / "sk_bugs"
 PRODUCT = "ascend910_93"

@@ -79,7 +79,6 @@ def test_emit_writes_every_task_and_the_torchair_snippet(tmp_path):
 
 
 def test_dataflow_placement_same_results_and_larger_modeled_gain(tmp_path):
-    pytest.importorskip("ascgen.runtime.core", reason="the core runtime is not built yet")
     sk = _chain()
     n = 8 * 4096
     rng = np.random.default_rng(1)
