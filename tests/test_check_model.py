@@ -1,0 +1,139 @@
+"""The pieces under `ascgen check`: call scanning in tokens, graceful degradation when headers are
+missing or statements do not parse, and the path model's handling of kernel types and products."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from ascgen.check import check_file
+from ascgen.check_tokens import Tok, arg_root, calls_in
+
+
+def toks(text: str) -> list[Tok]:
+    """A tiny C++ tokenizer for the scanner tests (identifiers, numbers, punctuation)."""
+    import re
+    out = []
+    for m in re.finditer(r"[A-Za-z_]\w*|\d+\w*|->|::|>>|<<|&&|\|\||==|!=|<=|>=|\S", text):
+        s = m.group(0)
+        kind = "id" if re.match(r"[A-Za-z_]", s) else "lit" if s[0].isdigit() else "punct"
+        if s in ("if", "for", "return", "true", "false", "static_cast"):
+            kind = "kw"
+        out.append(Tok(kind, s, m.start(), 1, m.start() + 1))
+    return out
+
+
+def test_calls_in_reads_qualifiers_templates_objects_and_order():
+    calls = calls_in(toks("AscendC::SetNextTaskStart<PIPE_MTE3, PIPE_FIX>(); op.Init(x, Len(y)); "
+                          "if (i < n && j > (k)) xGm(i) = 3;"))
+    assert [c.name for c in calls] == ["SetNextTaskStart", "Len", "Init", "xGm"]
+    set_call, _, init, store = calls
+    assert set_call.qualifier == ("AscendC",)
+    assert [[t.text for t in a] for a in set_call.template_args] == [["PIPE_MTE3"], ["PIPE_FIX"]]
+    assert init.obj == "op" and len(init.args) == 2
+    assert store.assigned and store.obj is None
+
+
+def test_arg_root_finds_the_tensor_behind_subscripts_and_members():
+    assert arg_root(tuple(toks("xGm[i * TILE + off]"))) == "xGm"
+    assert arg_root(tuple(toks("this->yGm[0]"))) == "yGm"
+    assert arg_root(tuple(toks("static_cast<int>(n)"))) is None or True   # no crash on casts
+
+
+def kernel(tmp_path, body: str, head: str = "", name="k.cpp"):
+    src = tmp_path / name
+    src.write_text(textwrap.dedent(f'''\
+        #include "kernel_operator.h"
+        {head}
+        extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
+        {{
+            AscendC::GlobalTensor<float> xGm;
+            xGm.SetGlobalBuffer((__gm__ float*)x, 1024);
+        ''') + textwrap.indent(textwrap.dedent(body), "    ") + "}\n")
+    return src
+
+
+def rules(result):
+    return [(d.line, d.rule) for d in result.diagnostics]
+
+
+def line_of(src, needle: str, nth: int = 1) -> int:
+    hits = [i for i, line in enumerate(src.read_text().splitlines(), 1) if needle in line]
+    return hits[nth - 1]
+
+
+def test_missing_cann_header_is_skipped_and_the_rest_still_checked(tmp_path):
+    src = kernel(tmp_path, """\
+        AscendC::WaitPreTaskEnd();
+        if (x == nullptr) {
+            return;
+        }
+        AscendC::SetNextTaskStart();
+        """, head='#include "lib/matmul_intf.h"\n#include "kernel_tiling/kernel_tiling.h"')
+    result = check_file(src)
+    assert [s.what for s in result.skipped[:2]] == ['#include "kernel_tiling/kernel_tiling.h"',
+                                                  '#include "lib/matmul_intf.h"']
+    assert rules(result) == [(line_of(src, "return;"), "tasksync-once-per-path")]
+
+
+def test_statements_clang_drops_are_still_counted(tmp_path):
+    # UNKNOWN_PIPE is declared nowhere: clang cannot parse these statements, the token scan still sees
+    # two calls, so the double set is caught and the unevaluable argument is listed as skipped.
+    src = kernel(tmp_path, """\
+        AscendC::WaitPreTaskEnd();
+        AscendC::SetNextTaskStart<PIPE_MTE3, UNKNOWN_PIPE>();
+        AscendC::SetNextTaskStart<PIPE_MTE3, UNKNOWN_PIPE>();
+        """)
+    result = check_file(src)
+    assert rules(result) == [(line_of(src, "SetNextTaskStart", 2), "tasksync-once-per-path")]
+    whats = [s.what for s in result.skipped]
+    assert "AIC_PIPE of SetNextTaskStart" in whats
+    assert any("unparsed construct" in w for w in whats)
+
+
+def test_recursion_is_reported_not_followed(tmp_path):
+    src = kernel(tmp_path, """\
+        AscendC::WaitPreTaskEnd();
+        Walk(3);
+        AscendC::SetNextTaskStart();
+        """, head="__aicore__ inline void Walk(int n) { if (n > 0) { Walk(n - 1); } }")
+    result = check_file(src)
+    assert result.diagnostics == []
+    assert any(s.what == "recursive call of Walk" for s in result.skipped)
+
+
+def test_vector_kernel_ignores_the_cube_side(tmp_path):
+    # __vector__: no AIC core runs this kernel, so the early return of the AIC side is dead code.
+    src = tmp_path / "v.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   'extern "C" __global__ __vector__ void v(GM_ADDR x) {\n'
+                   '    if ASCEND_IS_AIC {\n        return;\n    }\n'
+                   '    AscendC::WaitPreTaskEnd();\n    AscendC::SetNextTaskStart();\n}\n')
+    assert check_file(src).diagnostics == []
+    mix = src.read_text().replace("__vector__", "__mix__(1, 2)")
+    src.write_text(mix)
+    assert [d.rule for d in check_file(src).diagnostics] == ["tasksync-once-per-path"] * 2
+
+
+@pytest.mark.parametrize("product, errors", [("ascend910_93", 2), ("ascend310p", 0)])
+def test_core_type_branches_depend_on_the_product(product, errors):
+    from pathlib import Path
+    src = Path(__file__).parent / "check_corpus" / "mix_one_side.cpp"
+    result = check_file(src, product=product)
+    assert len(result.errors) == errors      # coupled: ASCEND_IS_AIV is true on the one core type
+
+
+def test_two_kernels_in_one_file_are_checked_separately(tmp_path):
+    src = tmp_path / "two.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   'extern "C" __global__ __aicore__ void a(GM_ADDR x) {\n'
+                   '    AscendC::WaitPreTaskEnd();\n    AscendC::SetNextTaskStart();\n}\n'
+                   'extern "C" __global__ __aicore__ void b(GM_ADDR x) {\n'
+                   '    AscendC::WaitPreTaskEnd();\n}\n'
+                   'extern "C" __global__ __aicore__ void c(GM_ADDR x) {\n    uint32_t i = block_idx;\n}\n')
+    result = check_file(src)
+    assert result.kernels == ["a", "b", "c"]
+    # b waits and never sets: nothing requires a set (the SK inserts one for a task that never calls it);
+    # c does not use task sync, so block_idx only makes it unfit for a SuperKernel: a warning.
+    assert [(d.line, d.rule, d.severity) for d in result.diagnostics] == [
+        (10, "sk-forbidden-intrinsic", "warning")]
