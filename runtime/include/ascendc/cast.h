@@ -132,8 +132,7 @@ void run(D* d, const S* s, int64_t n, RoundMode mode) {
     if (widen_exact || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
         if constexpr (!std::is_integral<D>::value && is_float_like<S>::value) {
             // Float to float, nearest even: the storage types' own conversions (the fast path).
-#pragma GCC ivdep
-            for (int64_t i = 0; i < n; ++i) d[i] = D(compute_t<S>(s[i]));
+            chunked(n, [=](int64_t i) { d[i] = D(compute_t<S>(s[i])); });
             return;
         }
     }

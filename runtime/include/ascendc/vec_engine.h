@@ -39,23 +39,37 @@ inline void vec_operand(const AscendC::LocalTensor<T>& t, int64_t count, const c
 }
 
 // ---- count loops ----
+// GCC's -O2 vectoriser (very-cheap cost model) only takes loops it can vectorise without a scalar
+// epilogue or alias checks, so the bulk runs in fixed blocks of 64 with `ivdep` (dst may equal a source,
+// element for element, which is safe) and the tail element by element.
+constexpr int kVecBlock = 64;
+
+template <class F>
+inline void chunked(int64_t n, F body) {
+    const int64_t blocks = n / kVecBlock;
+    for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t base = b * kVecBlock;
+#pragma GCC ivdep
+        for (int j = 0; j < kVecBlock; ++j) body(base + j);
+    }
+    const int tail = int(n - blocks * kVecBlock);
+    for (int j = 0; j < tail; ++j) body(blocks * kVecBlock + j);
+}
+
 template <class D, class S, class Op>
 inline void run1(D* d, const S* s, int64_t n, Op op) {
     using C = compute_t<S>;
-#pragma GCC ivdep
-    for (int64_t i = 0; i < n; ++i) d[i] = D(op(C(s[i])));
+    chunked(n, [=](int64_t i) { d[i] = D(op(C(s[i]))); });
 }
 template <class T, class Op>
 inline void run2(T* d, const T* a, const T* b, int64_t n, Op op) {
     using C = compute_t<T>;
-#pragma GCC ivdep
-    for (int64_t i = 0; i < n; ++i) d[i] = T(op(C(a[i]), C(b[i])));
+    chunked(n, [=](int64_t i) { d[i] = T(op(C(a[i]), C(b[i]))); });
 }
 template <class T, class Op>
 inline void run_scalar(T* d, const T* a, compute_t<T> s, int64_t n, Op op) {
     using C = compute_t<T>;
-#pragma GCC ivdep
-    for (int64_t i = 0; i < n; ++i) d[i] = T(op(C(a[i]), s));
+    chunked(n, [=](int64_t i) { d[i] = T(op(C(a[i]), s)); });
 }
 
 // ---- level 0: repeats of 8 blocks of 32 bytes; a mask selects lanes within one repeat ----

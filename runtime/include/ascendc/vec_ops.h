@@ -234,7 +234,7 @@ inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>&
     ::ascgen::lib::vec_operand(dst, count, "Duplicate", "dst", loc);
     T* d = dst.data();
     T v = value;
-    for (int32_t i = 0; i < count; ++i) d[i] = v;
+    ::ascgen::lib::chunked(count, [=](int64_t i) { d[i] = v; });
     ::ascgen::rt::cost(PIPE_V, uint64_t(count));
 }
 // Level 0: `repeatTimes` repeats of the lanes in `mask`, strides in blocks.
