@@ -123,6 +123,8 @@ class Race:
 
 
 def _frame(access: Access) -> str:
+    if access.file:
+        linecache.checkcache(access.file)     # a source rewritten since the last report (ascgen demo --bug)
     text = linecache.getline(access.file, access.line).strip() if access.file else ""
     return f"    #0 {text}   {access.where()}" if text else f"    #0 {access.where()}"
 
