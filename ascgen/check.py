@@ -37,10 +37,13 @@ class CheckResult:
 def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
     """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry)."""
     product = products_mod.get(product) if product is not None else None
-    extra = ()
-    if product is not None and not any(str(d).startswith("__NPU_ARCH__") for d in defines):
-        extra = (f"__NPU_ARCH__={product.npu_arch}",)
-    parsed = check_parse.parse(str(path), include_dirs, defines, extra)
+    extra = []
+    if product is not None:
+        # The macros the CANN toolchain defines per product, unless the user defines them.
+        for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", getattr(product, "cce_aicore", None))):
+            if value is not None and not any(str(d).split("=")[0] == name for d in defines):
+                extra.append(f"{name}={value}")
+    parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
     index = check_index.build(parsed)
     result = CheckResult(str(path), skipped=list(parsed.skipped))
     if not index.entries:

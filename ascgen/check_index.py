@@ -52,11 +52,23 @@ class Index:
     constants: dict = field(default_factory=dict)         # integer constants: name -> value
     tiling_keys: set = field(default_factory=set)
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
+    var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
+    template_params: set = field(default_factory=set)
+    bases: dict = field(default_factory=dict)             # class -> {base classes}
 
     def file_tokens(self, filename: str) -> FileTokens:
         if filename not in self.tokens:
             self.tokens[filename] = tokenize(self.tu, filename)
         return self.tokens[filename]
+
+    def with_bases(self, classes: set) -> set:
+        out, todo = set(classes), list(classes)
+        while todo:
+            for base in self.bases.get(todo.pop(), ()):
+                if base not in out:
+                    out.add(base)
+                    todo.append(base)
+        return out
 
     def directive_lines(self, filename: str) -> set:
         """Lines holding preprocessor directives (their tokens are not declarations)."""
@@ -87,8 +99,13 @@ class Index:
             return []
         if call.obj is not None:
             owners = ({caller.owner} if call.obj == "this" and caller else self.var_classes.get(call.obj, set()))
-            candidates = _prefer(candidates, lambda d: d.owner in owners)
-            candidates = _prefer(candidates, lambda d: d.owner is not None)
+            if owners:
+                owners = self.with_bases(owners)
+                candidates = [d for d in candidates if d.owner in owners]
+            elif call.obj in self.declared and call.obj not in self.var_generic:
+                return []           # an object of a library type (Matmul, TQue...): not the user's method
+            else:                   # a template-parameter, auto or undeclared type: any method of that name
+                candidates = _prefer(candidates, lambda d: d.owner is not None)
         elif call.qualifier:
             candidates = _prefer(candidates, lambda d: call.qualifier[-1] in (d.owner, *d.scope))
         else:
@@ -126,6 +143,11 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
         kind = child.kind.name
         if kind in _FUNC_KINDS:
             _add_function(index, child, scope)
+        elif kind == "TEMPLATE_TYPE_PARAMETER":
+            index.template_params.add(child.spelling)
+        elif kind == "CXX_BASE_SPECIFIER":
+            base = child.spelling.split("<")[0].split("::")[-1].strip()
+            index.bases.setdefault(cursor.spelling, set()).add(base)
         elif kind in _SCOPE_KINDS:
             if kind in _CLASS_KINDS and child.spelling:
                 index.classes.add(child.spelling)
@@ -153,6 +175,9 @@ def _leading_tokens(index: Index, cursor) -> tuple[str, ...]:
 
 
 def _add_function(index: Index, cursor, scope) -> None:
+    for child in cursor.get_children():
+        if child.kind.name == "TEMPLATE_TYPE_PARAMETER":
+            index.template_params.add(child.spelling)
     for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
         _walk_locals(index, child)
     if not cursor.is_definition() or api.LIBRARY_NAMESPACES.intersection(scope):
@@ -198,6 +223,8 @@ def _add_variable(index: Index, cursor) -> None:
     classes = {t for t in type_toks if t in index.classes}
     if classes:
         index.var_classes.setdefault(name, set()).update(classes)
+    elif any(t in index.template_params or t in ("auto", "decltype") for t in type_toks):
+        index.var_generic.add(name)
     after = [t for t in toks if t.offset > cursor.location.offset]
     if ("const" in type_toks or "constexpr" in type_toks) and len(after) == 2 and after[0].text == "=" \
             and after[1].kind == "lit":

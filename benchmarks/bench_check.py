@@ -46,7 +46,8 @@ def extract(repo: str, names: list[str], dest: Path) -> None:
     wanted = set(names)
     all_names = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
     folders = {os.path.dirname(n) for n in names}
-    wanted |= {n for n in all_names if os.path.dirname(n) in folders and n.endswith((".h", ".hpp"))}
+    wanted |= {n for n in all_names if n.endswith((".h", ".hpp"))
+               and any(n.startswith(folder + "/") for folder in folders)}      # the folder and below
     for name in sorted(wanted):
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +61,8 @@ def main() -> int:
     parser.add_argument("--glob", default="examples/*.asc")
     parser.add_argument("--product", default="ascend910_93")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VAL",
+                        help="macros the operator's build would define (__CCE_AICORE__=220, DTYPE_X=half...)")
     parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
     args = parser.parse_args()
     if not os.path.isdir(args.repo):
@@ -80,7 +83,7 @@ def main() -> int:
             path = Path(tmp) / name
             start = time.perf_counter()
             try:
-                result = check.check_file(path, product=args.product)
+                result = check.check_file(path, product=args.product, defines=args.defines)
                 elapsed = time.perf_counter() - start
                 sev = [d.severity for d in result.diagnostics]
                 rule_counts = {}
