@@ -32,6 +32,9 @@ class Product:
     soc_versions: tuple[str, ...]       # SoC names used by the CANN toolchain
     aliases: tuple[str, ...] = ()
     note: str = ""
+    # __CCE_AICORE__ as the CANN toolchain defines it (operator sources branch on it); None where no
+    # primary source settles it (950 sources test both 310 and 350): pass -D __CCE_AICORE__=... yourself.
+    cce_aicore: int | None = None
 
     @property
     def ub_bytes(self) -> int:
@@ -59,31 +62,32 @@ _LIB_RESERVED_2201 = 256 + 8 * KB   # hardware 256 B + library default 8 KB
 _TABLE = (
     Product("ascend950", "Ascend 950PR / 950DT (Atlas 350 card)", 3510, True, False, (1, 2),
             248 * KB, 0, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 32, 64,
-            ("Ascend950PR", "Ascend950DT"), ("Ascend950", "Atlas 350", "dav-3510")),
+            ("Ascend950PR", "Ascend950DT"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=None),
     Product("ascend910_93", "Atlas A3 training / inference", 2201, True, False, (1, 2),
             192 * KB, _LIB_RESERVED_2201, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 24, 48,
             ("Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382", "Ascend910_9372",
              "Ascend910_9362"),
-            ("Ascend910_93", "Atlas A3", "Atlas A3 training", "Atlas A3 inference")),
+            ("Ascend910_93", "Atlas A3", "Atlas A3 training", "Atlas A3 inference"), cce_aicore=220),
     Product("ascend910b", "Atlas A2 training / inference", 2201, True, False, (1, 2),
             192 * KB, _LIB_RESERVED_2201, ("PIPE_MTE3", "PIPE_FIX"), "compile-only", True, 24, 48,
             ("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
             ("Ascend910B", "Atlas A2", "Atlas A2 training", "Atlas A2 inference"),
-            note="documented compile-only; the library code path is identical to A3"),
+            note="documented compile-only; the library code path is identical to A3", cce_aicore=220),
     Product("ascend310b", "Atlas 200I/500 A2 inference", 3002, False, False, (1, 1),
             248 * KB, 0, ("PIPE_MTE3", "PIPE_FIX"), "compile-only", False, 1, 1,
             ("Ascend310B1", "Ascend310B2", "Ascend310B3", "Ascend310B4"),
-            ("Ascend310B", "Atlas 200I A2", "Atlas 500 A2", "Atlas 200I/500 A2", "dav-3002")),
+            ("Ascend310B", "Atlas 200I A2", "Atlas 500 A2", "Atlas 200I/500 A2", "dav-3002"), cce_aicore=300),
     Product("ascend310p", "Atlas inference series, AI Core", 2002, False, False, (1, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 8, 8,
-            ("Ascend310P1", "Ascend310P3"), ("Ascend310P", "Atlas inference", "Atlas inference AI Core")),
+            ("Ascend310P1", "Ascend310P3"), ("Ascend310P", "Atlas inference", "Atlas inference AI Core"),
+            cce_aicore=200),
     Product("ascend310p_vec", "Atlas inference series, Vector Core", 2002, False, True, (0, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 0, 7,
-            ("Ascend310P3",), ("Ascend310P Vector Core", "Atlas inference Vector Core")),
+            ("Ascend310P3",), ("Ascend310P Vector Core", "Atlas inference Vector Core"), cce_aicore=200),
     Product("ascend910", "Atlas training series", 1001, False, False, (1, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 32, 32,
             ("Ascend910A", "Ascend910ProA", "Ascend910PremiumA"),
-            ("Ascend910", "Atlas training", "Atlas training series", "dav-1001")),
+            ("Ascend910", "Atlas training", "Atlas training series", "dav-1001"), cce_aicore=100),
 )
 
 # Lower case, without spaces, '-', '_' or '/', so "Atlas A2", "atlas-a2" and "ATLAS_A2" are one name.
