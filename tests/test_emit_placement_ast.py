@@ -52,8 +52,22 @@ def _system_includes() -> tuple[str, ...]:
     return tuple(arg for line in lines if line.strip() for arg in ("-isystem", line.strip()))
 
 
+@functools.lru_cache(maxsize=1)
+def _pch() -> tuple[str, ...]:
+    """kernel_operator.h precompiled once per session: each kernel parse then takes ~0.05 s, not ~0.5 s."""
+    import tempfile
+    args = ["-x", "c++-header", "-std=c++17", "-I", str(resources.include_dir()), *_system_includes()]
+    tu = Index.create().parse("ascgen_pch.h", args=args,
+                              unsaved_files=[("ascgen_pch.h", '#include "kernel_operator.h"\n')])
+    if any(d.severity >= 3 for d in tu.diagnostics):
+        return ()          # let the real parse report the header's errors
+    path = Path(tempfile.mkdtemp(prefix="ascgen-ast-")) / "kernel_operator.pch"
+    tu.save(str(path))
+    return ("-include-pch", str(path))
+
+
 def _parse(source: str, name: str):
-    args = ["-x", "c++", "-std=c++17", "-I", str(resources.include_dir()), *_system_includes()]
+    args = ["-x", "c++", "-std=c++17", "-I", str(resources.include_dir()), *_system_includes(), *_pch()]
     tu = Index.create().parse(f"{name}.cpp", args=args, unsaved_files=[(f"{name}.cpp", source)],
                               options=TranslationUnit.PARSE_SKIP_FUNCTION_BODIES * 0)
     return tu
@@ -65,6 +79,13 @@ def _walk(cursor, stack=()):
         yield from _walk(child, stack + (cursor,))
 
 
+def _walk_main(tu, name):
+    """Walk only the declarations of the emitted file itself (the headers' AST is large and irrelevant)."""
+    for top in tu.cursor.get_children():
+        if _in_main_file(top, name):
+            yield from _walk(top, (tu.cursor,))
+
+
 def _in_main_file(cursor, name):
     return cursor.location.file is not None and cursor.location.file.name == f"{name}.cpp"
 
@@ -72,7 +93,7 @@ def _in_main_file(cursor, name):
 def _methods(tu, name):
     """Class method name -> its body (COMPOUND_STMT), for the methods defined in the emitted file."""
     out = {}
-    for cur, _ in _walk(tu.cursor):
+    for cur, _ in _walk_main(tu, name):
         if cur.kind == CursorKind.CXX_METHOD and _in_main_file(cur, name) and cur.is_definition():
             body = [c for c in cur.get_children() if c.kind == CursorKind.COMPOUND_STMT]
             if body:
@@ -119,7 +140,7 @@ def placement_problems(source: str, kernel_name: str, task_sync: str, product) -
     if errors:
         return ["does not parse: " + "; ".join(errors[:10])]
     problems = []
-    calls = [(cur, stack) for cur, stack in _walk(tu.cursor)
+    calls = [(cur, stack) for cur, stack in _walk_main(tu, kernel_name)
              if cur.kind == CursorKind.CALL_EXPR and cur.spelling in SYNC and _in_main_file(cur, kernel_name)]
     by_name = {n: [c for c in calls if c[0].spelling == n] for n in SYNC}
     want = {"WaitPreTaskEnd": task_sync in ("both", "wait"), "SetNextTaskStart": task_sync in ("both", "set")}
