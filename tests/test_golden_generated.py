@@ -44,3 +44,21 @@ def test_generated_matches_emit(product, tmp_path):
                                                 f"generated/{product}/{name}", "emitted", n=1))
             pytest.fail(f"generated/{product}/{name} differs from what emit writes now "
                         f"(ASCGEN_UPDATE_GOLDEN=1 to accept):\n{diff[:3000]}")
+
+
+def _block(readme: str, heading: str, lang: str) -> list[str]:
+    section = readme.split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
+    return section.split(f"```{lang}\n", 1)[1].split("```", 1)[0].splitlines()
+
+
+def test_readme_excerpts_are_copied_from_the_example_and_generated():
+    readme = (ROOT / "README.md").read_text()
+    example = (ROOT / "examples" / "add_relu.py").read_text().splitlines()
+    assert [l for l in _block(readme, "Builder example", "python") if l] == [l for l in example[1:] if l]
+    generated = (ROOT / "generated" / "ascend910_93" / "add_relu.cpp").read_text().splitlines()
+    position = 0
+    for line in _block(readme, "Emitted Ascend C", "cpp"):
+        if line == "...":
+            continue
+        assert line in generated[position:], f"README line not in generated/ascend910_93/add_relu.cpp (in order): {line}"
+        position = generated.index(line, position) + 1
