@@ -200,3 +200,22 @@ def test_aiv_aic_mix_tasks_with_correct_calls_are_clean_and_correct(mods):
         return report
     assert _same_for_all_seeds(make) == ("races", ())
     assert all(results)
+
+
+def test_cube_task_setting_early_races_with_the_mix_task_through_the_relay(mods):
+    # The MIX task's vector cores wait for their own group's cube core (relay flag 13), which sets only after
+    # its whole previous task: that group's data is ordered. With the cube task on 2 of 4 cube cores, AIC0's
+    # tail is read by group 1 (AIV2, AIV3) and AIC1's by groups 2 and 3 (AIV4..AIV7): six racing pairs.
+    def make(seed):
+        x = _x()
+        y, z, out = (np.zeros(N, np.float32) for _ in range(3))
+        sk = SuperKernel(PRODUCT, schedule_seed=seed)
+        sk.add(mods("mixed_types"), "vec_scale", 8, x, y, np.uint32(N))
+        sk.add(mods("cube_set_early"), "cube_copy_early", 2, y, z, np.uint32(N))
+        sk.add(mods("mixed_types"), "mix_shift", 4, z, out, np.uint32(N))
+        return sk.run()
+    kind, summaries = _same_for_all_seeds(make)
+    assert kind == "races" and summaries == (
+        "SUMMARY: ascgen: RAW race z cube_set_early.cpp:17 -> mixed_types.cpp:71 (producer tail)",)
+    race = make(0).races[0]
+    assert (race.earlier.core, race.later.core, race.core_pairs) == ("AIC0", "AIV2", 6)
