@@ -154,7 +154,6 @@ std::string hang_report(Run& run) {
             if (it == stories.end()) stories.push_back({why, {id}});
             else it->second.push_back(id);
         }
-        if (!stories.empty()) details.push_back("The other cores:");
         for (auto& [why, ids] : stories) details.push_back("  " + range_label(ids, run) + ": " + why);
     } else {
         details.push_back(format("No core has ever set flag %d toward %s.", primary->wait.flag, primary->label.c_str()));

@@ -137,14 +137,19 @@ void call_task(Run& run, CoreState& me, int k) {
     if (timeline::enabled()) timeline::mark(me.id, k, timeline::Mark::TaskEnd, rt::Loc{t.source.c_str(), 0});
     if (!effective_early_start(run)) return;
     if (k > 0 && t.uses_wait && me.waits == 0) {
+        rt::Loc other{nullptr, 0};
+        {
+            std::lock_guard<std::mutex> lk(run.mu);
+            other = run.task_wait_loc[k];
+        }
         std::string msg = format(
             "task %d \"%s\" finished on %s without calling WaitPreTaskEnd\n"
             "The task uses WaitPreTaskEnd (other cores call it%s), so the SuperKernel does not wait for the previous "
             "task on this core: its round stays unconsumed and the core may read data the previous task is still "
             "writing\nHint: call WaitPreTaskEnd exactly once on every core, before the first GM access, outside "
             "loops and branches", k, t.name.c_str(), me.label.c_str(),
-            run.task_wait_loc[k].file ? (" at " + loc_str(run.task_wait_loc[k])).c_str() : "");
-        record_fault(run, rt::Fault::SyncCount, msg, &me, run.task_wait_loc[k]);
+            other.file ? (" at " + loc_str(other)).c_str() : "");
+        record_fault(run, rt::Fault::SyncCount, msg, &me, other);
         throw_cancelled();
     }
     if (k + 1 < run.task_count() && t.uses_set && me.sets == 0) {
