@@ -49,7 +49,7 @@ std::string absent_reason(Run& run, CoreState& c, Rounds* r, size_t pos) {
         if (!c.missed[k].empty()) {
             std::string s = c.missed[k];
             if (k < run.task_set_loc.size() && run.task_set_loc[k].file)
-                s += " (other cores call it at " + loc_str(run.task_set_loc[k]) + ")";
+                s += " (the call is at " + loc_str(run.task_set_loc[k]) + ", not reached on these cores)";
             return s;
         }
     if (c.status == Status::Blocked) {
