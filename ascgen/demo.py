@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--bug", action="store_true",
                         help="plant a misplaced SetNextTaskStart in the first task and show the race report")
     parser.add_argument("--seed", type=int, default=None, help="schedule seed (perturbs thread interleavings)")
+    parser.add_argument("--treat-as-effective", action="store_true",
+                        help="on a product documented compile-only (ascend910b), run the calls as the library "
+                             "code does (identical to A3)")
 
 
 def build_superkernel(product):
@@ -72,9 +76,6 @@ def _numpy_truth(x: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def run(args) -> int:
     product = products.get(args.product)
-    if not product.superkernel:
-        console.warn(f"{product.id} has no SuperKernel support; the calls are compile-only there. "
-                     "The demo runs with treat-as-effective semantics off: expect no gain.")
     out = Path(args.out)
     t0 = time.perf_counter()
     sk = build_superkernel(product)
@@ -92,16 +93,35 @@ def run(args) -> int:
                      f"block_dim {task.block_dim}{pre}")
 
     console.info(f"== 2. emit Ascend C -> {out}/")
-    for path in sk.emit(out):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        paths = sk.emit(out)
+    for path in paths:
         console.info(f"   wrote {path} ({len(path.read_text().splitlines())} lines)")
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        console.info(f"   note: {message}")
 
+    if not product.superkernel:
+        console.info(f"{product.id} has no SuperKernel: the sources above are portable (the calls compile and do "
+                     "nothing there), but there is nothing to fuse. Run `ascgen demo --product ascend910_93` "
+                     "to see the SuperKernel emulated.")
+        return 0
+    effective = product.task_sync == "effective" or args.treat_as_effective
+    if not effective:
+        console.info(f"note: task sync is documented compile-only on {product.id}: the calls do nothing and early "
+                     "start gains nothing (pass --treat-as-effective to run the library code path, as on A3)")
     if args.bug:
+        if not effective:
+            console.info(f"on {product.id} the calls do nothing, so a misplaced one cannot race: nothing to show. "
+                         "Pass --treat-as-effective, or use --product ascend910_93.")
+            return 0
         return _run_bug(sk, product, out, x, w, args)
 
     console.info("== 3. run on the emulator (threads, one per core), with and without early start")
     results = {}
     for label, options in (("early start", "early-start=1"), ("no early start", "early-start=0")):
-        arrays, report = sk.run({"x": x, "w": w}, options=options, source_dir=out, schedule_seed=args.seed)
+        arrays, report = sk.run({"x": x, "w": w}, options=options, source_dir=out, schedule_seed=args.seed,
+                                treat_as_effective=args.treat_as_effective)
         ok = np.allclose(arrays["out"], _numpy_truth(x, w), rtol=1e-6, atol=1e-6)
         ref = sk.reference({"x": x, "w": w})["out"]
         ok = ok and np.array_equal(arrays["out"], ref)
@@ -135,7 +155,7 @@ def _run_bug(sk, product, out: Path, x, w, args) -> int:
     line = next(i for i, s in enumerate(planted.splitlines(), 1) if "BUG (planted" in s)
     console.info(f"== 3. plant the bug: {bug_dir / first}:{line} calls SetNextTaskStart before the tile loop")
     arrays, report = sk.run({"x": x, "w": w}, source_dir=out, overrides={first: bug_dir / first},
-                            schedule_seed=args.seed)
+                            schedule_seed=args.seed, treat_as_effective=args.treat_as_effective)
     console.info(f"== 4. run with race detection: {len(report.races)} race(s)")
     if not report.races:
         console.warn("the planted bug was not detected: this is a bug in ascgen")

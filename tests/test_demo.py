@@ -34,3 +34,10 @@ def test_demo_bug_shows_the_race_report(tmp_path):
     assert "SUMMARY: ascgen: RAW race y scale.cpp:" in out and "(producer tail)" in out
     assert "Hint: move SetNextTaskStart" in out
     assert "BUG (planted by ascgen demo --bug)" in (tmp_path / "demo" / "bug" / "scale.cpp").read_text()
+
+
+def test_demo_on_a_product_without_superkernel_emits_and_explains(tmp_path):
+    proc = _demo(tmp_path, "--product", "ascend310p")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "has no SuperKernel" in proc.stdout and "compile-only" in proc.stdout
+    assert (tmp_path / "demo" / "scale.cpp").is_file() and not (tmp_path / "demo" / "demo_trace.json").exists()
