@@ -13,8 +13,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cffi
-
 from .. import resources
 from ..errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
                       SpecError, SyncCountError)
@@ -82,9 +80,23 @@ class RunResult:
 
 # ---- loading ----------------------------------------------------------------------------------------
 
-_ffi = cffi.FFI()
-_ffi.cdef("\n".join(line for line in (resources.runtime_dir() / "src" / "core_api.h").read_text().splitlines()
-                    if not line.lstrip().startswith("#")))
+def _make_ffi():
+    """The committed out-of-line module (fast to import) when it matches core_api.h, else a parse of it."""
+    from . import core_cffi_build as glue
+    header = glue.header_text()
+    try:
+        from ._core_cffi import HEADER_SHA256, ffi
+        if HEADER_SHA256 == glue.header_hash(header):
+            return ffi
+    except ImportError:
+        pass
+    import cffi
+    ffi = cffi.FFI()
+    ffi.cdef(glue.cdef_text(header))
+    return ffi
+
+
+_ffi = _make_ffi()
 _lib = None
 _load_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
