@@ -70,14 +70,33 @@ def find_compiler() -> str:
 
 
 def compiler_identity(compiler: str) -> str:
-    """`<path> --version` first line, memoised per process (part of every cache key)."""
-    if compiler not in _compiler_ids:
-        try:
-            out = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise CompileError(f"cannot run the C++ compiler {compiler}: {exc}. Hint: set ASCGEN_CXX.") from exc
-        first = (out.stdout or out.stderr).strip().splitlines()
-        _compiler_ids[compiler] = f"{compiler} | {first[0] if first else 'unknown version'}"
+    """`<path> | <first line of --version>` (part of every cache key). Memoised per process, and on disk
+    by the compiler binary's (path, size, mtime), so a fresh process does not pay for a subprocess."""
+    if compiler in _compiler_ids:
+        return _compiler_ids[compiler]
+    real = os.path.realpath(compiler)
+    st = os.stat(real)
+    stamp = f"{real}|{st.st_size}|{st.st_mtime_ns}"
+    memo = config.cache_dir() / "compilers.json"
+    try:
+        known = json.loads(memo.read_text())
+    except (OSError, ValueError):
+        known = {}
+    if known.get(stamp, {}).get("path") == compiler:
+        _compiler_ids[compiler] = known[stamp]["id"]
+        return _compiler_ids[compiler]
+    try:
+        out = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise CompileError(f"cannot run the C++ compiler {compiler}: {exc}. Hint: set ASCGEN_CXX.") from exc
+    first = (out.stdout or out.stderr).strip().splitlines()
+    _compiler_ids[compiler] = f"{compiler} | {first[0] if first else 'unknown version'}"
+    known[stamp] = {"path": compiler, "id": _compiler_ids[compiler]}
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(memo, json.dumps(known, indent=1).encode())
+    except OSError:
+        pass   # a read-only cache only costs the subprocess next time
     return _compiler_ids[compiler]
 
 
@@ -116,10 +135,10 @@ def _local_headers(sources: Sequence[Source], include_dirs: Sequence[Path]) -> l
     folders: list[Path] = []
     for s in sources:
         if not isinstance(s, SourceText):
-            folders.append(Path(s).resolve().parent)
-    runtime = resources.runtime_dir().resolve()
+            folders.append(Path(os.path.abspath(s)).parent)
+    runtime = Path(os.path.abspath(resources.runtime_dir()))
     for d in include_dirs:
-        d = Path(d).resolve()
+        d = Path(os.path.abspath(d))
         if runtime not in (d, *d.parents):
             folders.append(d)
     seen: list[Path] = []
@@ -142,7 +161,7 @@ def _key_parts(sources, flags, compiler) -> dict:
     return {
         "cache_version": CACHE_VERSION,
         "sources": [hashlib.sha256(_source_text(s).encode()).hexdigest() for s in sources],
-        "source_names": [s.path if isinstance(s, SourceText) else str(Path(s).resolve()) for s in sources],
+        "source_names": [s.path if isinstance(s, SourceText) else os.path.abspath(s) for s in sources],
         "runtime_headers": _digest_files(_runtime_headers()),
         "local_headers": _digest_files(_local_headers(sources, [Path(i) for i in inc])),
         "flags": list(flags),
