@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent / "core_kernels"))
 import core_harness as h  # noqa: E402
 
 SRC = Path(__file__).parent / "core_kernels" / "sk.cpp"
-CALL_WAIT, CALL_SET, SKIP_SET_HIGH, SET_TWICE, SKIP_WAIT_BAD, SYNC_ALL, OVERLAP = 1, 2, 4, 8, 16, 32, 64
+CALL_WAIT, CALL_SET, SKIP_SET_HIGH, SET_TWICE, SKIP_WAIT_BAD, SYNC_ALL, OVERLAP, SET_EARLY = 1, 2, 4, 8, 16, 32, 64, 128
 AIC_SLOT, AIV_SLOT = 0, 64
 
 
@@ -199,3 +199,27 @@ def test_single_task_superkernel_compiles_out_both_calls(k):
     buf, obs, r = sk(k, specs)
     assert {l["rule"] for l in r.lints} == {"sk-first-task-wait", "sk-last-task-set"}
     assert all(l["file"].endswith("sk.cpp") and l["severity"] == "note" for l in r.lints)
+
+
+def test_race_records_reach_python_with_buffer_and_window(k):
+    """A set before the task's last GM write: the race detector (hb.cpp) reports it, and the core fills in
+    the buffer name, offset and the producer-tail window. Its twin (set after the write) is clean."""
+    modes = [CALL_WAIT | CALL_SET | SET_EARLY, CALL_WAIT | CALL_SET]
+    _, _, r = sk(k, [("aiv", 4), ("aiv", 4)], modes=modes, detect_races=True)
+    assert r.races, "no race found"
+    race = r.races[0]
+    e, l = race["earlier"], race["later"]
+    assert (e["task"], l["task"], e["write"], l["write"]) == (0, 1, True, False)
+    assert e["line"] == line_of("WRITE_LINE") and e["window"] == 2 and e["buffer"] == "arg0"
+    assert e["core_label"].startswith("AIV") and e["dtype"] == "int64" and e["offset"] >= 64 * 8
+    assert race["call_line"] == line_of("SET_BEFORE_WRITE")
+    _, _, clean = sk(k, [("aiv", 4), ("aiv", 4)], detect_races=True)
+    assert clean.races == []
+
+
+def test_timeline_events_reach_python(k):
+    _, _, r = sk(k, [("aiv", 2), ("aic", 2)], timeline=True)
+    kinds = {e["kind"] for e in r.events}
+    assert {"task_begin", "task_end", "set", "wait_begin", "wait_end"} <= kinds
+    assert r.timeline_params["flag_round_cycles"] > 0
+    assert all(e["core_label"] in r.geometry["labels"] for e in r.events)
