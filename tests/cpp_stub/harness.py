@@ -20,7 +20,7 @@ ROOT = HERE.parents[1]
 INCLUDE = ROOT / "runtime" / "include"
 STUB = HERE / "rt_stub.cpp"
 CXX = os.environ.get("CXX", "g++")
-BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-Wall", "-Wno-unused-variable", "-D__NPU_ARCH__=2201")
+BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-Wall", "-Wno-unused-variable")
 
 
 @lru_cache(maxsize=1)
@@ -48,10 +48,10 @@ class BuildError(RuntimeError):
 
 
 def build(name: str, source: str | Path, *, flags: tuple[str, ...] = (), includes: tuple[Path, ...] = (),
-          stub: bool = True) -> Path:
-    """Compile `source` (text or a .cpp path) with the stub into an executable; return its path."""
+          stub: bool = True, arch: int = 2201) -> Path:
+    """Compile `source` (text or a .cpp path) with the stub into an executable for `__NPU_ARCH__` = arch."""
     text = source.read_text() if isinstance(source, Path) else source
-    all_flags = BASE_FLAGS + tuple(flags) + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}",)
+    all_flags = BASE_FLAGS + (f"-D__NPU_ARCH__={arch}",) + tuple(flags) + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}",)
     key = hashlib.sha256("\0".join([text, STUB.read_text() if stub else "", _headers_digest(),
                                     " ".join(all_flags), _compiler_id()]).encode()).hexdigest()[:20]
     exe = cache_dir() / f"{name}-{key}"
@@ -69,14 +69,15 @@ def build(name: str, source: str | Path, *, flags: tuple[str, ...] = (), include
     return exe
 
 
-def syntax_check(source: str | Path, *, flags: tuple[str, ...] = (), includes: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+def syntax_check(source: str | Path, *, flags: tuple[str, ...] = (), includes: tuple[Path, ...] = (),
+                 arch: int = 2201) -> subprocess.CompletedProcess:
     """g++ -fsyntax-only against runtime/include; returns the completed process (stderr has the messages)."""
     path = source if isinstance(source, Path) else None
     with tempfile.TemporaryDirectory() as tmp:
         if path is None:
             path = Path(tmp) / "src.cpp"
             path.write_text(source)
-        cmd = [CXX, *BASE_FLAGS, *flags, *(f"-I{p}" for p in includes), f"-I{INCLUDE}", "-fsyntax-only", str(path)]
+        cmd = [CXX, *BASE_FLAGS, f"-D__NPU_ARCH__={arch}", *flags, *(f"-I{p}" for p in includes), f"-I{INCLUDE}", "-fsyntax-only", str(path)]
         return subprocess.run(cmd, capture_output=True, text=True)
 
 

@@ -61,6 +61,9 @@ inline void* alloc(size_t size, bool device, rt::Loc loc) {
     std::snprintf(name, kHeader, "%s@%s:%d", device ? "aclrtMalloc" : "GmAlloc",
                   file ? file + 1 : (loc.file ? loc.file : "?"), loc.line);
     void* data = static_cast<char*>(base) + kHeader;
+    // aclrtMalloc promises no contents, but fresh device memory reads as zeros in practice and examples
+    // rely on it (cross_core_set_wait_flag atomically adds into an output it never clears): zero-fill.
+    std::memset(data, 0, bytes - kHeader);
     rt::gm_register(data, size, name);
     return data;
 }

@@ -79,10 +79,19 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
     L::pack_bits(dst.data(), count, [&](int64_t i) { return L::cmp(cmpMode, C(a[i]), s); });
     ::ascgen::rt::cost(PIPE_V, count);
 }
+// The scalar given as a one-element tensor (arch 3510 form): its element [0].
 template <typename T, typename U>
-inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const ::ascgen::lib::same_t<T>& scalar,
-                     CMPMODE cmpMode, uint32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
-    CompareScalar(dst, src0, scalar, cmpMode, count, loc);
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& scalar,
+                          CMPMODE cmpMode, uint32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ::ascgen::lib::enter(loc);
+    ::ascgen::lib::vec_operand(scalar, 1, "CompareScalar", "src1 (scalar tensor)", loc);
+    CompareScalar(dst, src0, scalar.data()[0], cmpMode, count, loc);
+}
+template <typename T, typename U, typename S>
+inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const S& scalar, CMPMODE cmpMode,
+                     uint32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    if constexpr (::ascgen::lib::is_local<S>::value) CompareScalar(dst, src0, scalar, cmpMode, count, loc);
+    else CompareScalar(dst, src0, T(scalar), cmpMode, count, loc);
 }
 
 // Tensor-tensor select: dst[i] = mask bit i ? src0[i] : src1[i].
@@ -120,6 +129,44 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     const void* m = selMask.data();
     for (uint32_t i = 0; i < count; ++i) dst.data()[i] = L::mask_bit(m, i) ? src0.data()[i] : src1;
     ::ascgen::rt::cost(PIPE_V, count);
+}
+
+// Select in the arch-3510 spelling Select<BinaryDefaultType, MaskT, config>(dst, mask, a, b, mode, n): in
+// tensor-scalar mode, either operand may be a scalar or a one-element tensor (config.scalarTensorIndex).
+template <typename T = BinaryDefaultType, typename U = uint8_t, const BinaryConfig& config = DEFAULT_BINARY_CONFIG,
+          typename E, typename S0, typename S1>
+inline void Select(const LocalTensor<E>& dst, const LocalTensor<U>& selMask, const S0& src0, const S1& src1,
+                   SELMODE selMode, uint32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    constexpr bool t0 = L::is_local<S0>::value, t1 = L::is_local<S1>::value;
+    if constexpr (t0 && t1) {
+        if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE) {
+            Select(dst, selMask, src0, src1, selMode, count, loc);
+        } else if constexpr (config.scalarTensorIndex == 0) {
+            // dst[i] = bit ? scalar : src1[i]  ==  inverted-mask select of src1 against the scalar
+            L::vec_operand(src0, 1, "Select", "src0 (scalar tensor)", loc);
+            L::check_mask_dst(selMask, count, "Select", loc);
+            L::vec_operand(dst, count, "Select", "dst", loc);
+            L::vec_operand(src1, count, "Select", "src1", loc);
+            E s = src0.data()[0];
+            for (uint32_t i = 0; i < count; ++i) dst.data()[i] = L::mask_bit(selMask.data(), i) ? s : src1.data()[i];
+            ::ascgen::rt::cost(PIPE_V, count);
+        } else {
+            L::vec_operand(src1, 1, "Select", "src1 (scalar tensor)", loc);
+            Select(dst, selMask, src0, E(src1.data()[0]), selMode, count, loc);
+        }
+    } else if constexpr (t0) {
+        Select(dst, selMask, src0, L::same_t<E>(E(src1)), selMode, count, loc);
+    } else {
+        static_assert(t1, "Select: at least one source must be a tensor");
+        L::check_mask_dst(selMask, count, "Select", loc);
+        L::vec_operand(dst, count, "Select", "dst", loc);
+        L::vec_operand(src1, count, "Select", "src1", loc);
+        E s = E(src0);
+        for (uint32_t i = 0; i < count; ++i) dst.data()[i] = L::mask_bit(selMask.data(), i) ? s : src1.data()[i];
+        ::ascgen::rt::cost(PIPE_V, count);
+    }
 }
 
 // Level 0 with a destination: per repeat, the enabled lanes' bits go to dst (256/sizeof(T) bits a repeat).

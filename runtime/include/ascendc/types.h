@@ -97,6 +97,13 @@ struct DataCopyPadParams {
     uint64_t paddingValue = 0;
 };
 
+// Which operand of a scalar op is the scalar when both are tensors (arch 3510 form): its element [0].
+struct BinaryConfig {
+    int8_t scalarTensorIndex = 1;
+};
+inline constexpr BinaryConfig DEFAULT_BINARY_CONFIG{};
+struct BinaryDefaultType {};
+
 // Level-0 (masked, repeated) vector ops: one repeat covers 8 blocks of 32 bytes; a block stride is in
 // blocks, a repeat stride in blocks between the starts of consecutive repeats.
 struct BinaryRepeatParams {

@@ -15,6 +15,9 @@
 namespace ascgen {
 namespace lib {
 
+template <class X> struct is_local : std::false_type {};
+template <class T> struct is_local<AscendC::LocalTensor<T>> : std::true_type {};
+
 template <class T> struct same { using type = T; };
 template <class T> using same_t = typename same<T>::type;   // a non-deduced parameter type
 

@@ -104,6 +104,57 @@ inline void with_scalar(const char* name, const AscendC::LocalTensor<T>& d, cons
     rt::cost(PIPE_V, uint64_t(n));
 }
 
+template <class Op> struct commutes : std::true_type {};
+template <> struct commutes<op::ShiftLeft> : std::false_type {};
+template <> struct commutes<op::ShiftRight> : std::false_type {};
+template <> struct commutes<op::LeakyRelu> : std::false_type {};
+
+// Element-wise shift by a tensor of shift amounts (arch 3510); a negative amount shifts the other way.
+template <class Op, class T, class S>
+inline void shift_by_tensor(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                            const AscendC::LocalTensor<S>& s, int64_t n, rt::Loc loc) {
+    static_assert(std::is_integral<T>::value && std::is_integral<S>::value, "shifts take integer tensors");
+    check_count<T>(n, name, loc);
+    vec_operand(d, n, name, "dst", loc);
+    vec_operand(a, n, name, "src0", loc);
+    vec_operand(s, n, name, "src1", loc);
+    constexpr bool left = std::is_same<Op, op::ShiftLeft>::value;
+    using U = std::make_unsigned_t<T>;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t k = int64_t(s.data()[i]);
+        bool l = left ? k >= 0 : k < 0;
+        k = k < 0 ? -k : k;
+        d.data()[i] = k >= int64_t(sizeof(T) * 8) ? T(0) : l ? T(U(a.data()[i]) << k) : T(a.data()[i] >> k);
+    }
+    rt::cost(PIPE_V, uint64_t(n));
+}
+
+// The count form of a scalar op in every spelling: (tensor, scalar), (scalar, tensor) for commutative ops,
+// or two tensors where config.scalarTensorIndex names the one whose element [0] is the scalar.
+template <class Op, const AscendC::BinaryConfig& config, class U, class S, class V>
+inline void scalar_op(const char* name, const U& dst, const S& src0, const V& src1, int64_t n, rt::Loc loc) {
+    static_assert(is_local<U>::value, "the destination of a vector op is a LocalTensor");
+    using E = typename U::PrimType;
+    enter(loc);
+    if constexpr (is_local<S>::value && is_local<V>::value) {
+        if constexpr (std::is_same<Op, op::ShiftLeft>::value || std::is_same<Op, op::ShiftRight>::value) {
+            shift_by_tensor<Op>(name, dst, src0, src1, n, loc);
+        } else if constexpr (config.scalarTensorIndex == 0) {
+            static_assert(commutes<Op>::value, "this op takes its scalar second");
+            vec_operand(src0, 1, name, "src0 (scalar tensor)", loc);
+            with_scalar<Op>(name, dst, src1, E(src0.data()[0]), n, loc);
+        } else {
+            vec_operand(src1, 1, name, "src1 (scalar tensor)", loc);
+            with_scalar<Op>(name, dst, src0, E(src1.data()[0]), n, loc);
+        }
+    } else if constexpr (is_local<S>::value) {
+        with_scalar<Op>(name, dst, src0, E(src1), n, loc);
+    } else {
+        static_assert(commutes<Op>::value, "this op takes its scalar second");
+        with_scalar<Op>(name, dst, src1, E(src0), n, loc);
+    }
+}
+
 template <class Op, class T>
 inline void unary(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a, int64_t n,
                   rt::Loc loc) {
@@ -144,10 +195,11 @@ namespace AscendC {
     }
 
 #define ASCGEN_VEC_SCALAR(NAME, OP)                                                                              \
-    template <typename T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ::ascgen::lib::same_t<T>& scalar, \
-                     int32_t count, ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                        \
-        ::ascgen::lib::with_scalar<::ascgen::lib::op::OP>(#NAME, dst, src, scalar, count, loc);                  \
+    template <typename T = BinaryDefaultType, bool isSetMask = true,                                             \
+              const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S, typename V>            \
+    inline void NAME(const U& dst, const S& src0, const V& src1, int32_t count,                                  \
+                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
+        ::ascgen::lib::scalar_op<::ascgen::lib::op::OP, config>(#NAME, dst, src0, src1, count, loc);             \
     }                                                                                                            \
     template <typename T, bool isSetMask = true>                                                                 \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ::ascgen::lib::same_t<T>& scalar, \
