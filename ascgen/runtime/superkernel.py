@@ -13,7 +13,7 @@ core's records into a Report.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 from .. import products
 from ..errors import SpecError
@@ -49,6 +49,7 @@ class SuperKernel:
     """
     product: object
     options: str = "early-start=1"
+    _: KW_ONLY
     detect_races: bool = True
     schedule_seed: int | None = None
     strict: bool = False
