@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .builder_ir import KernelSpec, Node, OutputSpec, ParamSpec, ScalarOperand
-from .builder_ops import OPS, ROUND_MODES, cast_rounds, cast_targets
+from .builder_caps import any_cast_modes, spell_round
+from .builder_ops import EXACT_CASTS, OPS, ROUND_MODES, cast_targets
 from .builder_types import DTYPES, SCALAR_DTYPES, DType, dtype as _dtype
 from .errors import SpecError
 
@@ -354,17 +355,17 @@ def Cast(a, dtype, round: str = "rint") -> Tensor:  # noqa: A002 - the Ascend C 
         raise SpecError(f"Cast at {where}: unknown round mode {round!r}; use one of {', '.join(ROUND_MODES)}")
     if src == dst and src != "float32":
         raise SpecError(f"Cast at {where}: the operand is already {dst}")
-    allowed = cast_rounds(src, dst)
-    if allowed is None:
+    offered = any_cast_modes(src, dst)
+    if offered is None:
         targets = cast_targets(src)
         raise SpecError(f"Cast at {where}: {src} -> {dst} is not offered; from {src} you can cast to "
                         f"{', '.join(targets) or 'nothing'} (cast through float16/float32)")
-    if round not in allowed:
-        if allowed == ("none",):
-            round = "none"     # exact widening conversions have only one mode; accept the default
-        else:
-            raise SpecError(f"Cast at {where}: round mode {round!r} is not offered for {src} -> {dst}; "
-                            f"use one of {', '.join(allowed)}")
+    exact = (src, dst) in EXACT_CASTS
+    if exact:
+        round = "none"         # a widening conversion has one mode; accept whatever was asked
+    elif spell_round(offered, round, exact) is None:
+        raise SpecError(f"Cast at {where}: round mode {round!r} is not offered for {src} -> {dst}; "
+                        f"use one of {', '.join(offered)}")
     k = a.kernel
     return k._add_node(Node(len(k._nodes), "Cast", dst, (a.node_id,), round=round, where=where))
 

@@ -31,34 +31,14 @@ OPS: dict[str, OpInfo] = {op.name: op for op in (
 )}
 
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
-_DIRECTED = ("rint", "floor", "ceil", "round", "trunc")
 
-# (from, to) -> allowed round modes: the conversions both the 2201 (Atlas A2/A3) and the 3510 (950)
-# Cast tables list, so one emitted source is valid on each product we generate for.
-CASTS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("float32", "float16"): ("none", *_DIRECTED, "odd"),
-    ("float32", "bfloat16"): _DIRECTED,
-    ("float32", "int16"): _DIRECTED,
-    ("float32", "int32"): _DIRECTED,
-    ("float32", "float32"): _DIRECTED,
-    ("float16", "int8"): _DIRECTED,
-    ("float16", "uint8"): _DIRECTED,
-    ("float16", "int16"): _DIRECTED,
-    ("float16", "int32"): _DIRECTED,
-    ("bfloat16", "int32"): _DIRECTED,
-    ("int16", "float16"): _DIRECTED,
-    ("float16", "float32"): ("none",),
-    ("bfloat16", "float32"): ("none",),
-    ("int8", "float16"): ("none",),
-    ("uint8", "float16"): ("none",),
-    ("int16", "float32"): ("none",),
-}
-
-
-def cast_rounds(src: str, dst: str) -> tuple[str, ...] | None:
-    """Allowed round modes for a conversion, None when the conversion is not offered."""
-    return CASTS.get((src, dst))
+# Conversions that never lose information: they have a single mode (CAST_NONE) whatever was asked.
+EXACT_CASTS = frozenset({("float16", "float32"), ("bfloat16", "float32"), ("int8", "float16"),
+                         ("uint8", "float16"), ("int16", "float32"), ("int8", "int16"), ("int8", "int32"),
+                         ("int16", "int32")})
 
 
 def cast_targets(src: str) -> list[str]:
-    return sorted(d for (s, d) in CASTS if s == src)
+    """Every dtype some architecture converts `src` to (builder_caps.py holds the per-arch tables)."""
+    from .builder_caps import CAPS
+    return sorted({d for c in CAPS.values() for (s, d) in c.casts if s == src})

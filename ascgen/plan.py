@@ -8,19 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import products as _products
+from .builder_caps import caps, spell_round
+from .builder_ops import EXACT_CASTS, OPS
 from .builder_ir import KernelSpec, Node
 from .builder_types import DTYPES
 from .errors import SpecError
 
-# Products whose Ascend C library lacks DataCopyPad (GM<->UB copies of any byte length). Until the product
-# table carries the fact (requested in docs/design/requests.md), it is read here by architecture number:
-# those products use an aligned, shifted-back tail instead.
-_NO_DATA_COPY_PAD_ARCH = (2002, 1001)
-
 
 def has_data_copy_pad(product) -> bool:
+    """DataCopyPad exists (a Product field once the table has it, else the architecture's row)."""
     value = getattr(product, "data_copy_pad", None)
-    return value if value is not None else product.npu_arch not in _NO_DATA_COPY_PAD_ARCH
+    return value if value is not None else caps(product.npu_arch).data_copy_pad
 
 
 @dataclass(frozen=True)
@@ -98,12 +96,13 @@ def plan_kernel(spec_or_kernel, product) -> KernelPlan:
     product = _products.get(product)
     _check_block_dim(spec, product)
     live = spec.live_nodes()
+    rounds = _check_offered(spec, live, product)
     dtypes = {n.dtype for n in live} | {p.dtype for p in spec.params if p.kind != "scalar"}
     align = 32 // min(DTYPES[d].size for d in dtypes)
     _check_tile(spec, dtypes, align)
     inputs = tuple(_gm(p, "input") for p in spec.params_of("input"))
     outputs = tuple(_gm(p, "output") for p in spec.params_of("output"))
-    steps, temps, uses = _lower(spec, live)
+    steps, temps, uses = _lower(spec, live, rounds)
     items = _ub_items(spec, inputs, outputs, temps)
     used = sum(b for _, b in items)
     plan = KernelPlan(spec, product, "Kernel" + _camel(spec.name), inputs, outputs, spec.params_of("scalar"),
@@ -117,6 +116,36 @@ def _check_block_dim(spec: KernelSpec, product) -> None:
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: block_dim {spec.block_dim} is above the "
                         f"{product.max_block_dim} vector cores of {product.id}; use 1..{product.max_block_dim} "
                         f"(or Product.with_cores(aiv=...) for a bigger chip)")
+
+
+def _check_offered(spec: KernelSpec, live: tuple[Node, ...], product) -> dict[int, str]:
+    """Every dtype, op and Cast of the kernel exists on the product; returns the Cast mode to emit per node."""
+    row = caps(product.npu_arch)
+    on = f"on {product.id} (__NPU_ARCH__ {product.npu_arch})"
+    for p in spec.params:
+        if p.kind != "scalar" and p.dtype not in row.dtypes:
+            raise SpecError(f"{p.kind} {p.name!r} at {p.where}: {p.dtype} is not offered {on}; "
+                            f"its types: {', '.join(row.dtypes)}")
+    rounds: dict[int, str] = {}
+    for n in live:
+        if n.dtype not in row.dtypes:
+            raise SpecError(f"{n.op} at {n.where}: {n.dtype} is not offered {on}")
+        if n.op == "Cast":
+            src = spec.nodes[n.args[0]].dtype
+            offered = row.casts.get((src, n.dtype))
+            mode = spell_round(offered, n.round, (src, n.dtype) in EXACT_CASTS) if offered else None
+            if mode is None:
+                there = sorted({f"{d} ({'/'.join(m)})" for (s_, d), m in row.casts.items() if s_ == src})
+                raise SpecError(f"Cast at {n.where}: {src} -> {n.dtype} with round={n.round!r} is not offered "
+                                f"{on}; there {src} converts to: {', '.join(there) or 'nothing'}")
+            rounds[n.id] = mode
+        elif n.op in row.op_dtypes and n.dtype not in row.op_dtypes[n.op]:
+            allowed = row.op_dtypes[n.op]
+            raise SpecError(f"{n.op} at {n.where} on {n.dtype} is not offered {on}; "
+                            f"there it takes {', '.join(allowed) or 'no type at all'}")
+        elif n.op in OPS and n.op != "Cast" and OPS[n.op].dtypes and n.dtype not in OPS[n.op].dtypes:
+            raise SpecError(f"{n.op} at {n.where} does not support {n.dtype}")
+    return rounds
 
 
 def _check_tile(spec: KernelSpec, dtypes: set[str], align: int) -> None:
@@ -135,7 +164,7 @@ def _gm(p, kind: str) -> GmTensor:
                     cap, p.where)
 
 
-def _lower(spec: KernelSpec, live: tuple[Node, ...]):
+def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
     """Compute steps in node order; each value lives in an output's queue tensor, an input's, or a temp
     buffer. Temp buffers are reused once their value is dead; a step never writes the buffer of one of its
     own sources (no in-place calls, valid for every op including size-changing Casts)."""
@@ -174,7 +203,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...]):
             var[n.id] = name
         src_dtype = spec.nodes[n.args[0]].dtype if n.args else n.dtype
         steps.append(Step(n.op, n.dtype, var[n.id], tuple(var[a] for a in n.args), src_dtype, n.scalar,
-                          n.round, n.where))
+                          rounds.get(n.id, n.round), n.where))
         for buf, holder in list(busy.items()):       # free the buffers whose value was last used here
             if holder != n.id and last_use.get(holder, -1) <= n.id:
                 del busy[buf]

@@ -177,3 +177,29 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert len(err.splitlines()) == 1 and "Exp at bad.py:3 does not support int32" in err
     assert main(["emit", str(spec), "--product", "nope", "-o", str(tmp_path / "out")]) == 2
     assert "unknown product 'nope'" in capsys.readouterr().err
+
+
+def test_products_refuse_what_their_library_lacks():
+    k = Kernel("k")
+    x = k.input("x", "float32")
+    k.output("y", Cast(x, "int32", round="floor"))
+    assert "RoundMode::CAST_FLOOR" in ascgen.emit(k, "ascend910_93")
+    with pytest.raises(SpecError, match=r"Cast at test_builder_errors\.py:\d+: float32 -> int32 with round='floor' "
+                                        r"is not offered on ascend310p \(__NPU_ARCH__ 2002\); there float32 converts to: float16"):
+        plan_kernel(k, "ascend310p")
+    r = Kernel("r")
+    r.output("y", Relu(r.input("x", "int32")))
+    plan_kernel(r, "ascend310p")
+    with pytest.raises(SpecError, match="Relu at .* on int32 is not offered on ascend910 .*there it takes float16"):
+        plan_kernel(r, "ascend910")
+
+
+def test_rint_is_spelled_cast_none_where_only_that_exists():
+    # CAST_NONE on a lossy conversion is round-to-nearest-even: the same result, another spelling
+    k = Kernel("k")
+    k.output("h", Cast(k.input("x", "float32"), "float16", round="rint"))
+    assert "RoundMode::CAST_RINT" in ascgen.emit(k, "ascend950")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert "RoundMode::CAST_NONE" in ascgen.emit(k, "ascend310p")

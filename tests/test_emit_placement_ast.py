@@ -24,6 +24,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 BRANCHY = {CursorKind.FOR_STMT, CursorKind.WHILE_STMT, CursorKind.DO_STMT, CursorKind.IF_STMT,
            CursorKind.SWITCH_STMT, CursorKind.CONDITIONAL_OPERATOR, CursorKind.CXX_FOR_RANGE_STMT}
 SYNC = ("WaitPreTaskEnd", "SetNextTaskStart")
+REFUSED = {("bf16_leaky", "ascend310p")}    # no bfloat16 there: test_golden_generated.py checks the error
 
 
 @functools.lru_cache(maxsize=None)
@@ -35,6 +36,8 @@ def _cases():
     for path in EXAMPLES:
         for kernel in _kernels(path):
             for product in PRODUCTS:
+                if (kernel.name, product) in REFUSED:
+                    continue
                 yield pytest.param(path, kernel.name, product, id=f"{kernel.name}-{product}")
 
 

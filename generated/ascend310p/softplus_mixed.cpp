@@ -94,7 +94,7 @@ private:
         AscendC::Exp(exLocal, tmp0, count);  // softplus_mixed.py:8
         AscendC::Adds(tmp1, exLocal, 1.0f, count);  // softplus_mixed.py:9
         AscendC::Ln(tmp2, tmp1, count);  // softplus_mixed.py:9
-        AscendC::Cast(yLocal, tmp2, AscendC::RoundMode::CAST_RINT, count);  // softplus_mixed.py:9
+        AscendC::Cast(yLocal, tmp2, AscendC::RoundMode::CAST_NONE, count);  // softplus_mixed.py:9
         outQueueY.EnQue<half>(yLocal);
         outQueueEx.EnQue<float>(exLocal);
         inQueueX.FreeTensor(xLocal);
