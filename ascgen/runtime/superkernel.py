@@ -34,7 +34,7 @@ class _Added:
     where: str = ""
 
 
-@dataclass
+@dataclass(repr=False)
 class SuperKernel:
     """One SuperKernel: tasks in order, run as one launch.
 
@@ -80,6 +80,10 @@ class SuperKernel:
     @property
     def tasks(self) -> list[str]:
         return [t.name for t in self._tasks]
+
+    def __repr__(self) -> str:
+        tasks = ", ".join(f"{t.name}[{t.block_dim}]" for t in self._tasks) or "no task"
+        return f"<SuperKernel on {self.product.id} ({self.options}): {tasks}>"
 
     def run(self) -> Report:
         """Run every task as one launch. Hang and count faults raise; races and lints land in the Report."""
