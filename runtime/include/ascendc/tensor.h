@@ -127,9 +127,11 @@ public:
     GlobalTensor() = default;
 
     // A view of GM; `bufferSize` in elements (checked against the allocation by the core).
+    // An explicit size 0 is an empty view (every access faults); it is not checked against allocations, so
+    // zero-length launches work.
     void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
         ::ascgen::lib::enter(loc);
-        ::ascgen::rt::gm_view(buffer, bufferSize * sizeof(T), loc);
+        if (bufferSize > 0) ::ascgen::rt::gm_view(buffer, bufferSize * sizeof(T), loc);
         addr_ = buffer;
         size_ = bufferSize;
         sized_ = true;
