@@ -60,7 +60,12 @@ class ArchCaps:
     casts: dict                             # (from, to) -> round modes
     data_copy_pad: bool                     # DataCopyPad (GM <-> UB copies of any byte length)
     op_dtypes: dict = field(default_factory=dict)   # ops whose dtypes differ from builder_ops.OPS
+    vector_api: bool = True                 # the basic vector API (Add, Exp, Cast...) exists at all
 
+
+# The Atlas inference Vector Core (310P, vector_only) shares __NPU_ARCH__ 2002 but the API pages list
+# Add, Exp, Relu, Cast... as unsupported there: builder kernels cannot target it.
+_VECTOR_CORE_2002 = ArchCaps(_NO_BF16, {}, False, vector_api=False)
 
 CAPS: dict[int, ArchCaps] = {
     2201: ArchCaps(_ALL, _CASTS_2201, True),
@@ -74,9 +79,12 @@ CAPS: dict[int, ArchCaps] = {
 }
 
 
-def caps(npu_arch: int) -> ArchCaps:
+def caps(product) -> ArchCaps:
+    """The row for a Product (its npu_arch; vector-only products of 2002 have their own row)."""
+    if product.vector_only and product.npu_arch == 2002:
+        return _VECTOR_CORE_2002
     # An architecture missing here gets the 2201 row: the most widely documented API level.
-    return CAPS.get(npu_arch, CAPS[2201])
+    return CAPS.get(product.npu_arch, CAPS[2201])
 
 
 def any_cast_modes(src: str, dst: str) -> tuple[str, ...] | None:

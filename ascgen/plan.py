@@ -18,7 +18,7 @@ from .errors import SpecError
 def has_data_copy_pad(product) -> bool:
     """DataCopyPad exists (a Product field once the table has it, else the architecture's row)."""
     value = getattr(product, "data_copy_pad", None)
-    return value if value is not None else caps(product.npu_arch).data_copy_pad
+    return value if value is not None else caps(product).data_copy_pad
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,11 @@ def _check_block_dim(spec: KernelSpec, product) -> None:
 
 def _check_offered(spec: KernelSpec, live: tuple[Node, ...], product) -> dict[int, str]:
     """Every dtype, op and Cast of the kernel exists on the product; returns the Cast mode to emit per node."""
-    row = caps(product.npu_arch)
+    row = caps(product)
     on = f"on {product.id} (__NPU_ARCH__ {product.npu_arch})"
+    if not row.vector_api:
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: the Ascend C vector API the builder emits "
+                        f"(Add, Exp, Cast...) is not offered {on}, {product.title}; target another product")
     for p in spec.params:
         if p.kind != "scalar" and p.dtype not in row.dtypes:
             raise SpecError(f"{p.kind} {p.name!r} at {p.where}: {p.dtype} is not offered {on}; "

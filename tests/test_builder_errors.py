@@ -203,3 +203,8 @@ def test_rint_is_spelled_cast_none_where_only_that_exists():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert "RoundMode::CAST_NONE" in ascgen.emit(k, "ascend310p")
+
+
+def test_the_310p_vector_core_has_no_basic_vector_api():
+    with pytest.raises(SpecError, match="vector API the builder emits .* is not offered on ascend310p_vec"):
+        plan_kernel(_kernel(block_dim=4), "ascend310p_vec")
