@@ -8,10 +8,13 @@ and in code whose types did not resolve.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from . import check_api as api
-from .check_tokens import Call, FileTokens, Tok, tokenize
+from .check_tokens import Call, FileTokens, Tok, match_angle, read_macro, tokenize
+
+match_angle_tokens = match_angle
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
 _SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
@@ -52,7 +55,9 @@ class Index:
     constants: dict = field(default_factory=dict)         # integer constants: name -> value
     tiling_keys: set = field(default_factory=set)
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
+    macros: dict = field(default_factory=dict)            # function-like macros of the user's files
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
+    scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)
     bases: dict = field(default_factory=dict)             # class -> {base classes}
 
@@ -60,6 +65,18 @@ class Index:
         if filename not in self.tokens:
             self.tokens[filename] = tokenize(self.tu, filename)
         return self.tokens[filename]
+
+    def object_type(self, name: str, caller: FuncDef | None) -> tuple[set, bool]:
+        """(user classes, typed-by-template-parameter) of the variable `name` seen from `caller`: its
+        locals and parameters first, then its class's fields, then globals, then any declaration."""
+        if name == "this":
+            return ({caller.owner} if caller and caller.owner else set()), False
+        scopes = [caller.cursor.hash, caller.owner] if caller else []
+        for scope in [*scopes, None]:
+            if (scope, name) in self.scoped:
+                classes = self.scoped[(scope, name)]
+                return classes - {GENERIC}, GENERIC in classes
+        return self.var_classes.get(name, set()), name in self.var_generic
 
     def with_bases(self, classes: set) -> set:
         out, todo = set(classes), list(classes)
@@ -98,11 +115,11 @@ class Index:
         if not candidates:
             return []
         if call.obj is not None:
-            owners = ({caller.owner} if call.obj == "this" and caller else self.var_classes.get(call.obj, set()))
+            owners, generic = self.object_type(call.obj, caller)
             if owners:
                 owners = self.with_bases(owners)
                 candidates = [d for d in candidates if d.owner in owners]
-            elif call.obj in self.declared and call.obj not in self.var_generic:
+            elif call.obj in self.declared and not generic:
                 return []           # an object of a library type (Matmul, TQue...): not the user's method
             else:                   # a template-parameter, auto or undeclared type: any method of that name
                 candidates = _prefer(candidates, lambda d: d.owner is not None)
@@ -153,7 +170,11 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
                 index.classes.add(child.spelling)
             _walk(index, child, scope + ((child.spelling,) if child.spelling else ()))
         elif kind in _VAR_KINDS:
-            _add_variable(index, child)
+            _add_variable(index, child, scope[-1] if scope and scope[-1] in index.classes else None)
+        elif kind == "MACRO_DEFINITION":
+            macro = read_macro(child)
+            if macro is not None and macro.params is not None:
+                index.macros[macro.name] = macro
         elif kind == "ENUM_DECL":
             for e in child.get_children():
                 index.constants[e.spelling] = e.enum_value
@@ -179,7 +200,7 @@ def _add_function(index: Index, cursor, scope) -> None:
         if child.kind.name == "TEMPLATE_TYPE_PARAMETER":
             index.template_params.add(child.spelling)
     for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
-        _walk_locals(index, child)
+        _walk_locals(index, child, cursor.hash)
     if not cursor.is_definition() or api.LIBRARY_NAMESPACES.intersection(scope):
         return
     parent = cursor.semantic_parent
@@ -204,14 +225,17 @@ def _is_variadic(cursor) -> bool:
         return False
 
 
-def _walk_locals(index: Index, cursor) -> None:
+def _walk_locals(index: Index, cursor, function_hash) -> None:
     if cursor.kind.name in ("VAR_DECL", "PARM_DECL"):
-        _add_variable(index, cursor)
+        _add_variable(index, cursor, function_hash)
     for child in cursor.get_children():
-        _walk_locals(index, child)
+        _walk_locals(index, child, function_hash)
 
 
-def _add_variable(index: Index, cursor) -> None:
+GENERIC = "<generic>"
+
+
+def _add_variable(index: Index, cursor, scope=None) -> None:
     name = cursor.spelling
     if not name:
         return
@@ -220,11 +244,18 @@ def _add_variable(index: Index, cursor) -> None:
     type_toks = [t.text for t in toks if t.offset < cursor.location.offset]
     if "GlobalTensor" in cursor.type.spelling or "GlobalTensor" in type_toks:
         index.global_tensors.add(name)
-    classes = {t for t in type_toks if t in index.classes}
+    # The spelled type, plus clang's view of it (declarations expanded from macros have no spelled type).
+    type_names = set(type_toks) | set(re.findall(r"[A-Za-z_]\w*", cursor.type.spelling))
+    classes = {t for t in type_names if t in index.classes}
+    key = (scope, name)
     if classes:
         index.var_classes.setdefault(name, set()).update(classes)
-    elif any(t in index.template_params or t in ("auto", "decltype") for t in type_toks):
+        index.scoped.setdefault(key, set()).update(classes)
+    elif any(t in index.template_params or t in ("auto", "decltype") for t in type_names):
         index.var_generic.add(name)
+        index.scoped.setdefault(key, set()).add(GENERIC)
+    else:
+        index.scoped.setdefault(key, set())
     after = [t for t in toks if t.offset > cursor.location.offset]
     if ("const" in type_toks or "constexpr" in type_toks) and len(after) == 2 and after[0].text == "=" \
             and after[1].kind == "lit":

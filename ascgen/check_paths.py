@@ -7,6 +7,10 @@ one binary is compiled per key). Each state carries one witness: the branch deci
 lead to it, for messages. There are few possible keys, so every statement is visited a bounded number of
 times and calls into the kernel's own functions are memoised per (function, input key, loop).
 
+An `if constexpr` whose branch calls the task-sync pair and that has no else is a compile-time
+configuration selector, like a TilingKey chain: the path where no configuration is selected is not a path
+of any binary that runs, so it is dropped (constexpr_chain_end).
+
 Loops: a loop without task-sync calls may run zero or more times; one that contains them is reported by
 the in-loop rule and counted as running its calls once, so the other rules are not buried under
 consequences of the same mistake. The interpreter records events (sync calls, GM accesses, other library
@@ -19,7 +23,10 @@ from dataclasses import dataclass, field
 from . import check_api as api
 from .check_index import FuncDef, Index
 from .check_parse import Skipped
-from .check_tokens import Call, Tok, arg_root, calls_in, join, match_paren
+from .check_tokens import Call, Tok, arg_root, calls_in, expand, join, match_paren
+from .check_tokstmt import TokenStatements
+
+MAX_MACRO_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,7 @@ def _step(tok: Tok, file: str, text: str, decision: bool = True) -> Step:
     return Step(file, tok.line, tok.col, text, decision)
 
 
-class Interpreter:
+class Interpreter(TokenStatements):
     def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None):
         self.index = index
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
@@ -145,19 +152,20 @@ class Interpreter:
         if id(fn) not in self._has_sync:
             self._has_sync[id(fn)] = frozenset()            # cycle guard
             kinds = set()
-            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
-                if self._is_sync(call):
-                    kinds.add(call.name)
-                for callee in self.index.resolve(call, fn):
-                    kinds |= self.has_sync(callee)
+            kinds = self._toks_sync(self.index.cursor_tokens(fn.cursor), fn)
             self._has_sync[id(fn)] = frozenset(kinds)
         return self._has_sync[id(fn)]
 
-    def _toks_sync(self, toks, fn: FuncDef) -> frozenset:
+    def _toks_sync(self, toks, fn: FuncDef, depth: int = 0) -> frozenset:
+        """The task-sync calls a run of tokens may execute (through calls and the user's macros)."""
         kinds = set()
         for call in calls_in(toks):
             if self._is_sync(call):
                 kinds.add(call.name)
+            elif depth < MAX_MACRO_DEPTH and self._macro(call, fn) is not None:
+                body = expand(self.index.macros[call.name], call)
+                self._declare_locals(body, fn)
+                kinds |= self._toks_sync(body, fn, depth + 1)
             for callee in self.index.resolve(call, fn):
                 kinds |= self.has_sync(callee)
         return frozenset(kinds)
@@ -197,10 +205,15 @@ class Interpreter:
     # ---- statements ----
     def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
         kind = cur.kind.name
+        toks = self.index.cursor_tokens(cur)
+        if kind != "COMPOUND_STMT" and toks and toks[0].text in self.index.macros:
+            # A statement expanded from the user's macro: its AST nodes all map onto the invocation, so
+            # read the expansion from tokens once instead of walking them.
+            return self.exec_tokens(toks, states, fn, loop)
         handler = getattr(self, "_exec_" + kind.lower(), None)
         if handler is not None:
             return handler(cur, states, fn, loop)
-        return Flow(fall=self.leaf(self.index.cursor_tokens(cur), states, fn, loop))
+        return Flow(fall=self.leaf(toks, states, fn, loop))
 
     def _exec_compound_stmt(self, cur, states, fn, loop) -> Flow:
         flow = Flow()
@@ -211,12 +224,15 @@ class Interpreter:
             # Tokens between statements belong to statements clang dropped (unparsable without the
             # missing headers): run them as straight-line code rather than lose their calls.
             end = child.extent.start.offset if child is not None else (toks[-1].offset if toks else 0)
-            gap = [t for t in toks if pos <= t.offset < end and t.text != ";"]
-            if gap and child is not None and child.extent.start.file is not None \
-                    and child.extent.start.file.name == self._file(cur):
-                current = self.leaf(gap, current, fn, loop)
-            elif gap and child is None:
-                current = self.leaf(gap, current, fn, loop)
+            gap = [t for t in toks if pos <= t.offset < end]
+            same_file = child is None or (child.extent.start.file is not None
+                                          and child.extent.start.file.name == self._file(cur))
+            if same_file and any(t.text != ";" for t in gap):
+                sub = self.exec_tokens(gap, current, fn, loop)
+                _merge(flow.ret, sub.ret)
+                _merge(flow.brk, sub.brk)
+                _merge(flow.cont, sub.cont)
+                current = sub.fall
             if child is None:
                 break
             pos = max(pos, child.extent.end.offset)
@@ -265,6 +281,8 @@ class Interpreter:
         cond = [t for t in toks[start:] if t.offset < then.extent.start.offset]
         states = self.leaf(cond, states, fn, loop)
         true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
+        if start == 2 and other is None and self._toks_sync(self.index.cursor_tokens(then), fn):
+            false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
         flow = self.exec(then, true_states, fn, loop)
         other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
         for name in ("fall", "ret", "brk", "cont"):
@@ -316,11 +334,20 @@ class Interpreter:
 
     def _loop(self, cur, states, fn, body, header, at_least_once: bool) -> Flow:
         toks = self.index.cursor_tokens(cur)
-        where = self._file(cur)
-        loop_step = _step(toks[0], where, f"the {toks[0].text} loop at line {toks[0].line}")
+        body_toks = self.index.cursor_tokens(body) if body is not None else []
+        run_body = (lambda st, step: self.exec(body, st, fn, step)) if body is not None else None
+        return self.loop_flow(toks[0], self._file(cur), states, fn, header, body_toks, run_body, at_least_once)
+
+    def loop_flow(self, keyword: Tok, where: str, states, fn, header, body_toks, run_body, at_least_once) -> Flow:
+        """A loop: its body may run zero times (unless do-while) or more; see the module docstring."""
+        if at_least_once and [t.text for t in header] in (["0"], ["false"]):
+            # do { ... } while (0): the statement-macro idiom, a block that runs once, not a loop.
+            states = self.leaf(header, states, fn, None)
+            return run_body(states, None) if run_body is not None else Flow(fall=states)
+        loop_step = _step(keyword, where, f"the {keyword.text} loop at line {keyword.line}")
         states = self.leaf(header, states, fn, loop_step)
-        body_flow = self.exec(body, states, fn, loop_step) if body is not None else Flow(fall=states)
-        kinds = self._toks_sync(self.index.cursor_tokens(body), fn) if body is not None else frozenset()
+        body_flow = run_body(states, loop_step) if run_body is not None else Flow(fall=states)
+        kinds = self._toks_sync(body_toks, fn)
         out = Flow(ret=body_flow.ret)
         if kinds:
             # Reported by the in-loop rule; counted once here so later rules are not its echoes.
@@ -331,7 +358,7 @@ class Interpreter:
                 _merge(out.fall, {bumped: witness})
             return out
         if not at_least_once:
-            zero = _step(toks[0], where, f"the {toks[0].text} loop at line {toks[0].line} runs zero times")
+            zero = _step(keyword, where, f"the {keyword.text} loop at line {keyword.line} runs zero times")
             _merge(out.fall, {k: w + (zero,) for k, w in states.items()})
         for part in (body_flow.fall, body_flow.brk, body_flow.cont):
             _merge(out.fall, part)
@@ -396,16 +423,55 @@ class Interpreter:
         return true_s, false_s
 
     # ---- leaf statements: the calls they make ----
-    def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None) -> States:
+    def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
         if not toks:
             return states
-        where = self._file(fn.cursor)     # a function's statements are all in its own file
-        for call in calls_in(toks):
+        calls = calls_in(toks)
+        macros = [c for c in calls if self._macro(c, fn) is not None] if depth < MAX_MACRO_DEPTH else []
+        spans = [(c.tok.offset, c.end_offset, c.tok.file) for c in macros]
+        for call in calls:
+            if any(a < call.tok.offset < b and call.tok.file == f for a, b, f in spans):
+                continue                  # inside a macro's arguments: seen in its expansion instead
+            # Statements are in their function's file; tokens of a macro body carry their own.
+            where = call.tok.file or self._file(fn.cursor)
+            if call in macros:
+                body = expand(self.index.macros[call.name], call)
+                if depth + 1 < MAX_MACRO_DEPTH:
+                    self._declare_locals(body, fn)
+                flow = self.exec_tokens(body, states, fn, loop, depth + 1)
+                # A return inside a macro body is approximated as falling through (documented).
+                states = {}
+                for part in (flow.fall, flow.ret, flow.brk, flow.cont):
+                    _merge(states, part)
+                continue
             if self._is_sync(call):
                 self.seen_sync.add((where, call.tok.offset))     # reached by the walk, even if dead code
             if states:
                 states = self.on_call(call, where, states, fn, loop)
         return states
+
+    def _declare_locals(self, toks: list[Tok], fn: FuncDef) -> None:
+        """`Class<...> name(...)` in a macro expansion: clang's declaration has no spelled type there, so
+        read the object's class from the expanded tokens (it decides which Process() runs)."""
+        from .check_index import match_angle_tokens
+        for i, t in enumerate(toks):
+            if t.kind != "id" or t.text not in self.index.classes:
+                continue
+            j = i + 1
+            if j < len(toks) and toks[j].text == "<":
+                j = match_angle_tokens(toks, j)
+                if j is None:
+                    continue
+                j += 1
+            if j + 1 < len(toks) and toks[j].kind == "id" and toks[j + 1].text in ("(", ";", "{", "=", ","):
+                self.index.scoped[(fn.cursor.hash, toks[j].text)] = {t.text}
+
+    def _macro(self, call: Call, fn: FuncDef):
+        """The user's function-like macro a call expands, unless it names a function we follow."""
+        macro = self.index.macros.get(call.name)
+        if macro is None or call.obj is not None or call.qualifier or self._is_sync(call):
+            return None
+        return macro
 
     def on_call(self, call: Call, where: str, states: States, fn: FuncDef, loop) -> States:
         if self._is_sync(call):

@@ -62,6 +62,8 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
                                    message=f"{kind} is called here on other paths; every core must call it "
                                            "exactly once, or the SuperKernel boundary hangs"))
             else:
+                if not calls:       # repeated by a loop: the in-loop rule reports it
+                    continue
                 at = calls[1] if len(calls) > 1 else calls[-1]
                 message = f"{kind} is executed more than once on {_path_text(witness)}"
                 notes = [_note(s, rule=rule, message=f"{kind} executed here") for s in calls[:-1]]

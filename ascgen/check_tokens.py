@@ -18,6 +18,7 @@ class Tok:
     offset: int
     line: int
     col: int
+    file: str = ""   # set only for tokens of macro bodies (they come from the macro's definition)
 
 
 class FileTokens:
@@ -103,6 +104,7 @@ class Call:
     args: tuple[tuple[Tok, ...], ...]
     assigned: bool                        # `name(...) = value` (GlobalTensor operator() as a store)
     end_offset: int                       # offset of the closing parenthesis
+    end_index: int = 0                    # its index in the scanned tokens (evaluation order)
 
     def text(self, limit: int = 60) -> str:
         """The call as written, shortened: for messages."""
@@ -252,8 +254,8 @@ def calls_in(toks: list[Tok]) -> list[Call]:
             continue
         assigned = close + 1 < len(toks) and toks[close + 1].text == "="
         found.append(Call(t.text, t, _qualifier(toks, i), _object(toks, i), targs,
-                          split_args(toks[j + 1:close]), assigned, toks[close].offset))
-    found.sort(key=lambda c: c.end_offset)
+                          split_args(toks[j + 1:close]), assigned, toks[close].offset, close))
+    found.sort(key=lambda c: c.end_index)
     return found
 
 
@@ -290,3 +292,52 @@ def int_value(arg: tuple[Tok, ...], constants: dict[str, int]) -> int | None:
         except ValueError:
             return None
     return constants.get(text)
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    params: tuple[str, ...] | None      # None: object-like
+    body: tuple[Tok, ...]
+
+
+def read_macro(cursor) -> Macro | None:
+    """A #define from a MACRO_DEFINITION cursor (needs the detailed preprocessing record)."""
+    raw = list(cursor.get_tokens())
+    if not raw:
+        return None
+    file = cursor.location.file.name if cursor.location.file else ""
+    toks = [Tok(_KINDS.get(t.kind.name, "punct"), t.spelling, t.location.offset, t.location.line,
+                t.location.column, file) for t in raw if t.kind.name != "COMMENT"]
+    name = toks[0]
+    if len(toks) > 1 and toks[1].text == "(" and toks[1].offset == name.offset + len(name.text):
+        close = match_paren(toks, 1)
+        if close is None:
+            return None
+        params = tuple(t.text for t in toks[2:close] if t.text != ",")
+        return Macro(name.text, params, tuple(toks[close + 1:]))
+    return Macro(name.text, None, tuple(toks[1:]))
+
+
+def expand(macro: Macro, call: Call) -> list[Tok]:
+    """The body of a function-like macro with its parameters replaced by the call's argument tokens
+    (stringizing dropped, token pasting left as separate tokens: enough to see the calls it makes)."""
+    params = list(macro.params or ())
+    args = list(call.args)
+    values: dict[str, list[Tok]] = {}
+    for i, p in enumerate(params):
+        if p == "...":
+            rest = []
+            for j, a in enumerate(args[i:]):
+                if j:
+                    rest.append(Tok("punct", ",", a[0].offset if a else 0, 0, 0))
+                rest.extend(a)
+            values["__VA_ARGS__"] = rest
+        else:
+            values[p] = list(args[i]) if i < len(args) else []
+    out: list[Tok] = []
+    for t in macro.body:
+        if t.text in ("#", "##"):
+            continue
+        out.extend(values.get(t.text, [t]) if t.kind == "id" else [t])
+    return out
