@@ -104,19 +104,29 @@ def _methods(tu, name):
     return out
 
 
+def _gm_name(arg) -> str:
+    """The GlobalTensor member an argument refers to (`xGm[offset]` -> "xGm")."""
+    for cur, _ in _walk(arg):
+        if cur.kind == CursorKind.MEMBER_REF_EXPR and "GlobalTensor" in cur.type.spelling:
+            return cur.spelling
+    return "?"
+
+
 def _gm_effects(node, methods, seen=frozenset()):
-    """(reads GM, writes GM) of a statement, following calls into the kernel class's own methods."""
-    reads = writes = False
+    """(GM tensors read, GM tensors written) by a statement, following calls into the class's own methods."""
+    reads, writes = set(), set()
     for cur, _ in _walk(node):
         if cur.kind != CursorKind.CALL_EXPR:
             continue
         if cur.spelling in ("DataCopy", "DataCopyPad"):
             args = list(cur.get_arguments())
-            writes |= bool(args) and "GlobalTensor" in args[0].type.spelling
-            reads |= len(args) > 1 and "GlobalTensor" in args[1].type.spelling
+            if args and "GlobalTensor" in args[0].type.spelling:
+                writes.add(_gm_name(args[0]))
+            if len(args) > 1 and "GlobalTensor" in args[1].type.spelling:
+                reads.add(_gm_name(args[1]))
         elif cur.spelling in methods and cur.spelling not in seen:
             r, w = _gm_effects(methods[cur.spelling], methods, seen | {cur.spelling})
-            reads, writes = reads or r, writes or w
+            reads, writes = reads | r, writes | w
     return reads, writes
 
 
@@ -135,8 +145,11 @@ def emitted():
     return get
 
 
-def placement_problems(source: str, kernel_name: str, task_sync: str, product) -> list[str]:
-    """Everything wrong with the task-sync placement of one emitted source, checked on its AST."""
+def placement_problems(source: str, kernel_name: str, task_sync: str, product, prefetch=frozenset(),
+                       set_early=False, force=False) -> list[str]:
+    """Everything wrong with the task-sync placement of one emitted source, checked on its AST.
+    `prefetch`: inputs whose GM may be read before the wait; `set_early`: the set must directly follow
+    the wait instead of coming after every GM access."""
     tu = _parse(source, kernel_name)
     errors = [f"{d.location.file}:{d.location.line}:{d.location.column}: {d.spelling}"
               for d in tu.diagnostics if d.severity >= 3]
@@ -167,14 +180,21 @@ def placement_problems(source: str, kernel_name: str, task_sync: str, product) -
                 continue
             index = next(i for i, stmt in enumerate(top) if stmt == (inside[0] if inside else cur))
             if name == "WaitPreTaskEnd":
-                if any(r for r, _ in effects[:index]):
-                    problems.append("a GM read comes before WaitPreTaskEnd")
+                early = set().union(*[r | w for r, w in effects[:index]])
+                if early - {p + "Gm" for p in prefetch}:
+                    problems.append(f"GM access before WaitPreTaskEnd: {sorted(early)}")
+                if any(w for _, w in effects[:index]):
+                    problems.append("a GM write comes before WaitPreTaskEnd")
+            elif set_early:
+                wait_at = [i for i, stmt in enumerate(top) if "WaitPreTaskEnd" in "".join(t.spelling for t in stmt.get_tokens())]
+                if wait_at != [index - 1]:
+                    problems.append("the early SetNextTaskStart does not directly follow WaitPreTaskEnd")
             else:
                 if any(r or w for r, w in effects[index + 1:]):
                     problems.append("a GM access comes after SetNextTaskStart")
                 tokens = "".join(t.spelling for t in cur.get_tokens())
                 aiv, aic = product.default_pipes
-                if f"SetNextTaskStart<{aiv},{aic}>" not in tokens:
+                if f"SetNextTaskStart<{aiv},{aic}{',true' if force else ''}>" not in tokens:
                     problems.append(f"wrong template arguments: {tokens}")
     return problems
 
@@ -195,6 +215,26 @@ def _move(source, needle, after):
     source = source.replace(line, "", 1)
     anchor = next(l for l in source.splitlines(keepends=True) if after in l)
     return source.replace(anchor, anchor + line, 1)
+
+
+@pytest.mark.parametrize("product_id", ("ascend910_93", "ascend310p"))
+def test_policy_variants_on_the_ast(product_id):
+    from ascgen.tasksync import TaskSyncPolicy
+    kernel = next(k for k in _kernels(ROOT / "examples" / "multi_out.py") if k.name == "multi_out")
+    product = products.get(product_id)
+    variants = {"prefetch y": TaskSyncPolicy(prefetch_inputs=frozenset({"y"})),
+                "set early": TaskSyncPolicy(set_early=True),
+                "force": TaskSyncPolicy(force=True),
+                "prefetch both, set early": TaskSyncPolicy(prefetch_inputs=frozenset({"x", "y"}), set_early=True)}
+    for what, policy in variants.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+            source = ascgen.emit(kernel, product, policy=policy)
+        assert placement_problems(source, kernel.name, "both", product, policy.prefetch_inputs,
+                                  policy.set_early, policy.force) == [], what
+        if policy.prefetch_inputs:       # the twin: without the allowance the early reads are flagged
+            assert any(p.startswith("GM access before WaitPreTaskEnd")
+                       for p in placement_problems(source, kernel.name, "both", product))
 
 
 SEEDED = {
