@@ -5,6 +5,7 @@
 
 race   race-detection overhead: the add -> relu SuperKernel over 2^24 float32 (builder kernels, 32 cores),
        wall time with detection on / off, best of 3 each (target <= 2x, must be <= 3x);
+race_scalar  the same with one GetValue/SetValue per element (the detector's worst case; informative);
 hang   hang-report latency: a SuperKernel whose odd cores skip SetNextTaskStart; time from the run's
        start to HangError, an upper bound on "last core blocked -> report" (must be <= 1 s);
 big    32 tasks (AIV-only / AIC-only / MIX 1:2 in turn) on 24 AIC + 48 AIV cores (must be <= 10 s);
@@ -58,12 +59,36 @@ def bench_race(n=1 << 24):
     with_det, without = runtime_sk(True), runtime_sk(False)
     report = with_det.run()                                            # warm up, and check it
     assert np.array_equal(out, np.maximum(x + y, 0)) and not report.races
-    off = _best(without.run)
-    on = _best(with_det.run)
+    offs, ons = [], []
+    for _ in range(9):              # alternate, so load from other processes hits both alike
+        offs.append(_best(without.run, 1))
+        ons.append(_best(with_det.run, 1))
+    off, on = float(np.median(offs)), float(np.median(ons))
     ratio = on / off
-    print(f"race detection overhead, add -> relu SK, 2^24 float32, 32 AIV cores: "
-          f"off {off * 1e3:.0f} ms, on {on * 1e3:.0f} ms, ratio {ratio:.2f}x (target <= 2x, must be <= 3x)")
+    print(f"race detection overhead, add -> relu SK, 2^24 float32, 32 AIV cores (median of 9, alternating): "
+          f"off {off * 1e3:.0f} ms, on {on * 1e3:.0f} ms, ratio {ratio:.2f}x; best-of-9 ratio "
+          f"{min(ons) / min(offs):.2f}x (target <= 2x, must be <= 3x)")
     return ratio <= 3.0
+
+
+def bench_race_scalar(n=48 * 16384):
+    """The worst case for the detector: every GM access a scalar GetValue/SetValue (cube_copy, 786,432 floats)."""
+    mod = load(BUGS / "mixed_types.cpp", product=PRODUCT)
+    x, y, z = np.arange(n, dtype=np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)
+
+    def runtime_sk(detect):
+        rsk = SuperKernel(PRODUCT, detect_races=detect, timeline=False)
+        return rsk.add(mod, "vec_scale", 48, x, y, np.uint32(n)).add(mod, "cube_copy", 24, y, z, np.uint32(n))
+    with_det, without = runtime_sk(True), runtime_sk(False)
+    assert not with_det.run().races and np.array_equal(z, x * 2)
+    offs, ons = [], []
+    for _ in range(5):
+        offs.append(_best(without.run, 1))
+        ons.append(_best(with_det.run, 1))
+    off, on = float(np.median(offs)), float(np.median(ons))
+    print(f"race detection overhead, scalar GM access per element (2 x 786,432 accesses on 24 AIC): "
+          f"off {off * 1e3:.0f} ms, on {on * 1e3:.0f} ms, ratio {on / off:.2f}x (informative)")
+    return True
 
 
 def bench_hang(n=8 * 576):
@@ -131,7 +156,7 @@ def bench_placement(n=8 * 4096):
     return ok
 
 
-BENCHES = {"race": bench_race, "hang": bench_hang, "big": bench_big, "placement": bench_placement}
+BENCHES = {"race": bench_race, "race_scalar": bench_race_scalar, "hang": bench_hang, "big": bench_big, "placement": bench_placement}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(BENCHES)
