@@ -30,13 +30,24 @@ def _lengths(kernel, plan):
 @pytest.mark.parametrize("product_id", PRODUCTS)
 @pytest.mark.parametrize("spec,name", CASES)
 def test_emitted_kernel_matches_the_reference(spec, name, product_id):
+    _run(spec, name, product_id, None)
+
+
+def test_prefetch_and_early_set_keep_the_results():
+    # the prefetched first tile is consumed by iteration 0 (double buffering, several tiles per core)
+    from ascgen.tasksync import TaskSyncPolicy
+    _run("multi_out.py", "multi_out", "ascend910_93",
+         TaskSyncPolicy(prefetch_inputs=frozenset({"y"}), set_early=True))
+
+
+def _run(spec, name, product_id, policy):
     from ascgen.runtime import load
 
     kernel = next(k for k in load_spec(ROOT / "examples" / spec) if k.name == name)
     product = products.get(product_id)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
-        module = load(ascgen.emit(kernel, product), product=product)
+        module = load(ascgen.emit(kernel, product, policy=policy), product=product)
     plan = plan_kernel(kernel, product)
     for n in _lengths(kernel, plan):
         inputs = random_inputs(kernel, n, seed=n)
