@@ -8,8 +8,10 @@ is never mistaken for a mere finding.
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import __version__, console
 from . import check_format, check_index, check_parse, check_paths, check_rules
@@ -24,6 +26,7 @@ class CheckResult:
     skipped: list = field(default_factory=list)         # check_parse.Skipped: what was not analysed
     kernels: list = field(default_factory=list)         # names of the kernel entries analysed
     failure: str | None = None                          # why the file could not be analysed at all
+    suppressed: list = field(default_factory=list)      # findings silenced by an allow comment
 
     @property
     def errors(self) -> list:
@@ -56,7 +59,7 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
         result.kernels.append(entry.name)
         visited.update((id(fn), fn) for fn in trace.visited)
     result.skipped += _unparsed_kernel_code(parsed, visited.values())
-    result.diagnostics = _dedupe(diagnostics)
+    result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
 
@@ -79,6 +82,36 @@ def _unparsed_kernel_code(parsed, functions) -> list:
             f"clang: {message} (in {fn}; declarations from missing headers are unknown, statements clang "
             "could not parse are read as straight-line calls)"))
     return out
+
+
+_ALLOW = re.compile(r"ascgen-check:\s*allow\(([\w\s,-]+)\)")
+
+
+def _allowed_rules(file: str, line: int, cache: dict) -> set:
+    """Rules allowed by an `// ascgen-check: allow(rule, ...)` comment on the line or the line above."""
+    if file not in cache:
+        try:
+            cache[file] = Path(file).read_text(errors="replace").splitlines()
+        except OSError:
+            cache[file] = []
+    rules = set()
+    for text in cache[file][max(line - 2, 0):line]:
+        for m in _ALLOW.finditer(text):
+            rules |= {r.strip() for r in m.group(1).split(",")}
+    return rules
+
+
+def _suppress(diagnostics: list[Diagnostic]) -> tuple[list, list]:
+    """Split off findings the author allowed at the finding or at a place its notes point to (so one
+    comment at an intentionally early SetNextTaskStart covers the accesses after it)."""
+    cache, kept, dropped = {}, [], []
+    for d in diagnostics:
+        places = [(d.file, d.line)] + [(n.file, n.line) for n in d.notes]
+        if any(d.rule in _allowed_rules(f, line, cache) for f, line in places):
+            dropped.append(d)
+        else:
+            kept.append(d)
+    return kept, dropped
 
 
 def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -137,3 +137,28 @@ def test_two_kernels_in_one_file_are_checked_separately(tmp_path):
     # c does not use task sync, so block_idx only makes it unfit for a SuperKernel: a warning.
     assert [(d.line, d.rule, d.severity) for d in result.diagnostics] == [
         (10, "sk-forbidden-intrinsic", "warning")]
+
+
+def test_allow_comment_silences_only_the_named_rule(tmp_path):
+    src = tmp_path / "allow.cpp"
+    body = '''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR w)
+{
+    AscendC::GlobalTensor<float> xGm, wGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 64);
+    wGm.SetGlobalBuffer((__gm__ float*)w, 64);
+    float weight = wGm.GetValue(0);  // ascgen-check: allow(tasksync-gm-before-wait) host-written weights
+    AscendC::WaitPreTaskEnd();
+    // ascgen-check: allow(tasksync-gm-after-set): the next task touches none of these buffers
+    AscendC::SetNextTaskStart();
+    xGm.SetValue(0, weight);
+    xGm.SetValue(1, weight);
+}
+'''
+    src.write_text(body)
+    result = check_file(src)
+    assert result.diagnostics == []
+    assert sorted(d.rule for d in result.suppressed) == ["tasksync-gm-after-set", "tasksync-gm-after-set",
+                                                         "tasksync-gm-before-wait"]
+    src.write_text(body.replace("allow(tasksync-gm-after-set)", "allow(tasksync-in-loop)"))
+    assert [d.rule for d in check_file(src).diagnostics] == ["tasksync-gm-after-set"] * 2
