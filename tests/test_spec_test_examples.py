@@ -7,6 +7,7 @@ import pytest
 
 from ascgen import cli
 from ascgen.builder import load_spec
+from ascgen.errors import SpecError
 from ascgen.runtime import spec_test
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.py"))
@@ -27,7 +28,12 @@ KERNELS = _kernels()
 @pytest.mark.parametrize("product", PRODUCTS)
 @pytest.mark.parametrize("spec, kernel", KERNELS, ids=[k.name for _, k in KERNELS])
 def test_example_equals_reference(spec, kernel, product):
-    result = spec_test.check_kernel(kernel, product)
+    try:
+        result = spec_test.check_kernel(kernel, product)
+    except SpecError as exc:
+        if "is not offered on" not in str(exc):
+            raise
+        pytest.skip(f"{kernel.name} does not exist on {product}: {exc}")     # e.g. bfloat16 on ascend310p
     failures = [f"length {c.length}: {c.detail}" for c in result.cases if not c.ok]
     assert not failures, f"{kernel.name} on {product}:\n" + "\n".join(failures)
     assert {c.length for c in result.cases} >= {0, 1, kernel.tile_length + 7}
