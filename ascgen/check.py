@@ -125,8 +125,25 @@ def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(out, key=lambda d: (d.file, d.line, d.column, d.rule))
 
 
+SOURCE_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
+
+
+def _expand(sources) -> list[str]:
+    """Files as given; a directory stands for the Ascend C sources under it."""
+    out = []
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            found = sorted(str(p) for p in path.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
+            out += found or [f"{source}/"]       # an empty folder is reported as not analysable
+        else:
+            out.append(source)
+    return out
+
+
 def add_arguments(parser) -> None:
-    parser.add_argument("sources", nargs="+", metavar="SOURCE", help="Ascend C source files (.cpp, .asc)")
+    parser.add_argument("sources", nargs="+", metavar="SOURCE",
+                        help="Ascend C source files (.cpp, .asc), or folders to search for them")
     parser.add_argument("--product", help="product id or alias (ascgen products); enables the product rules")
     parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
@@ -139,7 +156,7 @@ def run(args) -> int:
     if args.product is not None:
         products_mod.get(args.product)          # an unknown product is a one-line error (exit 2) up front
     diagnostics, skipped, failures = [], [], []
-    for source in args.sources:
+    for source in _expand(args.sources):
         console.progress(f"checking {source}...")
         try:
             result = check_file(source, product=args.product, include_dirs=args.include_dirs,

@@ -197,6 +197,8 @@ def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSou
     """Parse `path` for analysis. Raises AscgenError when the file cannot be read or parsed at all."""
     from clang import cindex  # imported here: `ascgen --help` must not need libclang
 
+    if os.path.isdir(path):
+        raise AscgenError(f"{path}: a folder with no .cpp/.asc sources")
     if not os.path.isfile(path):
         raise AscgenError(f"{path}: no such file")
     prep = _Preparer([str(d) for d in include_dirs])

@@ -110,3 +110,16 @@ def test_defines_and_include_dirs_reach_the_parser(tmp_path):
     twice = ascgen(src, "-I", tmp_path / "inc", "-D", "EXTRA_ARRIVE=1")
     assert twice.returncode == 1 and "executed more than once" in twice.stdout
     assert "sync_helpers.h:2:" in twice.stdout     # the helper's call, in the header, is named
+
+
+def test_a_folder_checks_the_sources_under_it(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bug.cpp").write_text(BUG.read_text())
+    (tmp_path / "clean.asc").write_text(CLEAN.read_text())
+    (tmp_path / "notes.txt").write_text("not a source")
+    run = ascgen(tmp_path, "--format", "json")
+    assert run.returncode == 1
+    files = {Path(d["file"]).name for d in json.loads(run.stdout)["diagnostics"]}
+    assert files == {"bug.cpp"}
+    (tmp_path / "empty").mkdir()
+    assert ascgen(tmp_path / "empty").returncode == 2
