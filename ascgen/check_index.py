@@ -12,9 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import check_api as api
-from .check_tokens import Call, FileTokens, Tok, match_angle, read_macro, tokenize
-
-match_angle_tokens = match_angle
+from .check_tokens import Call, FileTokens, Tok, read_macro, tokenize
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
 _SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",

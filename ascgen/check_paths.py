@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from . import check_api as api
 from .check_index import FuncDef, Index
 from .check_parse import Skipped
-from .check_tokens import Call, Tok, arg_root, calls_in, expand, join, match_paren
+from .check_tokens import Call, Tok, arg_root, calls_in, expand, join, match_angle, match_paren
 from .check_tokstmt import TokenStatements
 
 MAX_MACRO_DEPTH = 4
@@ -453,13 +453,12 @@ class Interpreter(TokenStatements):
     def _declare_locals(self, toks: list[Tok], fn: FuncDef) -> None:
         """`Class<...> name(...)` in a macro expansion: clang's declaration has no spelled type there, so
         read the object's class from the expanded tokens (it decides which Process() runs)."""
-        from .check_index import match_angle_tokens
         for i, t in enumerate(toks):
             if t.kind != "id" or t.text not in self.index.classes:
                 continue
             j = i + 1
             if j < len(toks) and toks[j].text == "<":
-                j = match_angle_tokens(toks, j)
+                j = match_angle(toks, j)
                 if j is None:
                     continue
                 j += 1
