@@ -81,9 +81,9 @@ def kernel_context(plan, placement, *, host: bool, spec_file: str | None) -> Ker
     if placement.note:
         header.append("Note: " + placement.note + ".")
     constants = (
-        Line(f"constexpr uint32_t BUFFER_NUM = {spec.buffer_num};", "queue depth: 2 = double buffering"),
-        Line(f"constexpr uint32_t TILE_LENGTH = {spec.tile_length};", "elements per tile"),
-        Line(f"constexpr uint32_t ALIGN_ELEMS = {plan.align_elems};",
+        Line(f"static constexpr uint32_t BUFFER_NUM = {spec.buffer_num};", "queue depth: 2 = double buffering"),
+        Line(f"static constexpr uint32_t TILE_LENGTH = {spec.tile_length};", "elements per tile"),
+        Line(f"static constexpr uint32_t ALIGN_ELEMS = {plan.align_elems};",
              f"elements in 32 bytes of {DTYPES[narrow].ctype}: the unit of the core split"),
     )
     process = tuple(Line("    " * l.indent + l.text, _where(l.where)) for l in placement.process)

@@ -38,3 +38,31 @@ def test_host_length_below_the_aligned_minimum_is_refused_without_data_copy_pad(
     spec = ROOT / "examples" / "add_relu.py"
     assert main(["emit", str(spec), "--product", "ascend310p", "-o", str(tmp_path), "--host", "--length", "5"]) == 2
     assert "below 16" in capsys.readouterr().err
+
+
+def _host_program(tmp_path, spec, product):
+    out = tmp_path / product
+    assert main(["emit", str(ROOT / "examples" / spec), "--product", product, "-o", str(out), "--host", "-q"]) == 0
+    kernels = sorted(p for p in out.glob("*.cpp") if p.name != "main.cpp")
+    # `ascgen run` takes one source: the kernels (with their <<<>>> launchers) then main.cpp
+    combined = out / "program.cpp"
+    combined.write_text("".join(p.read_text() for p in kernels) + (out / "main.cpp").read_text())
+    return out, combined
+
+
+def test_host_program_runs_on_the_emulator_and_checks_the_golden_data(tmp_path, capfd):
+    for product in ("ascend910_93", "ascend310p"):     # with and without the SK_BIND twin
+        out, program = _host_program(tmp_path, "int_mix.py", product)
+        assert main(["run", str(program), "--product", product, "--cwd", str(out)]) == 0
+        printed = capfd.readouterr().out
+        assert "int_clamp_add: pass" in printed and "requant_u8: pass" in printed
+
+
+def test_host_program_reports_a_wrong_golden(tmp_path, capfd):
+    out, program = _host_program(tmp_path, "add_relu.py", "ascend910_93")
+    golden = out / "golden" / "add_relu.z.bin"
+    data = bytearray(golden.read_bytes())
+    data[100:102] = b"\x00\x7c"        # +inf in half: no kernel result matches it
+    golden.write_bytes(bytes(data))
+    assert main(["run", str(program), "--product", "ascend910_93", "--cwd", str(out)]) == 1
+    assert "add_relu: FAIL" in capfd.readouterr().out

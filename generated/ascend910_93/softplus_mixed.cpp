@@ -3,14 +3,12 @@
 // UB: 24576 of 188160 usable bytes per core. Task sync: both.
 #include "kernel_operator.h"
 
-namespace {
-constexpr uint32_t BUFFER_NUM = 2;  // queue depth: 2 = double buffering
-constexpr uint32_t TILE_LENGTH = 1024;  // elements per tile
-constexpr uint32_t ALIGN_ELEMS = 16;  // elements in 32 bytes of half: the unit of the core split
-}  // namespace
-
 class KernelSoftplusMixed {
 public:
+    static constexpr uint32_t BUFFER_NUM = 2;  // queue depth: 2 = double buffering
+    static constexpr uint32_t TILE_LENGTH = 1024;  // elements per tile
+    static constexpr uint32_t ALIGN_ELEMS = 16;  // elements in 32 bytes of half: the unit of the core split
+
     __aicore__ inline KernelSoftplusMixed() {}
 
     __aicore__ inline void Init(AscendC::TPipe* pipe, GM_ADDR x, GM_ADDR y, GM_ADDR ex, uint32_t totalLength, uint32_t blockIdx, uint32_t blockNum)

@@ -4,14 +4,12 @@
 // Note: on ascend910b the task-sync calls are documented as compile-only (no effect); they are emitted so the source stays portable.
 #include "kernel_operator.h"
 
-namespace {
-constexpr uint32_t BUFFER_NUM = 2;  // queue depth: 2 = double buffering
-constexpr uint32_t TILE_LENGTH = 256;  // elements per tile
-constexpr uint32_t ALIGN_ELEMS = 16;  // elements in 32 bytes of int16_t: the unit of the core split
-}  // namespace
-
 class KernelIntClampAdd {
 public:
+    static constexpr uint32_t BUFFER_NUM = 2;  // queue depth: 2 = double buffering
+    static constexpr uint32_t TILE_LENGTH = 256;  // elements per tile
+    static constexpr uint32_t ALIGN_ELEMS = 16;  // elements in 32 bytes of int16_t: the unit of the core split
+
     __aicore__ inline KernelIntClampAdd() {}
 
     __aicore__ inline void Init(AscendC::TPipe* pipe, GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR s, GM_ADDR r, uint32_t totalLength, uint32_t blockIdx, uint32_t blockNum)

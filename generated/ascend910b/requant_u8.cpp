@@ -4,14 +4,12 @@
 // Note: on ascend910b the task-sync calls are documented as compile-only (no effect); they are emitted so the source stays portable.
 #include "kernel_operator.h"
 
-namespace {
-constexpr uint32_t BUFFER_NUM = 1;  // queue depth: 2 = double buffering
-constexpr uint32_t TILE_LENGTH = 1024;  // elements per tile
-constexpr uint32_t ALIGN_ELEMS = 32;  // elements in 32 bytes of int8_t: the unit of the core split
-}  // namespace
-
 class KernelRequantU8 {
 public:
+    static constexpr uint32_t BUFFER_NUM = 1;  // queue depth: 2 = double buffering
+    static constexpr uint32_t TILE_LENGTH = 1024;  // elements per tile
+    static constexpr uint32_t ALIGN_ELEMS = 32;  // elements in 32 bytes of int8_t: the unit of the core split
+
     __aicore__ inline KernelRequantU8() {}
 
     __aicore__ inline void Init(AscendC::TPipe* pipe, GM_ADDR q, GM_ADDR deq, GM_ADDR i8, uint32_t totalLength, float scale, uint32_t blockIdx, uint32_t blockNum)
