@@ -27,13 +27,14 @@ def _spec(kernel) -> KernelSpec:
     return kernel if isinstance(kernel, KernelSpec) else kernel.spec()
 
 
-def evaluate(kernel, inputs: dict, scalars: dict | None = None) -> dict[str, np.ndarray]:
+def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int | None = None) -> dict[str, np.ndarray]:
     """Outputs of `kernel` (a Kernel or KernelSpec) for numpy `inputs` {name: 1-D array} and `scalars`
-    {name: number; missing ones take their declared default}."""
+    {name: number; missing ones take their declared default}. `length` is needed only by a kernel without
+    inputs (its outputs come from Duplicate alone)."""
     spec = _spec(kernel)
     scalars = dict(scalars or {})
     values: dict[int, np.ndarray] = {}
-    length = _check_inputs(spec, inputs)
+    length = _check_inputs(spec, inputs, length)
     for p in spec.params_of("scalar"):
         scalars.setdefault(p.name, p.default)
     unknown = set(scalars) - {p.name for p in spec.params_of("scalar")}
@@ -48,8 +49,8 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None) -> dict[str, np.
     return {o.name: values[o.node].copy() for o in spec.outputs}
 
 
-def _check_inputs(spec: KernelSpec, inputs: dict) -> int:
-    lengths = set()
+def _check_inputs(spec: KernelSpec, inputs: dict, length: int | None) -> int:
+    lengths = set() if length is None else {length}
     for p in spec.params_of("input"):
         if p.name not in inputs:
             raise SpecError(f"kernel {spec.name!r}: missing input {p.name!r}")
@@ -58,8 +59,10 @@ def _check_inputs(spec: KernelSpec, inputs: dict) -> int:
             raise SpecError(f"input {p.name!r} must be 1-D, got shape {arr.shape}")
         lengths.add(arr.shape[0])
     if len(lengths) > 1:
-        raise SpecError(f"kernel {spec.name!r}: inputs have different lengths {sorted(lengths)}")
-    return lengths.pop() if lengths else 0
+        raise SpecError(f"kernel {spec.name!r}: inputs (and length=) disagree on the length: {sorted(lengths)}")
+    if not lengths:
+        raise SpecError(f"kernel {spec.name!r} has no input: pass evaluate(..., length=N)")
+    return lengths.pop()
 
 
 def _scalar_value(op: ScalarOperand, scalars: dict, dtype: str):

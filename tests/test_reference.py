@@ -99,3 +99,12 @@ def test_random_inputs_are_deterministic_and_positive_for_ln():
     a, b = random_inputs(k, 100, seed=3), random_inputs(k, 100, seed=3)
     np.testing.assert_array_equal(a["x"], b["x"])
     assert (a["x"] > 0).all()
+
+
+def test_a_kernel_without_inputs_needs_the_length():
+    from ascgen.errors import SpecError
+    k = Kernel("k")
+    k.output("ones", Duplicate(k, 1.5, "float16"))
+    assert evaluate(k, {}, length=3)["ones"].tolist() == [1.5, 1.5, 1.5]
+    with pytest.raises(SpecError, match="has no input: pass evaluate"):
+        evaluate(k, {})
