@@ -42,6 +42,10 @@ RUN = [
     (f"{VEC}/compare", [1, 2, 3, 4]),
     (f"{VEC}/select", [1, 2, 3, 4]),
     (f"{VEC}/reduce_computation", [1, 2, 3, 4, 5, 6]),
+    (f"{VEC}/reduce", [None]),
+    (f"{VEC}/reduce_data_block", [1, 2, 3]),
+    (f"{VEC}/reduce_pair_elem", [None]),
+    (f"{VEC}/reduce_repeat", [1, 2, 3, 4]),
 ]
 # Compile-only here: they need cores that run at the same time.
 COMPILE = [(f"{SYNC}/sync_all", [None]), (f"{SYNC}/task_sync", [None]),

@@ -235,3 +235,35 @@ def test_level0_mask_out_of_range_is_reported(vd):
     x = _inputs("f32", 256, seed=25)
     err = vd("add0", "f32", 65, 1, 1, 1, 1, 8, 8, 8, 256, data=x.tobytes() * 2, expect_fault=True)
     assert "mask 65 outside 1..64" in err
+
+
+@pytest.mark.parametrize("n", [64, 100, 200, 1000])
+def test_counter_mode_processes_exactly_n_elements(vd, n):
+    x, y = _inputs("f32", n, seed=26), _inputs("f32", n, seed=27)
+    out = np.frombuffer(vd("counter_add", "f32", n, data=x.tobytes() + y.tobytes()), np.float32)
+    assert np.array_equal(out[:n], x + y) and not out[n:].any()
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16"])
+@pytest.mark.parametrize("mask", [64, 40, 7])
+def test_repeat_and_block_reductions(vd, dt, mask):
+    epr = 256 // np.dtype(NP[dt]).itemsize
+    epb = epr // 8
+    repeat = 3
+    x = _inputs(dt, repeat * epr, seed=28)
+    rows = x.reshape(repeat, epr)[:, :mask].astype(np.float32)
+    s = np.frombuffer(vd("repeat_reduce", "sum", dt, mask, repeat, data=x.tobytes()), NP[dt])
+    np.testing.assert_allclose(s.astype(np.float32), rows.sum(axis=1), rtol=2e-3 if dt == "f16" else 1e-5, atol=0.05)
+    idx_t = np.uint16 if dt == "f16" else np.uint32
+    for op, f, arg in (("max", np.max, np.argmax), ("min", np.min, np.argmin)):
+        r = np.frombuffer(vd("repeat_reduce", op, dt, mask, repeat, data=x.tobytes()), NP[dt]).reshape(repeat, 2)
+        assert np.array_equal(r[:, 0].astype(np.float32), f(rows, axis=1))
+        assert np.array_equal(r[:, 1].copy().view(idx_t), arg(rows, axis=1))
+    b = np.frombuffer(vd("block_reduce", "max", dt, mask, repeat, data=x.tobytes()), NP[dt]).reshape(repeat, 8)
+    blocks = x.reshape(repeat, 8, epb).astype(np.float32)
+    for blk in range(8):
+        lanes = [i for i in range(blk * epb, (blk + 1) * epb) if i < mask]
+        if lanes:   # blocks without an enabled lane keep the (zeroed) destination
+            assert np.array_equal(b[:, blk].astype(np.float32), blocks[:, blk, :len(lanes)].max(axis=1))
+        else:
+            assert not b[:, blk].astype(np.float32).any()

@@ -11,6 +11,9 @@
 //   vec_driver select T N | selectscalar T N VALUE | selectspr T N   (mask bytes first on stdin)
 //   vec_driver brcb T REPEAT DSTBLK DSTREP        Brcb into a zeroed destination of OUT elements
 //   vec_driver add0 T MASK REPEAT DB S0B S1B DR S0R S1R OUT   level-0 Add into a zeroed destination
+//   vec_driver counter_add T N                    SetMaskCount + SetVectorMask(N) + Add<T, false>(..., 1 repeat)
+//   vec_driver repeat_reduce sum|max|min T MASK REPEAT   ReduceRepeat (value, index) per repeat
+//   vec_driver block_reduce sum|max|min T MASK REPEAT    ReduceDataBlock, 8 results per repeat
 // Types: f32 f16 bf16 i32 i16 i8 u8 u16 u32. Exit 3 after a fault (the stub prints it on stderr).
 #include <cstdio>
 #include <cstdlib>
@@ -243,6 +246,37 @@ int add0(char** a, size_t out_n) {
     return 0;
 }
 
+template <class T>
+int counter_add(size_t n) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> x = tensor<T>(ub, n, true), y = tensor<T>(ub, n, true), d = tensor<T>(ub, n + 256, false);
+    SetMaskCount();
+    SetVectorMask<T>(0, n);
+    Add<T, false>(d, x, y, MASK_PLACEHOLDER, 1, {1, 1, 1, 8, 8, 8});
+    SetMaskNorm();
+    put(d.data(), n + 256 / sizeof(T));   // nothing is written past n
+    return 0;
+}
+
+template <class T>
+int repeat_reduce(const std::string& op, bool per_block, int mask, int repeat) {
+    const size_t n = size_t(repeat) * 256 / sizeof(T);
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<T> x = tensor<T>(ub, n, true), d = tensor<T>(ub, size_t(repeat) * 8 + 16, false);
+    if (!per_block) {
+        if (op == "sum") ReduceRepeat<ReduceType::SUM, T, T>(d, x, mask, repeat, 1, 1, 8);
+        else if (op == "max") ReduceRepeat<ReduceType::MAX, T, T>(d, x, mask, repeat, 1, 1, 8);
+        else ReduceRepeat<ReduceType::MIN, T, T>(d, x, mask, repeat, 1, 1, 8);
+        put(d.data(), size_t(repeat) * (op == "sum" ? 1 : 2));
+    } else {
+        if (op == "sum") BlockReduceSum<T>(d, x, repeat, mask, 1, 1, 8);
+        else if (op == "max") BlockReduceMax<T>(d, x, repeat, mask, 1, 1, 8);
+        else BlockReduceMin<T>(d, x, repeat, mask, 1, 1, 8);
+        put(d.data(), size_t(repeat) * 8);
+    }
+    return 0;
+}
+
 int dispatch(int argc, char** argv) {
     std::string cmd = argv[1];
     auto N = [&](int i) { return size_t(std::strtoull(argv[i], nullptr, 0)); };
@@ -271,6 +305,13 @@ int dispatch(int argc, char** argv) {
     if (cmd == "brcb")
         return with_type(argv[2], [&](auto t) {
             return brcb<TYPE_OF(t)>(std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]), N(6));
+        });
+    if (cmd == "counter_add") return with_type(argv[2], [&](auto t) { return counter_add<TYPE_OF(t)>(N(3)); });
+    if (cmd == "repeat_reduce" || cmd == "block_reduce")
+        return with_type(argv[3], [&](auto t) {
+            if constexpr (sizeof(TYPE_OF(t)) == 2 || sizeof(TYPE_OF(t)) == 4)
+                return repeat_reduce<TYPE_OF(t)>(argv[2], cmd == "block_reduce", std::atoi(argv[4]), std::atoi(argv[5]));
+            else return 2;
         });
     if (cmd == "add0") return with_type(argv[2], [&](auto t) { return add0<TYPE_OF(t)>(argv + 3, N(11)); });
     return 2;

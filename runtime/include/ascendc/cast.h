@@ -169,9 +169,8 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
                   "ascgen: Cast to or from int4b_t is not emulated");
     L::enter(loc);
     using W = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;
-    L::Lanes l = L::lanes_count<W>(mask, "Cast", loc);
     RoundMode m = roundMode;
-    L::unary_masked_apply("Cast", dst, src, l, repeatTimes, p,
+    L::unary_masked_apply("Cast", dst, src, L::plan_count<W, isSetMask>(mask, repeatTimes, "Cast", loc), p,
                           [m](L::compute_t<U> x) { return L::cast::one<T>(U(x), m); }, loc);
 }
 

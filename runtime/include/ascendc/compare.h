@@ -175,21 +175,22 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
                     uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
     L::enter(loc);
-    L::Lanes l = L::lanes_count<T>(mask, "Compare", loc);
+    const L::Plan pl = L::plan_count<T, isSetMask>(mask, repeatTimes, "Compare", loc);
     const int epr = L::lanes_per_repeat<T>();
-    L::check_mask_dst(dst, int64_t(repeatTimes) * epr, "Compare", loc);
-    L::masked_operand(src0, l, repeatTimes, p.src0BlkStride, p.src0RepStride, "Compare", "src0", loc);
-    L::masked_operand(src1, l, repeatTimes, p.src1BlkStride, p.src1RepStride, "Compare", "src1", loc);
+    L::check_mask_dst(dst, int64_t(pl.repeats) * epr, "Compare", loc);
+    L::masked_operand(src0, pl, p.src0BlkStride, p.src0RepStride, "Compare", "src0", loc);
+    L::masked_operand(src1, pl, p.src1BlkStride, p.src1RepStride, "Compare", "src1", loc);
     using C = L::compute_t<T>;
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.data());
-    for (int r = 0; r < repeatTimes; ++r)
+    for (int r = 0; r < pl.repeats; ++r)
         for (int i = 0; i < epr; ++i) {
+            const L::Lanes& l = pl.at(r);
             bool bit = l.on(i) && L::cmp(cmpMode, C(src0.data()[L::lane_index<T>(r, i, p.src0BlkStride, p.src0RepStride)]),
                                           C(src1.data()[L::lane_index<T>(r, i, p.src1BlkStride, p.src1RepStride)]));
             int64_t k = int64_t(r) * epr + i;
             d[k >> 3] = uint8_t((d[k >> 3] & ~(1u << (k & 7))) | (bit ? 1u << (k & 7) : 0u));
         }
-    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * epr);
+    ::ascgen::rt::cost(PIPE_V, uint64_t(pl.repeats) * epr);
 }
 
 // Level 0 without a destination: one repeat, the result bits go to the CMPMASK register.
@@ -198,9 +199,10 @@ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPM
                     const BinaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
     L::enter(loc);
-    L::Lanes l = L::lanes_count<T>(mask, "Compare", loc);
-    L::masked_operand(src0, l, 1, p.src0BlkStride, p.src0RepStride, "Compare", "src0", loc);
-    L::masked_operand(src1, l, 1, p.src1BlkStride, p.src1RepStride, "Compare", "src1", loc);
+    const L::Plan pl = L::plan_count<T, isSetMask>(mask, 1, "Compare", loc);
+    const L::Lanes& l = pl.full;
+    L::masked_operand(src0, pl, p.src0BlkStride, p.src0RepStride, "Compare", "src0", loc);
+    L::masked_operand(src1, pl, p.src1BlkStride, p.src1RepStride, "Compare", "src1", loc);
     using C = L::compute_t<T>;
     uint64_t* reg = L::kernel_state().cmpmask;
     reg[0] = reg[1] = 0;

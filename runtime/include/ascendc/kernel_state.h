@@ -18,6 +18,9 @@ struct KernelState {
     uint8_t atomic_type;           // type_code<T>() of the SetAtomic* call
     uint64_t cmpmask[2];           // the CMPMASK register (level-0 Compare, GetCmpMask / SetCmpMask)
     float reduce_sum;              // the special register ReduceSum leaves its result in (GetReduceRepeatSumSpr)
+    bool mask_counter;             // SetMaskCount (true) / SetMaskNorm (false)
+    bool vmask_set;                // SetVectorMask was called (otherwise every lane is on)
+    uint64_t vmask[2];             // the vector mask register: lane bits (normal) or vmask[0] = count (counter)
 };
 
 inline KernelState& kernel_state() {

@@ -104,19 +104,19 @@ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 namespace detail {
 template <int kKind, typename T>   // 0 sum, 1 max, 2 min
 inline void reduce_masked(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-                          const ::ascgen::lib::Lanes& l, int32_t repeatTimes, int32_t srcRepStride, bool calIndex,
+                          const ::ascgen::lib::Plan& pl, int32_t srcRepStride, bool calIndex,
                           const char* op, ::ascgen::rt::Loc loc) {
     namespace L = ::ascgen::lib;
-    ASCGEN_ARG_CHECK(repeatTimes >= 1, loc, "%s: repeatTimes must be at least 1", op);
+    ASCGEN_ARG_CHECK(pl.repeats >= 1, loc, "%s: repeatTimes must be at least 1", op);
     L::vec_operand(dst, calIndex ? 2 : 1, op, "dst", loc);
-    L::masked_operand(src, l, repeatTimes, 1, srcRepStride, op, "src", loc);
+    L::masked_operand(src, pl, 1, srcRepStride, op, "src", loc);
     ASCGEN_MEM_CHECK(work.data() != nullptr, loc, "%s: the work tensor was never allocated", op);
     using C = L::compute_t<T>;
     C acc = C(0);
     int64_t best = -1;
-    for (int r = 0; r < repeatTimes; ++r)
-        for (int i = 0; i <= l.last; ++i) {
-            if (!l.on(i)) continue;
+    for (int r = 0; r < pl.repeats; ++r)
+        for (int i = 0; i <= pl.at(r).last; ++i) {
+            if (!pl.at(r).on(i)) continue;
             int64_t k = L::lane_index<T>(r, i, 1, srcRepStride);
             C v = C(src.data()[k]);
             if (kKind == 0) acc += v;
@@ -125,7 +125,7 @@ inline void reduce_masked(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
     dst.data()[0] = T(acc);
     if (kKind == 0) L::kernel_state().reduce_sum = float(C(dst.data()[0]));
     if (kKind != 0 && calIndex) L::store_index(dst.data() + 1, best);
-    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * L::lanes_per_repeat<T>());
+    ::ascgen::rt::cost(PIPE_V, uint64_t(pl.repeats) * L::lanes_per_repeat<T>());
 }
 }  // namespace detail
 
@@ -133,7 +133,7 @@ template <typename T, bool isSetMask = true>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, int32_t mask,
                       int32_t repeatTimes, int32_t srcRepStride, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     ::ascgen::lib::enter(loc);
-    detail::reduce_masked<0>(dst, src, work, ::ascgen::lib::lanes_count<T>(mask, "ReduceSum", loc), repeatTimes,
+    detail::reduce_masked<0>(dst, src, work, ::ascgen::lib::plan_count<T, isSetMask>(mask, repeatTimes, "ReduceSum", loc),
                              srcRepStride, false, "ReduceSum", loc);
 }
 template <typename T, bool isSetMask = true>
@@ -141,7 +141,7 @@ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
                       int32_t repeatTimes, int32_t srcRepStride, bool calIndex = false,
                       ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     ::ascgen::lib::enter(loc);
-    detail::reduce_masked<1>(dst, src, work, ::ascgen::lib::lanes_count<T>(mask, "ReduceMax", loc), repeatTimes,
+    detail::reduce_masked<1>(dst, src, work, ::ascgen::lib::plan_count<T, isSetMask>(mask, repeatTimes, "ReduceMax", loc),
                              srcRepStride, calIndex, "ReduceMax", loc);
 }
 template <typename T, bool isSetMask = true>
@@ -149,7 +149,7 @@ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
                       int32_t repeatTimes, int32_t srcRepStride, bool calIndex = false,
                       ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     ::ascgen::lib::enter(loc);
-    detail::reduce_masked<2>(dst, src, work, ::ascgen::lib::lanes_count<T>(mask, "ReduceMin", loc), repeatTimes,
+    detail::reduce_masked<2>(dst, src, work, ::ascgen::lib::plan_count<T, isSetMask>(mask, repeatTimes, "ReduceMin", loc),
                              srcRepStride, calIndex, "ReduceMin", loc);
 }
 
@@ -157,6 +157,202 @@ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 template <typename T>
 inline T GetReduceRepeatSumSpr() {
     return T(::ascgen::lib::kernel_state().reduce_sum);
+}
+
+// ---- reductions per repeat, per data block and per pair (level 0) ----
+enum class ReduceType : uint8_t { SUM = 0, MAX, MIN };
+
+namespace detail {
+
+// Every repeat reduces its enabled lanes to one value (and for MAX/MIN the lane index of the first extreme).
+template <ReduceType kind, typename T, typename U>
+inline void reduce_repeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ::ascgen::lib::Plan& pl,
+                          int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order,
+                          const char* op, ::ascgen::rt::Loc loc) {
+    namespace L = ::ascgen::lib;
+    static_assert(sizeof(T) == sizeof(U), "reductions keep the element type");
+    const bool pair = kind != ReduceType::SUM &&
+                      (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
+    const bool only_index = kind != ReduceType::SUM && order == ReduceOrder::ORDER_ONLY_INDEX;
+    const int64_t unit_bytes = only_index ? 4 : int64_t(sizeof(T)) * (pair ? 2 : 1);
+    L::check_ub_bytes(dst, (int64_t(pl.repeats) - 1) * dstRepStride * unit_bytes + unit_bytes, op, "dst", loc);
+    L::masked_operand(src, pl, srcBlkStride, srcRepStride, op, "src", loc);
+    using C = L::compute_t<U>;
+    uint8_t* out = reinterpret_cast<uint8_t*>(dst.data());
+    for (int r = 0; r < pl.repeats; ++r) {
+        const L::Lanes& l = pl.at(r);
+        C acc = C(0);
+        int best = -1;
+        for (int i = 0; i <= l.last; ++i) {
+            if (!l.on(i)) continue;
+            C v = C(src.data()[L::lane_index<U>(r, i, srcBlkStride, srcRepStride)]);
+            if (kind == ReduceType::SUM) acc += v;
+            else if (best < 0 || (kind == ReduceType::MAX ? v > acc : v < acc)) acc = v, best = i;
+        }
+        uint8_t* slot = out + int64_t(r) * dstRepStride * unit_bytes;
+        T value = T(acc);
+        if (only_index) {
+            uint32_t idx = uint32_t(best);
+            std::memcpy(slot, &idx, 4);
+        } else if (pair) {
+            T* s2 = reinterpret_cast<T*>(slot);
+            bool index_first = order == ReduceOrder::ORDER_INDEX_VALUE;
+            s2[index_first ? 1 : 0] = value;
+            L::store_index(s2 + (index_first ? 0 : 1), best);
+        } else {
+            std::memcpy(slot, &value, sizeof(T));
+        }
+    }
+    ::ascgen::rt::cost(PIPE_V, uint64_t(pl.repeats) * L::lanes_per_repeat<U>());
+}
+
+// Every 32-byte block of a repeat (or every pair of lanes) reduces to one value; groups without an enabled
+// lane leave dst unchanged.
+template <ReduceType kind, int kGroup, typename T, typename U>
+inline void reduce_groups(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ::ascgen::lib::Plan& pl,
+                          int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, int out_per_repeat,
+                          const char* op, ::ascgen::rt::Loc loc) {
+    namespace L = ::ascgen::lib;
+    const int epr = L::lanes_per_repeat<U>();
+    const int group = kGroup > 0 ? kGroup : int(32 / sizeof(U));
+    L::check_ub_bytes(dst, ((int64_t(pl.repeats) - 1) * dstRepStride * out_per_repeat + epr / group) * int64_t(sizeof(T)),
+                      op, "dst", loc);
+    L::masked_operand(src, pl, srcBlkStride, srcRepStride, op, "src", loc);
+    using C = L::compute_t<U>;
+    for (int r = 0; r < pl.repeats; ++r) {
+        const L::Lanes& l = pl.at(r);
+        for (int g = 0; g * group < epr; ++g) {
+            C acc = C(0);
+            bool any = false;
+            for (int i = g * group; i < (g + 1) * group; ++i) {
+                if (!l.on(i)) continue;
+                C v = C(src.data()[L::lane_index<U>(r, i, srcBlkStride, srcRepStride)]);
+                if (!any) acc = v;
+                else if (kind == ReduceType::SUM) acc += v;
+                else acc = (kind == ReduceType::MAX ? v > acc : v < acc) ? v : acc;
+                any = true;
+            }
+            if (any) dst.data()[int64_t(r) * dstRepStride * out_per_repeat + g] = T(acc);
+        }
+    }
+    ::ascgen::rt::cost(PIPE_V, uint64_t(pl.repeats) * epr);
+}
+
+}  // namespace detail
+
+// ReduceRepeat: one result per repeat. ReduceDataBlock: one per 32-byte block (8 per repeat, dstRepStride
+// in units of 8 results). ReducePairElem: one per pair of lanes (dstRepStride in units of 128 bytes).
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, int32_t mask, int32_t repeatTime,
+                         int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                         ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    detail::reduce_repeat<reduceType>(dst, src, L::plan_count<U, isSetMask>(uint64_t(mask), repeatTime, "ReduceRepeat", loc),
+                                      dstRepStride, srcBlkStride, srcRepStride, order, "ReduceRepeat", loc);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                         int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                         ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    detail::reduce_repeat<reduceType>(dst, src, L::plan_bits<U, isSetMask>(mask, repeatTime, "ReduceRepeat", loc),
+                                      dstRepStride, srcBlkStride, srcRepStride, order, "ReduceRepeat", loc);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, int32_t mask, int32_t repeatTime,
+                            int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                            ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    detail::reduce_groups<reduceType, 0>(dst, src,
+                                         L::plan_count<U, isSetMask>(uint64_t(mask), repeatTime, "ReduceDataBlock", loc),
+                                         dstRepStride, srcBlkStride, srcRepStride, 8, "ReduceDataBlock", loc);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                            int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                            ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    detail::reduce_groups<reduceType, 0>(dst, src, L::plan_bits<U, isSetMask>(mask, repeatTime, "ReduceDataBlock", loc),
+                                         dstRepStride, srcBlkStride, srcRepStride, 8, "ReduceDataBlock", loc);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, int32_t mask, int32_t repeatTime,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM");
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    detail::reduce_groups<reduceType, 2>(dst, src,
+                                         L::plan_count<U, isSetMask>(uint64_t(mask), repeatTime, "ReducePairElem", loc),
+                                         dstRepStride, srcBlkStride, srcRepStride, int(128 / sizeof(U)),
+                                         "ReducePairElem", loc);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                           int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    static_assert(reduceType == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM");
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    detail::reduce_groups<reduceType, 2>(dst, src, L::plan_bits<U, isSetMask>(mask, repeatTime, "ReducePairElem", loc),
+                                         dstRepStride, srcBlkStride, srcRepStride, int(128 / sizeof(U)),
+                                         "ReducePairElem", loc);
+}
+
+// The older names: WholeReduce* = ReduceRepeat, BlockReduce* = ReduceDataBlock, PairReduceSum =
+// ReducePairElem (BlockReduce* and PairReduceSum take repeatTime before mask). M is int32_t or uint64_t[2].
+template <typename T, bool isSetMask = true, typename M>
+inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, int32_t repeatTime,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReduceRepeat<ReduceType::SUM, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                   srcRepStride, ReduceOrder::ORDER_VALUE_INDEX, loc);
+}
+template <typename T, bool isSetMask = true, typename M>
+inline void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, int32_t repeatTime,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReduceRepeat<ReduceType::MAX, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                   srcRepStride, order, loc);
+}
+template <typename T, bool isSetMask = true, typename M>
+inline void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, int32_t repeatTime,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReduceRepeat<ReduceType::MIN, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                   srcRepStride, order, loc);
+}
+template <typename T, bool isSetMask = true, typename M>
+inline void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t repeatTime, const M& mask,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReduceDataBlock<ReduceType::SUM, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                      srcRepStride, loc);
+}
+template <typename T, bool isSetMask = true, typename M>
+inline void BlockReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t repeatTime, const M& mask,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReduceDataBlock<ReduceType::MAX, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                      srcRepStride, loc);
+}
+template <typename T, bool isSetMask = true, typename M>
+inline void BlockReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t repeatTime, const M& mask,
+                           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                           ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReduceDataBlock<ReduceType::MIN, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                      srcRepStride, loc);
+}
+template <typename T, bool isSetMask = true, typename M>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t repeatTime, const M& mask,
+                          int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                          ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    ReducePairElem<ReduceType::SUM, T, T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                                     srcRepStride, loc);
 }
 
 }  // namespace AscendC

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "ascendc/copy.h"
+#include "ascendc/kernel_state.h"
 #include "ascendc/half.h"
 #include "ascendc/tensor.h"
 
@@ -39,6 +40,16 @@ inline void vec_operand(const AscendC::LocalTensor<T>& t, int64_t count, const c
                      "%s: %s UB address %llu is not 32-byte aligned; hint: sub-tensor offsets must be a multiple "
                      "of %zu elements of this type",
                      op, role, ull(t.ub_off()), size_t(kUbAlign / sizeof(T)));
+}
+
+// A destination written at element (not block) granularity: allocated and large enough.
+template <class T>
+inline void check_ub_bytes(const AscendC::LocalTensor<T>& t, int64_t bytes, const char* op, const char* role,
+                           rt::Loc loc) {
+    ASCGEN_MEM_CHECK(t.data() != nullptr, loc, "%s: %s is a LocalTensor that was never allocated", op, role);
+    ASCGEN_MEM_CHECK(bytes <= int64_t(t.capacity()) * int64_t(sizeof(T)), loc,
+                     "local tensor overflow: %s writes %lld bytes of %s, which has %llu bytes (UB offset %llu)", op,
+                     static_cast<long long>(bytes), role, ull(uint64_t(t.capacity()) * sizeof(T)), ull(t.ub_off()));
 }
 
 // ---- count loops ----
@@ -118,28 +129,85 @@ inline int64_t lane_index(int r, int lane, int blk, int rep) {
     return int64_t(r) * rep * epb + int64_t(lane / epb) * blk * epb + lane % epb;
 }
 
-// The operand must hold every element the repeats touch.
+// Which lanes each repeat uses. Normal mode: the same lanes every repeat. Counter mode (SetMaskCount): a
+// total element count, so every repeat is full except possibly the last, and repeatTimes is ignored.
+struct Plan {
+    Lanes full;
+    Lanes tail;
+    int repeats;
+    bool has_tail;
+    const Lanes& at(int r) const { return has_tail && r == repeats - 1 ? tail : full; }
+};
+
+inline Lanes first_lanes(int n) {
+    Lanes l{{0, 0}, n - 1};
+    for (int i = 0; i < n; ++i) l.m[i >> 6] |= uint64_t(1) << (i & 63);
+    return l;
+}
+
+// Counter mode: `total` elements in repeats of `epr` lanes.
 template <class T>
-inline void masked_operand(const AscendC::LocalTensor<T>& t, const Lanes& l, int repeat, int blk, int rep,
-                           const char* op, const char* role, rt::Loc loc) {
-    int64_t need = repeat == 0 || l.last < 0 ? 0 : lane_index<T>(repeat - 1, l.last, blk, rep) + 1;
+inline Plan counter_plan(uint64_t total, const char* op, rt::Loc loc) {
+    const int epr = lanes_per_repeat<T>();
+    ASCGEN_ARG_CHECK(total <= uint64_t(epr) * 255 * 255, loc, "%s: counter-mode element count %llu is too large", op,
+                     ull(total));
+    int full = int(total / uint64_t(epr)), rest = int(total % uint64_t(epr));
+    return Plan{first_lanes(epr), first_lanes(rest), full + (rest ? 1 : 0), rest != 0};
+}
+
+// The lanes a level-0 call uses: its own mask argument (isSetMask) or the mask register (SetVectorMask).
+template <class T, bool isSetMask>
+inline Plan plan_count(uint64_t mask, int repeat, const char* op, rt::Loc loc) {
+    const KernelState& ks = kernel_state();
+    if (ks.mask_counter) return counter_plan<T>(isSetMask ? mask : ks.vmask[0], op, loc);
+    if (!isSetMask) {
+        Lanes l = first_lanes(lanes_per_repeat<T>());
+        if (ks.vmask_set) {
+            uint64_t bits[2] = {ks.vmask[0], ks.vmask[1]};
+            l = lanes_bits<T>(bits, op, loc);
+        }
+        return Plan{l, l, repeat, false};
+    }
+    Lanes l = lanes_count<T>(mask, op, loc);
+    return Plan{l, l, repeat, false};
+}
+template <class T, bool isSetMask>
+inline Plan plan_bits(const uint64_t mask[], int repeat, const char* op, rt::Loc loc) {
+    if (!isSetMask || kernel_state().mask_counter) return plan_count<T, isSetMask>(mask[0], repeat, op, loc);
+    Lanes l = lanes_bits<T>(mask, op, loc);
+    return Plan{l, l, repeat, false};
+}
+
+// The operand must hold every element the repeats touch (strides are non-negative, so the last one or
+// two repeats bound it).
+template <class T>
+inline void masked_operand(const AscendC::LocalTensor<T>& t, const Plan& pl, int blk, int rep, const char* op,
+                           const char* role, rt::Loc loc) {
+    int64_t need = 0;
+    for (int r = pl.repeats - 2; r < pl.repeats; ++r)
+        if (r >= 0 && pl.at(r).last >= 0) {
+            int64_t k = lane_index<T>(r, pl.at(r).last, blk, rep) + 1;
+            need = k > need ? k : need;
+        }
     vec_operand(t, need, op, role, loc);
 }
 
 // A unary level-0 op (also used by Cast and the scalar ops): f maps the source compute value.
 template <class D, class S, class F>
 inline void unary_masked_apply(const char* name, const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& a,
-                               const Lanes& l, int repeat, const AscendC::UnaryRepeatParams& p, F f, rt::Loc loc) {
-    masked_operand(d, l, repeat, p.dstBlkStride, p.dstRepStride, name, "dst", loc);
-    masked_operand(a, l, repeat, p.srcBlkStride, p.srcRepStride, name, "src", loc);
+                               const Plan& pl, const AscendC::UnaryRepeatParams& p, F f, rt::Loc loc) {
+    masked_operand(d, pl, p.dstBlkStride, p.dstRepStride, name, "dst", loc);
+    masked_operand(a, pl, p.srcBlkStride, p.srcRepStride, name, "src", loc);
     using C = compute_t<S>;
-    for (int r = 0; r < repeat; ++r)
+    for (int r = 0; r < pl.repeats; ++r) {
+        const Lanes& l = pl.at(r);
         for (int i = 0; i <= l.last; ++i)
             if (l.on(i)) {
                 S x = a.data()[lane_index<S>(r, i, p.srcBlkStride, p.srcRepStride)];
                 d.data()[lane_index<D>(r, i, p.dstBlkStride, p.dstRepStride)] = D(f(C(x)));
             }
-    rt::cost(PIPE_V, uint64_t(repeat) * lanes_per_repeat<S>());
+    }
+    rt::cost(PIPE_V, uint64_t(pl.repeats) * lanes_per_repeat<S>());
 }
 
 }  // namespace lib

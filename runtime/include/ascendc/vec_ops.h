@@ -76,21 +76,23 @@ inline void binary(const char* name, const AscendC::LocalTensor<T>& d, const Asc
 
 template <class Op, class T>
 inline void binary_masked(const char* name, const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
-                          const AscendC::LocalTensor<T>& b, const Lanes& l, int repeat,
-                          const AscendC::BinaryRepeatParams& p, rt::Loc loc) {
-    masked_operand(d, l, repeat, p.dstBlkStride, p.dstRepStride, name, "dst", loc);
-    masked_operand(a, l, repeat, p.src0BlkStride, p.src0RepStride, name, "src0", loc);
-    masked_operand(b, l, repeat, p.src1BlkStride, p.src1RepStride, name, "src1", loc);
+                          const AscendC::LocalTensor<T>& b, const Plan& pl, const AscendC::BinaryRepeatParams& p,
+                          rt::Loc loc) {
+    masked_operand(d, pl, p.dstBlkStride, p.dstRepStride, name, "dst", loc);
+    masked_operand(a, pl, p.src0BlkStride, p.src0RepStride, name, "src0", loc);
+    masked_operand(b, pl, p.src1BlkStride, p.src1RepStride, name, "src1", loc);
     using C = compute_t<T>;
     Op f{};
-    for (int r = 0; r < repeat; ++r)
+    for (int r = 0; r < pl.repeats; ++r) {
+        const Lanes& l = pl.at(r);
         for (int i = 0; i <= l.last; ++i)
             if (l.on(i)) {
                 T x = a.data()[lane_index<T>(r, i, p.src0BlkStride, p.src0RepStride)];
                 T y = b.data()[lane_index<T>(r, i, p.src1BlkStride, p.src1RepStride)];
                 d.data()[lane_index<T>(r, i, p.dstBlkStride, p.dstRepStride)] = T(f(C(x), C(y)));
             }
-    rt::cost(PIPE_V, uint64_t(repeat) * lanes_per_repeat<T>());
+    }
+    rt::cost(PIPE_V, uint64_t(pl.repeats) * lanes_per_repeat<T>());
 }
 
 template <class Op, class T>
@@ -183,7 +185,7 @@ namespace AscendC {
                      ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
         ::ascgen::lib::enter(loc);                                                                               \
         ::ascgen::lib::binary_masked<::ascgen::lib::op::NAME>(                                                   \
-            #NAME, dst, src0, src1, ::ascgen::lib::lanes_count<T>(mask, #NAME, loc), repeatTimes, p, loc);      \
+            #NAME, dst, src0, src1, ::ascgen::lib::plan_count<T, isSetMask>(mask, repeatTimes, #NAME, loc), p, loc);\
     }                                                                                                            \
     template <typename T, bool isSetMask = true>                                                                 \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
@@ -191,7 +193,7 @@ namespace AscendC {
                      ::ascgen::rt::Loc loc = ASCGEN_HERE) {                                                       \
         ::ascgen::lib::enter(loc);                                                                               \
         ::ascgen::lib::binary_masked<::ascgen::lib::op::NAME>(                                                   \
-            #NAME, dst, src0, src1, ::ascgen::lib::lanes_bits<T>(mask, #NAME, loc), repeatTimes, p, loc);       \
+            #NAME, dst, src0, src1, ::ascgen::lib::plan_bits<T, isSetMask>(mask, repeatTimes, #NAME, loc), p, loc);\
     }
 
 #define ASCGEN_VEC_SCALAR(NAME, OP)                                                                              \
@@ -208,8 +210,8 @@ namespace AscendC {
         ::ascgen::lib::enter(loc);                                                                               \
         using C = ::ascgen::lib::compute_t<T>;                                                                   \
         C s = C(scalar);                                                                                         \
-        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_count<T>(mask, #NAME, loc),      \
-                                          repeatTimes, p, [s](C x) { return ::ascgen::lib::op::OP{}(x, s); }, loc); \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src,                                                       \
+                                          ::ascgen::lib::plan_count<T, isSetMask>(mask, repeatTimes, #NAME, loc), p, [s](C x) { return ::ascgen::lib::op::OP{}(x, s); }, loc); \
     }                                                                                                            \
     template <typename T, bool isSetMask = true>                                                                 \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ::ascgen::lib::same_t<T>& scalar, \
@@ -218,8 +220,8 @@ namespace AscendC {
         ::ascgen::lib::enter(loc);                                                                               \
         using C = ::ascgen::lib::compute_t<T>;                                                                   \
         C s = C(scalar);                                                                                         \
-        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_bits<T>(mask, #NAME, loc),       \
-                                          repeatTimes, p, [s](C x) { return ::ascgen::lib::op::OP{}(x, s); }, loc); \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src,                                                       \
+                                          ::ascgen::lib::plan_bits<T, isSetMask>(mask, repeatTimes, #NAME, loc), p, [s](C x) { return ::ascgen::lib::op::OP{}(x, s); }, loc); \
     }
 
 #define ASCGEN_VEC_UNARY(NAME)                                                                                   \
@@ -232,15 +234,15 @@ namespace AscendC {
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, uint8_t repeatTimes,   \
                      const UnaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {                           \
         ::ascgen::lib::enter(loc);                                                                               \
-        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_count<T>(mask, #NAME, loc),      \
-                                          repeatTimes, p, ::ascgen::lib::op::NAME{}, loc);                       \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src,                                                       \
+                                          ::ascgen::lib::plan_count<T, isSetMask>(mask, repeatTimes, #NAME, loc), p, ::ascgen::lib::op::NAME{}, loc);                       \
     }                                                                                                            \
     template <typename T, bool isSetMask = true>                                                                 \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                \
                      uint8_t repeatTimes, const UnaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {      \
         ::ascgen::lib::enter(loc);                                                                               \
-        ::ascgen::lib::unary_masked_apply(#NAME, dst, src, ::ascgen::lib::lanes_bits<T>(mask, #NAME, loc),       \
-                                          repeatTimes, p, ::ascgen::lib::op::NAME{}, loc);                       \
+        ::ascgen::lib::unary_masked_apply(#NAME, dst, src,                                                       \
+                                          ::ascgen::lib::plan_bits<T, isSetMask>(mask, repeatTimes, #NAME, loc), p, ::ascgen::lib::op::NAME{}, loc);                       \
     }
 
 ASCGEN_VEC_BINARY(Add)
@@ -289,6 +291,21 @@ inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>&
     ::ascgen::lib::chunked(count, [=](int64_t i) { d[i] = v; });
     ::ascgen::rt::cost(PIPE_V, uint64_t(count));
 }
+namespace detail {
+template <typename T>
+inline void duplicate_masked(const LocalTensor<T>& dst, T value, const ::ascgen::lib::Plan& pl, int blk, int rep,
+                             ::ascgen::rt::Loc loc) {
+    namespace L = ::ascgen::lib;
+    L::masked_operand(dst, pl, blk, rep, "Duplicate", "dst", loc);
+    for (int r = 0; r < pl.repeats; ++r) {
+        const L::Lanes& l = pl.at(r);
+        for (int i = 0; i <= l.last; ++i)
+            if (l.on(i)) dst.data()[L::lane_index<T>(r, i, blk, rep)] = value;
+    }
+    ::ascgen::rt::cost(PIPE_V, uint64_t(pl.repeats) * L::lanes_per_repeat<T>());
+}
+}  // namespace detail
+
 // Level 0: `repeatTimes` repeats of the lanes in `mask`, strides in blocks.
 template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>& value, uint64_t mask,
@@ -296,11 +313,8 @@ inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>&
                       ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
     L::enter(loc);
-    L::Lanes l = L::lanes_count<T>(mask, "Duplicate", loc);
-    L::masked_operand(dst, l, repeatTimes, dstBlockStride, dstRepeatStride, "Duplicate", "dst", loc);
-    for (int r = 0; r < repeatTimes; ++r)
-        for (int i = 0; i <= l.last; ++i) dst.data()[L::lane_index<T>(r, i, dstBlockStride, dstRepeatStride)] = value;
-    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * L::lanes_per_repeat<T>());
+    detail::duplicate_masked(dst, T(value), L::plan_count<T, isSetMask>(mask, repeatTimes, "Duplicate", loc), dstBlockStride,
+                     dstRepeatStride, loc);
 }
 template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>& value, const uint64_t mask[],
@@ -308,12 +322,8 @@ inline void Duplicate(const LocalTensor<T>& dst, const ::ascgen::lib::same_t<T>&
                       ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
     L::enter(loc);
-    L::Lanes l = L::lanes_bits<T>(mask, "Duplicate", loc);
-    L::masked_operand(dst, l, repeatTimes, dstBlockStride, dstRepeatStride, "Duplicate", "dst", loc);
-    for (int r = 0; r < repeatTimes; ++r)
-        for (int i = 0; i <= l.last; ++i)
-            if (l.on(i)) dst.data()[L::lane_index<T>(r, i, dstBlockStride, dstRepeatStride)] = value;
-    ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTimes) * L::lanes_per_repeat<T>());
+    detail::duplicate_masked(dst, T(value), L::plan_bits<T, isSetMask>(mask, repeatTimes, "Duplicate", loc), dstBlockStride,
+                     dstRepeatStride, loc);
 }
 
 // dst = src * scalar + dst (dst may be wider than src: float += half * s).
