@@ -35,6 +35,8 @@ class Product:
     # __CCE_AICORE__ as the CANN toolchain defines it (operator sources branch on it); None where no
     # primary source settles it (950 sources test both 310 and 350): pass -D __CCE_AICORE__=... yourself.
     cce_aicore: int | None = None
+    # DataCopyPad exists (GM<->UB copies of any byte length); without it tails need an aligned copy.
+    data_copy_pad: bool = True
 
     @property
     def ub_bytes(self) -> int:
@@ -80,14 +82,14 @@ _TABLE = (
     Product("ascend310p", "Atlas inference series, AI Core", 2002, False, False, (1, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 8, 8,
             ("Ascend310P1", "Ascend310P3"), ("Ascend310P", "Atlas inference", "Atlas inference AI Core"),
-            cce_aicore=200),
+            cce_aicore=200, data_copy_pad=False),
     Product("ascend310p_vec", "Atlas inference series, Vector Core", 2002, False, True, (0, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 0, 7,
-            ("Ascend310P3",), ("Ascend310P Vector Core", "Atlas inference Vector Core"), cce_aicore=200),
+            ("Ascend310P3",), ("Ascend310P Vector Core", "Atlas inference Vector Core"), cce_aicore=200, data_copy_pad=False),
     Product("ascend910", "Atlas training series", 1001, False, False, (1, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 32, 32,
             ("Ascend910A", "Ascend910ProA", "Ascend910PremiumA"),
-            ("Ascend910", "Atlas training", "Atlas training series", "dav-1001"), cce_aicore=100),
+            ("Ascend910", "Atlas training", "Atlas training series", "dav-1001"), cce_aicore=100, data_copy_pad=False),
 )
 
 # Lower case, without spaces, '-', '_' or '/', so "Atlas A2", "atlas-a2" and "ATLAS_A2" are one name.
