@@ -227,6 +227,8 @@ class SuperKernel:
             else:
                 module = load(text, product=self.product, filename=fname)
             sk.add(module, t.kernel.name, t.block_dim, *self._args(t, arrays, n))
+        for name, array in arrays.items():
+            sk.name_buffer(array, name)                  # reports speak of SK buffers, not parameters
         report = sk.run()
         return arrays, report
 

@@ -62,4 +62,4 @@ def test_the_detector_catches_an_unsound_prefetch(monkeypatch):
     rng = np.random.default_rng(7)
     _, report = sk.run({"p": rng.standard_normal(N).astype(np.float32)}, timeline=False)
     assert [r.summary().split(" (")[-1] for r in report.races] == ["consumer prologue)"]
-    assert report.races[0].kind == "RAW" and report.races[0].later.buffer == "a"
+    assert report.races[0].kind == "RAW" and report.races[0].later.buffer == "q"

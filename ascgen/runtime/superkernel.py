@@ -13,7 +13,7 @@ core's records into a Report.
 """
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 
 from .. import products
 from ..errors import SpecError
@@ -57,6 +57,7 @@ class SuperKernel:
     timeline: bool = True
     time_limit_s: float = 60.0
     _tasks: list = field(default_factory=list, init=False, repr=False)
+    _names: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self):
         self.product = products.get(self.product)
@@ -77,6 +78,14 @@ class SuperKernel:
         self._tasks.append(_Added(module, name, block_dim, bound))
         return self
 
+    def name_buffer(self, array, name: str) -> "SuperKernel":
+        """Name `array` in reports (default: the parameter name of the first task that takes it)."""
+        import numpy as np
+        if not isinstance(array, np.ndarray):
+            raise SpecError(f"name_buffer() takes the numpy array passed to add(); got {type(array).__name__}")
+        self._names[(array.ctypes.data, array.nbytes)] = str(name)
+        return self
+
     @property
     def tasks(self) -> list[str]:
         return [t.name for t in self._tasks]
@@ -91,7 +100,7 @@ class SuperKernel:
             raise SpecError("SuperKernel.run(): no task added. Hint: sk.add(module, name, block_dim, *args).")
         core = _core()
         request = core.RunRequest(product=self.product, tasks=tuple(t.bound.task for t in self._tasks),
-                                  buffers=_buffers(self._tasks), sk_options=self._options,
+                                  buffers=_buffers(self._tasks, self._names), sk_options=self._options,
                                   detect_races=self.detect_races, schedule_seed=self.schedule_seed,
                                   time_limit_s=self.time_limit_s, timeline=self.timeline,
                                   treat_as_effective=self.treat_as_effective)
@@ -115,11 +124,13 @@ class SuperKernel:
                       effective=bool(getattr(opts, "effective", True)))
 
 
-def _buffers(tasks) -> tuple:
+def _buffers(tasks, names: dict) -> tuple:
     """GM buffers of every task, one per address: a buffer passed to several tasks keeps its first name
-    (the producer's parameter name), so reports name it the way the first task does."""
+    (the producer's parameter name) unless name_buffer() gave it one."""
     seen: dict[tuple[int, int], object] = {}
     for t in tasks:
         for b in t.bound.buffers:
-            seen.setdefault((b.address, b.nbytes), b)
+            key = (b.address, b.nbytes)
+            if key not in seen:
+                seen[key] = replace(b, name=names[key]) if key in names else b
     return tuple(seen.values())
