@@ -134,3 +134,24 @@ def test_trace_without_timeline_is_an_error(tmp_path):
     with pytest.raises(Exception, match="timeline=True"):
         r.to_chrome_trace(tmp_path / "x.json")
     assert r.timeline() is None
+
+
+def test_trace_flows_link_the_last_set_to_each_wait(tmp_path):
+    r = rp.Report(product="ascend910_93", options="early-start=1", tasks=["a", "b"], events=_events())
+    evs = json.loads(r.to_chrome_trace(tmp_path / "t.json").read_text())["traceEvents"]
+    starts = [e for e in evs if e.get("ph") == "s"]
+    ends = [e for e in evs if e.get("ph") == "f"]
+    # the round of boundary 0 -> 1 completes with core 0's set at 900 cycles; both cores' waits end after it
+    assert len(starts) == len(ends) == 2
+    assert all(e["tid"] == 0 and e["ts"] == 0.9 for e in starts)
+    assert sorted(e["tid"] for e in ends) == [0, 1]
+
+
+def test_report_to_dict_is_json_ready():
+    races = rp.races_from_records(_tail_records(), ["scale", "shift"])
+    r = rp.Report(product="ascend910_93", options="early-start=1", tasks=["scale", "shift"], races=races,
+                  events=_events())
+    d = json.loads(json.dumps(r.to_dict()))
+    assert d["races"][0]["kind"] == "RAW" and d["races"][0]["later"]["buffer"] == "y"
+    assert d["races"][0]["summary"].startswith("SUMMARY: ascgen: RAW race y")
+    assert d["timeline"]["with_early_start"] == 2500

@@ -248,6 +248,18 @@ class Report:
             raise RaceError(f"{len(self.races)} data race(s) between tasks\n{self.format_races()}", races=self.races)
         return self
 
+    def to_dict(self) -> dict:
+        """Everything as plain data (for tools and JSON): races with both accesses, lints, the summary."""
+        from dataclasses import asdict
+        summary = self.timeline()
+        return {"product": self.product, "options": self.options, "tasks": list(self.tasks),
+                "races": [{**asdict(r), "kind": r.kind, "window": r.window, "summary": r.summary(), "fix": r.fix()}
+                          for r in self.races],
+                "lints": [asdict(d) for d in self.lints], "output": self.output, "geometry": self.geometry,
+                "timeline": None if summary is None else {
+                    "with_early_start": summary.with_early_start, "without_early_start": summary.without_early_start,
+                    "separate_launches": summary.separate_launches, "gain": summary.gain}}
+
     # Timeline views live in trace.py; these delegate so users only meet the Report.
     def timeline(self):
         """The modeled timeline summary (trace.Summary), or None when the run kept no timeline."""

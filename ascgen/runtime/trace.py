@@ -151,6 +151,7 @@ def chrome_trace(report) -> dict:
         elif e.kind == "barrier":
             out.append({"ph": "i", "s": "t", "pid": 1, "tid": e.core, "name": "barrier", "cat": "sync",
                         "ts": us(e.t), "args": {"task": e.task}})
+    out += _round_flows(events)
     summary = summarize(report)
     return {"traceEvents": out, "displayTimeUnit": "ns",
             "otherData": {"product": report.product, "options": report.options,
@@ -160,6 +161,24 @@ def chrome_trace(report) -> dict:
                           "modeled_cycles_with_early_start": summary.with_early_start,
                           "modeled_cycles_without_early_start": summary.without_early_start,
                           "gain": summary.gain}}
+
+
+def _round_flows(events: list[Event]) -> list[dict]:
+    """Arrows from the set that completed a boundary's round (the latest set of task k) to every wait of
+    task k+1 it released: the critical path of each boundary."""
+    flows = []
+    last_set: dict[int, Event] = {}
+    for e in events:
+        if e.kind == "set" and (e.task not in last_set or e.t >= last_set[e.task].t):
+            last_set[e.task] = e
+    for i, e in enumerate(x for x in events if x.kind == "wait_end"):
+        s = last_set.get(e.task - 1)
+        if s is None or s.t > e.t:
+            continue
+        flow = {"cat": "boundary", "name": f"round task {s.task} -> {e.task}", "id": i + 1, "pid": 1}
+        flows.append({**flow, "ph": "s", "tid": s.core, "ts": s.t / CYCLES_PER_US})
+        flows.append({**flow, "ph": "f", "bp": "e", "tid": e.core, "ts": e.t / CYCLES_PER_US})
+    return flows
 
 
 def write_chrome_trace(report, path) -> Path:
