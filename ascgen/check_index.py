@@ -54,6 +54,7 @@ class Index:
     tiling_keys: set = field(default_factory=set)
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
     macros: dict = field(default_factory=dict)            # function-like macros of the user's files
+    _user_cache: dict = field(default_factory=dict)
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)
@@ -102,7 +103,12 @@ class Index:
 
     def is_user(self, cursor) -> bool:
         f = cursor.location.file
-        return f is not None and os.path.realpath(f.name) in self.user_files
+        if f is None:
+            return False
+        name = f.name
+        if name not in self._user_cache:          # realpath per cursor cost more than the analysis
+            self._user_cache[name] = os.path.realpath(name) in self.user_files
+        return self._user_cache[name]
 
     # ---- call resolution ----
     def resolve(self, call: Call, caller: FuncDef | None) -> list[FuncDef]:

@@ -27,6 +27,11 @@ PRELUDE_NAME = "/__ascgen_check__/prelude.h"
 PRELUDE = "".join(f"#ifndef {name}\n#define {name}\n#endif\n"
                   for name in ("__aicore__", "__global__", "__gm__", "__vector__", "__cube__"))
 
+# Standard headers host code in kernel sources usually includes: precompiled with the library, since
+# parsing <iostream> or <random> again for every file would cost more than the whole analysis.
+HOST_HEADERS = ("cstdint", "cstdlib", "cstring", "cmath", "cstdio", "iostream", "fstream", "string", "vector",
+                "map", "unordered_map", "algorithm", "memory", "random", "utility", "chrono", "functional")
+
 # The detailed preprocessing record is what makes clang keep the ranges #if skipped (check_tokens).
 _OPTIONS = 0x01     # CXTranslationUnit_DetailedPreprocessingRecord
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
@@ -172,7 +177,7 @@ def precompiled_library(args: list[str], cindex) -> str | None:
     """
     if not (resources.include_dir() / "kernel_operator.h").is_file():
         return None
-    key = hashlib.sha256("\0".join([*args, _library_fingerprint(), cindex.conf.lib._name, "v1"]).encode())
+    key = hashlib.sha256("\0".join([*args, _library_fingerprint(), cindex.conf.lib._name, "v2", *HOST_HEADERS]).encode())
     directory = config.cache_dir() / "check"
     pch = directory / f"{key.hexdigest()[:24]}.pch"
     if pch.is_file():
@@ -180,7 +185,8 @@ def precompiled_library(args: list[str], cindex) -> str | None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         source = directory / f"{key.hexdigest()[:24]}.h"
-        source.write_text(PRELUDE + '#include "kernel_operator.h"\n')
+        source.write_text(PRELUDE + '#include "kernel_operator.h"\n'
+                          + "".join(f"#include <{h}>\n" for h in HOST_HEADERS))
         tu = cindex.Index.create().parse(str(source), args=["-x", "c++-header", *args])
         if any(d.severity >= cindex.Diagnostic.Error for d in tu.diagnostics):
             return None
