@@ -30,8 +30,7 @@ class _Added:
     module: object
     name: str
     block_dim: int
-    bound: object                 # module.BoundTask
-    where: str = ""
+    bound: object                 # module.BoundTask (keeps the argument memory alive)
 
 
 @dataclass(repr=False)
