@@ -46,6 +46,10 @@ RUN = [
     (f"{VEC}/reduce_data_block", [1, 2, 3]),
     (f"{VEC}/reduce_pair_elem", [None]),
     (f"{VEC}/reduce_repeat", [1, 2, 3, 4]),
+    (f"{VEC}/create_vec_index", [None]),
+    (f"{VEC}/gather", [1, 2, 3, 4]),
+    (f"{VEC}/interleave_pair", [1, 2]),
+    (f"{VEC}/transpose", [1, 2, 3]),
 ]
 # Compile-only here: they need cores that run at the same time.
 COMPILE = [(f"{SYNC}/sync_all", [None]), (f"{SYNC}/task_sync", [None]),

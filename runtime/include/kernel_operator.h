@@ -17,6 +17,7 @@
 #include "ascendc/cast.h"
 #include "ascendc/compare.h"
 #include "ascendc/reduce.h"
+#include "ascendc/gather.h"
 #include "ascendc/cube.h"
 #include "ascendc/sync.h"
 #include "ascendc/print.h"
