@@ -60,3 +60,10 @@ def test_report_str_lists_everything(good):
     assert text.startswith("SuperKernel on ascend910_93 (early-start=1): 2 tasks, 0 race(s)")
     assert "[sk-first-task-wait]" in text and "modeled time" in text
     np.testing.assert_array_equal(z, 3.0)
+
+
+def test_option_without_equals_warns_at_the_callers_line():
+    from ascgen.runtime.sk_options import SkOptionWarning
+    with pytest.warns(SkOptionWarning, match="'bogus' has no '='") as record:
+        SuperKernel("ascend910_93", options="early-start=1:bogus")
+    assert record[0].filename == __file__

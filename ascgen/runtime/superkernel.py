@@ -13,6 +13,7 @@ core's records into a Report.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import KW_ONLY, dataclass, field, replace
 
 from .. import products
@@ -62,8 +63,12 @@ class SuperKernel:
         self.product = products.get(self.product)
         if not isinstance(self.options, str):
             raise SpecError(f"SuperKernel options must be a string like 'early-start=1'; got {self.options!r}")
-        self._options = _core().SkOptions.parse(self.options, self.product,
-                                                treat_as_effective=self.treat_as_effective)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self._options = _core().SkOptions.parse(self.options, self.product,
+                                                    treat_as_effective=self.treat_as_effective)
+        for w in caught:        # re-issued so the warning points at the caller's line, not at this module
+            warnings.warn(w.message, w.category, stacklevel=3)
 
     def add(self, module, name: str, block_dim: int, *args, kernel_type: str | None = None) -> "SuperKernel":
         """Append task `name` of `module` with its arguments (arrays bind to GM pointers, written in place)."""
