@@ -114,7 +114,7 @@ def bench_big(tasks=32):
     n = 48 * 512
     bufs = [np.zeros(n, np.float32) for _ in range(tasks + 1)]
     bufs[0][:] = np.arange(n, dtype=np.float32) % 7
-    sk = SuperKernel(PRODUCT, timeline=False)
+    sk = SuperKernel(PRODUCT)                  # defaults: race detection and the timeline on
     expect = bufs[0].copy()
     for k in range(tasks):
         name, blocks = (("vec_scale", 48), ("cube_copy", 24), ("mix_shift", 24))[k % 3]
