@@ -17,7 +17,6 @@ DEFAULT_MIRROR = "/work/.mirror/mirror-cann+asc-devkit/repo"
 BASIC = "examples/01_simd_cpp_api/03_basic_api"
 VEC = f"{BASIC}/01_memory_vector_compute"
 SYNC = f"{BASIC}/05_sync_control"
-MISSING_3510 = "library: AscendC::BinaryConfig / BinaryDefaultType scalar-tensor forms (__NPU_ARCH__ 3510) are not emulated"
 
 
 @dataclass(frozen=True)
@@ -49,17 +48,15 @@ CASES: list[Case] = [
     Case("add_tpipe_tque", "examples/01_simd_cpp_api/00_introduction/01_add/add_tpipe_tque", "add_tpipe_tque.asc"),
     Case("element_wise_arithmetic", f"{VEC}/element_wise_arithmetic", "element_wise_arithmetic.asc"),
     *_scenarios("element_wise_compound_compute", f"{VEC}/element_wise_compound_compute", 2, "-scenarioNum"),
-    *_scenarios("element_wise_logic", f"{VEC}/element_wise_logic", 4, "-scenarioNum", arch3510=(2, 3),
-                missing={2: MISSING_3510, 3: MISSING_3510}),
+    *_scenarios("element_wise_logic", f"{VEC}/element_wise_logic", 4, "-scenarioNum", arch3510=(2, 3)),
     *_scenarios("cast", f"{VEC}/cast", 2, "-scenarioNum", start=0,
                 missing={0: "library: Cast to/from int4b_t is not emulated"}),
     *_scenarios("compare", f"{VEC}/compare", 4, "-scenario_num", verify_extra=lambda n: (f"-scenario_num={n}",),
-                arch3510=(4,), missing={4: "library: Compares with a LocalTensor element as the scalar (3510)"}),
-    *_scenarios("select", f"{VEC}/select", 4, "-scenario_num", arch3510=(4,), missing={4: MISSING_3510}),
+                arch3510=(4,)),
+    *_scenarios("select", f"{VEC}/select", 4, "-scenario_num", arch3510=(4,)),
     Case("duplicate", f"{VEC}/duplicate", "duplicate.asc"),
     Case("brcb", f"{VEC}/brcb", "brcb.asc"),
-    Case("create_vec_index", f"{VEC}/create_vec_index", "create_vec_index.asc",
-         xfail="library: AscendC::CreateVecIndex is not emulated"),
+    Case("create_vec_index", f"{VEC}/create_vec_index", "create_vec_index.asc"),
     Case("task_sync", f"{SYNC}/task_sync", "task_sync.asc"),
     Case("sync_all", f"{SYNC}/sync_all", "sync_all.asc"),
     *[Case(f"cross_core_set_wait_flag[{n}]", f"{SYNC}/cross_core_set_wait_flag", "cross_core_set_wait_flag.asc",
