@@ -93,3 +93,28 @@ def test_dataflow_placement_same_results_and_larger_modeled_gain(tmp_path):
     default, dataflow = runs["default"], runs["dataflow"]
     assert dataflow.with_early_start < default.with_early_start
     assert dataflow.gain > default.gain
+
+
+def test_run_input_errors_name_the_buffers():
+    sk = _chain()
+    x = np.zeros(64, np.float32)
+    with pytest.raises(SpecError, match=r"no array for input buffer\(s\) u"):
+        sk.run({"x": x})
+    with pytest.raises(SpecError, match="no task uses buffer 'nope'"):
+        sk.run({"x": x, "u": x, "nope": x})
+    with pytest.raises(SpecError, match=r"differ in length \(\[32, 64\]\)"):
+        sk.run({"x": x, "u": x[:32]})
+    with pytest.raises(SpecError, match="has no task"):
+        SuperKernel("empty", PRODUCT).run({})
+
+
+def test_kernel_added_twice_is_an_error():
+    a = Kernel("twice", block_dim=2, tile_length=256)
+    a.output("y", a.input("x", "float32") * 2.0)
+    with pytest.raises(SpecError, match="added twice"):
+        SuperKernel("bad", PRODUCT).add(a).add(a, x="y", y="z")
+
+
+def test_unknown_placement_is_an_error():
+    with pytest.raises(SpecError, match="placement must be one of dataflow, default"):
+        SuperKernel("bad", PRODUCT, placement="magic")
