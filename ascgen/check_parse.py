@@ -212,7 +212,8 @@ def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSou
     unsaved = [(PRELUDE_NAME, PRELUDE), *prep.texts.items()]
     index = cindex.Index.create()
     args = clang_args(include_dirs, defines, extra_defines)
-    pch = precompiled_library(args, cindex)
+    # The user's -I folders do not change the library's declarations: one PCH serves them all.
+    pch = precompiled_library(clang_args((), defines, extra_defines), cindex)
     tu = None
     if pch is not None:
         try:
