@@ -82,7 +82,8 @@ def to_sarif(diagnostics: list[Diagnostic], skipped: list, failures: list, versi
         "tool": {"driver": {
             "name": "ascgen check", "version": version,
             "rules": [{"id": rid, "name": rid, "shortDescription": {"text": desc},
-                       "helpUri": f"{DOC_URI}#{rid}", "defaultConfiguration": {"level": level}}
+                       "help": {"text": f"See {DOC_URI}, section Rules, `{rid}`."},
+                       "defaultConfiguration": {"level": level}}
                       for rid, (level, desc) in RULES.items()]}},
         "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not failures, "toolExecutionNotifications": notifications}],
