@@ -70,10 +70,13 @@ def _pch() -> tuple[str, ...]:
 
 
 def _parse(source: str, name: str):
-    args = ["-x", "c++", "-std=c++17", "-I", str(resources.include_dir()), *_system_includes(), *_pch()]
-    tu = Index.create().parse(f"{name}.cpp", args=args, unsaved_files=[(f"{name}.cpp", source)],
-                              options=TranslationUnit.PARSE_SKIP_FUNCTION_BODIES * 0)
-    return tu
+    base = ["-x", "c++", "-std=c++17", "-I", str(resources.include_dir()), *_system_includes()]
+    from clang.cindex import TranslationUnitLoadError
+    try:
+        return Index.create().parse(f"{name}.cpp", args=[*base, *_pch()], unsaved_files=[(f"{name}.cpp", source)])
+    except TranslationUnitLoadError:
+        # a header changed after the PCH was built (the shared tree is edited live): parse without it
+        return Index.create().parse(f"{name}.cpp", args=base, unsaved_files=[(f"{name}.cpp", source)])
 
 
 def _walk(cursor, stack=()):
