@@ -209,3 +209,26 @@ def test_unequal_set_counts_are_a_count_mismatch(k):
         h.run([k.task("k_unbalanced", 4, 1)])
     msg = str(err.value)
     assert f"flag 3, mode 0: round 1 was set by AIV0 but never by AIV1..AIV3 (set at basic.cpp:{line_of('UNBALANCED_SET')})" in msg
+
+
+def test_mode4_pairs_an_aic_with_one_aiv_on_ascend950(k):
+    data, seen, back = np.zeros(8, np.int64), np.zeros(16, np.int64), np.zeros(8, np.int64)
+    h.run([k.task("k_mode4", 3, data, seen, back, kernel_type="mix_1_2")], product="ascend950")
+    assert list(seen[:6]) == [500, 500, 501, 501, 502, 502] and list(back[:3]) == [1000, 1002, 1004]
+
+
+def test_mode4_does_not_exist_before_ascend950(k):
+    with pytest.raises(KernelAssertError, match="mode 4 exists only on Ascend 950"):
+        h.run([k.task("k_mode4", 1, np.zeros(8, np.int64), np.zeros(16, np.int64), np.zeros(8, np.int64),
+                      kernel_type="mix_1_2")], product="ascend910_93")
+
+
+def test_task_sync_pipe_is_checked_even_in_a_plain_launch(k):
+    with pytest.raises(KernelAssertError, match="AIV_PIPE 6 is not allowed") as err:
+        h.run([k.task("k_bad_pipe", 1)])
+    assert err.value.site.line == line_of("BAD_PIPE")
+
+
+def test_cross_core_flags_do_not_exist_on_coupled_products(k):
+    with pytest.raises(KernelAssertError, match="not available on ascend310p"):
+        h.run([k.task("k_mode0", 2, np.zeros(8, np.int64), np.zeros(8, np.int64), 1)], product="ascend310p")

@@ -181,3 +181,30 @@ extern "C" void k_unbalanced(void** args) {
     int which = arg<int>(args, 0);
     if (which == 0 || block_idx() == 0) cross_core_set_flag(0, pipe::MTE3, 3, ASCGEN_HERE);  // UNBALANCED_SET
 }
+
+// Mode 4 (Ascend 950): AIC -> one AIV and back. seen[v] = what AIV v got; back[g] = what AIC g got.
+extern "C" void k_mode4(void** args) {
+    int64_t* data = arg<int64_t*>(args, 0);
+    int64_t* seen = arg<int64_t*>(args, 1);
+    int64_t* back = arg<int64_t*>(args, 2);
+    if (core_type() == CoreType::AIC) {
+        int64_t g = block_idx();
+        __atomic_store_n(&data[g], 500 + g, __ATOMIC_RELAXED);
+        cross_core_set_flag(4, pipe::FIX, 3, ASCGEN_HERE);        // to AIV0 of this AI Core, its flag 3
+        cross_core_set_flag(4, pipe::FIX, 16 + 3, ASCGEN_HERE);   // to AIV1, its flag 3
+        cross_core_wait_flag(5, ASCGEN_HERE);                     // from AIV0 (flag 5)
+        cross_core_wait_flag(16 + 5, ASCGEN_HERE);                // from AIV1 (flag 5 -> 21)
+        back[g] = __atomic_load_n(&seen[2 * g], __ATOMIC_RELAXED) + __atomic_load_n(&seen[2 * g + 1], __ATOMIC_RELAXED);
+    } else {
+        int64_t v = block_idx();
+        cross_core_wait_flag(3, ASCGEN_HERE);
+        __atomic_store_n(&seen[v], __atomic_load_n(&data[v / 2], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+        cross_core_set_flag(4, pipe::MTE3, 5, ASCGEN_HERE);
+    }
+}
+
+// SetNextTaskStart with a pipe the API does not allow (PIPE_ALL on the vector side).
+extern "C" void k_bad_pipe(void** args) {
+    (void)args;
+    set_next_task_start(pipe::ALL, pipe::FIX, false, ASCGEN_HERE);  // BAD_PIPE
+}
