@@ -208,29 +208,42 @@ class SuperKernel:
         source_dir: write the sources there and load them from there, so reports quote their lines;
         overrides: {file name: path} of hand-edited sources to load instead of the emitted ones.
         Returns ({buffer name: array}, runtime Report)."""
-        from .runtime import load
         from .runtime.superkernel import SuperKernel as RuntimeSK
         arrays = self._arrays(inputs)
         n = len(next(iter(arrays.values())))
         sk = RuntimeSK(self.product, options=options or self.options, detect_races=detect_races,
                        schedule_seed=schedule_seed, timeline=timeline, treat_as_effective=treat_as_effective)
-        overrides = dict(overrides or {})
-        for t, (fname, text) in zip(self._tasks, self.sources(placement).items()):
-            if fname in overrides:
-                module = load(Path(overrides[fname]), product=self.product)
-            elif source_dir is not None:
-                path = Path(source_dir) / fname
-                if not path.is_file() or path.read_text() != text:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_text(text)
-                module = load(path, product=self.product)
-            else:
-                module = load(text, product=self.product, filename=fname)
+        modules = self._load_modules(placement, source_dir, dict(overrides or {}))
+        for t, module in zip(self._tasks, modules):
             sk.add(module, t.kernel.name, t.block_dim, *self._args(t, arrays, n))
         for name, array in arrays.items():
             sk.name_buffer(array, name)                  # reports speak of SK buffers, not parameters
         report = sk.run()
         return arrays, report
+
+    def _load_modules(self, placement, source_dir, overrides: dict) -> list:
+        """Compile (cached) and load every task's source; cold compiles run in parallel, one per CPU."""
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .runtime import core, load
+
+        def one(item):
+            fname, text = item
+            if fname in overrides:
+                return load(Path(overrides[fname]), product=self.product)
+            if source_dir is None:
+                return load(text, product=self.product, filename=fname)
+            path = Path(source_dir) / fname
+            if not path.is_file() or path.read_text() != text:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+            return load(path, product=self.product)
+
+        core.ensure_loaded()            # kernels resolve the core's symbols: it must be loaded first
+        items = list(self.sources(placement).items())
+        with ThreadPoolExecutor(max_workers=max(1, min(len(items), os.cpu_count() or 1))) as pool:
+            return list(pool.map(one, items))
 
     def _arrays(self, inputs: dict) -> dict[str, np.ndarray]:
         self._need_tasks()
