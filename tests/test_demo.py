@@ -1,13 +1,20 @@
 """`ascgen demo` end to end, as a user runs it (subprocess): the clean story exits 0, `--bug` exits 1
 with the race report."""
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _demo(tmp_path, *extra):
+    # The checkout first on the path, so the test runs the code under test even when another ascgen is installed.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     return subprocess.run([sys.executable, "-m", "ascgen", "demo", "-o", str(tmp_path / "demo"), *extra],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env=env)
 
 
 def test_demo_runs_checks_and_reports_the_gain(tmp_path):
