@@ -113,3 +113,20 @@ def test_concurrent_builders_without_the_lock(cache, tmp_path, monkeypatch):
     with ctx.Pool(3) as pool:
         results = pool.map(_build_in_child, [(str(cache), str(src), 9)] * 3)
     assert len({p for p, _ in results}) == 1 and all(ok for _, ok in results)
+
+
+def test_debug_builds_use_their_own_flags_and_entry(cache, tmp_path, monkeypatch):
+    src = tmp_path / "a.cpp"
+    src.write_text(SRC % 3)
+    release = build.compile_shared([src], name="a")
+    monkeypatch.setenv("ASCGEN_DEBUG", "1")
+    assert build.optimisation_flags() == ("-O0", "-g")
+    debug = build.compile_shared([src], name="a")
+    assert debug != release and _call_answer(debug) == 3
+    assert "-O0" in (debug.with_suffix(".json")).read_text()
+
+
+def test_asc_sources_compile_as_cxx(cache, tmp_path):
+    src = tmp_path / "kernel.asc"
+    src.write_text(SRC % 5)
+    assert _call_answer(build.compile_shared([src], name="asc")) == 5
