@@ -63,7 +63,8 @@ class Summary:
         return self.without_early_start - self.with_early_start
 
     def __str__(self) -> str:
-        label = "with early start" if self.early_start else "this run (early start off)"
+        label = {0: "this run (early start off)", 2: "this run (calls compiled out)"}.get(self.early_start,
+                                                                                          "with early start")
         return (f"modeled time ({self.tasks} tasks, cycles are model parameters, see docs/timeline.md):\n"
                 f"  {label:<28} {self.with_early_start:>12,.0f} cycles\n"
                 f"  {'without early start':<28} {self.without_early_start:>12,.0f} cycles\n"
