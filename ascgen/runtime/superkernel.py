@@ -124,7 +124,7 @@ class SuperKernel:
                       events=list(getattr(result, "events", ()) or ()),
                       geometry=dict(getattr(result, "geometry", {}) or {}),
                       timeline_params=dict(getattr(result, "timeline_params", {}) or {}),
-                      early_start=int(getattr(opts, "early_start", 1)),
+                      early_start=int(getattr(opts, "effective_early_start", getattr(opts, "early_start", 1))),
                       effective=bool(getattr(opts, "effective", True)))
 
 
