@@ -79,9 +79,8 @@ void needs(const ascgen_config& cfg, TaskInfo& t) {
     }
 }
 
-// Start a run; "" on success, else why not (nothing started).
-std::string start_run(const ascgen_config& cfg, const char* product, std::vector<TaskInfo> tasks,
-                      const ascgen_buffer* buffers, int nbuffers) {
+// Why a run cannot start ("" when it can); fills each task's core needs.
+std::string check_request(const ascgen_config& cfg, std::vector<TaskInfo>& tasks) {
     if (g_active) return "another run is still active in this process (runs are one at a time)";
     if (tasks.empty()) return "a run needs at least one task";
     int cores = cfg.aic_count + cfg.aiv_count;
@@ -99,6 +98,10 @@ std::string start_run(const ascgen_config& cfg, const char* product, std::vector
             return format("task %zu \"%s\" needs %d AIC + %d AIV cores but the launch has %d + %d", k, t.name.c_str(),
                           t.aic_need, t.aiv_need, cfg.aic_count, cfg.aiv_count);
     }
+    return "";
+}
+
+std::shared_ptr<Run> make_run(const ascgen_config& cfg, const char* product, std::vector<TaskInfo> tasks) {
     auto run = std::make_shared<Run>();
     run->cfg = cfg;
     run->product = product ? product : "?";
@@ -116,7 +119,7 @@ std::string start_run(const ascgen_config& cfg, const char* product, std::vector
     run->task_set_loc.assign(nt, rt::Loc{nullptr, 0});
     run->task_wait_loc.assign(nt, rt::Loc{nullptr, 0});
     int ratio = std::max(1, cfg.ratio);
-    for (int id = 0; id < cores; ++id) {
+    for (int id = 0; id < cfg.aic_count + cfg.aiv_count; ++id) {
         auto c = std::make_unique<CoreState>();
         c->id = id;
         bool aic = id < cfg.aic_count;
@@ -129,9 +132,13 @@ std::string start_run(const ascgen_config& cfg, const char* product, std::vector
         c->rng.seed((uint64_t)(cfg.schedule_seed < 0 ? 0 : cfg.schedule_seed) * 0x9E3779B97F4A7C15ull + id * 7919 + 1);
         run->cores.push_back(std::move(c));
     }
-    for (int i = 0; i < nbuffers; ++i)
-        gm_add(buffers[i].address, buffers[i].nbytes, buffers[i].name ? buffers[i].name : "",
-               buffers[i].dtype ? buffers[i].dtype : "", true);
+    return run;
+}
+
+// The detectors start fresh for every run; the timeline's parameters are the config's, defaults where 0.
+void begin_detectors(Run& run) {
+    const ascgen_config& cfg = run.cfg;
+    int cores = (int)run.cores.size();
     hb::begin_run(cores, cfg.detect_races != 0);
     timeline::Params p;
     if (cfg.flag_round_cycles > 0) p.flag_round_cycles = cfg.flag_round_cycles;
@@ -140,17 +147,17 @@ std::string start_run(const ascgen_config& cfg, const char* product, std::vector
     if (cfg.vec_elems_per_cycle > 0) p.vec_elems_per_cycle = cfg.vec_elems_per_cycle;
     if (cfg.cube_elems_per_cycle > 0) p.cube_elems_per_cycle = cfg.cube_elems_per_cycle;
     if (cfg.scalar_cycles > 0) p.scalar_cycles = cfg.scalar_cycles;
-    run->cfg.flag_round_cycles = p.flag_round_cycles;
+    run.cfg.flag_round_cycles = p.flag_round_cycles;
     timeline::begin_run(cores, cfg.timeline != 0, p);
-    set_current_run(run);
-    g_active = true;
-    g_view = &run->res;
-    run->started = monotonic();
+}
+
+void start_threads(const std::shared_ptr<Run>& run) {
+    int cores = (int)run->cores.size();
     for (int id = 0; id < cores; ++id) {
         try {
             run->core(id).thread = std::thread(core_main, run, id);
         } catch (const std::system_error& e) {
-            // Threads already started see the cancel; the rest are marked done so finish() can join.
+            // Threads already started see the cancel; the rest count as done so finish() can join.
             std::lock_guard<std::mutex> lk(run->mu);
             for (int j = id; j < cores; ++j) {
                 run->core(j).status = Status::Done;
@@ -160,9 +167,26 @@ std::string start_run(const ascgen_config& cfg, const char* product, std::vector
                          format("could not start thread %d of %d: %s\nHint: lower block_dim or the SK core counts",
                                 id, cores, e.what()),
                          nullptr, rt::Loc{nullptr, 0}, true);
-            break;
+            return;
         }
     }
+}
+
+// Start a run; "" on success, else why not (nothing started).
+std::string start_run(const ascgen_config& cfg, const char* product, std::vector<TaskInfo> tasks,
+                      const ascgen_buffer* buffers, int nbuffers) {
+    std::string why = check_request(cfg, tasks);
+    if (!why.empty()) return why;
+    auto run = make_run(cfg, product, std::move(tasks));
+    for (int i = 0; i < nbuffers; ++i)
+        gm_add(buffers[i].address, buffers[i].nbytes, buffers[i].name ? buffers[i].name : "",
+               buffers[i].dtype ? buffers[i].dtype : "", true);
+    begin_detectors(*run);
+    set_current_run(run);
+    g_active = true;
+    g_view = &run->res;
+    run->started = monotonic();
+    start_threads(run);
     return "";
 }
 

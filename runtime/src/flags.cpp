@@ -9,7 +9,7 @@
 namespace ascgen {
 namespace core {
 
-static int aic_id(Run& run, int c) { return c; }
+static int aic_id(Run&, int c) { return c; }   // AIC cores come first
 static int aiv_id(Run& run, int v) { return run.aic + v; }
 
 static std::vector<int> group_aivs(Run& run, int group) {
