@@ -36,7 +36,9 @@ def test_example_equals_reference(spec, kernel, product):
         pytest.skip(f"{kernel.name} does not exist on {product}: {exc}")     # e.g. bfloat16 on ascend310p
     failures = [f"length {c.length}: {c.detail}" for c in result.cases if not c.ok]
     assert not failures, f"{kernel.name} on {product}:\n" + "\n".join(failures)
-    assert {c.length for c in result.cases} >= {0, 1, kernel.tile_length + 7}
+    expected = {0, kernel.tile_length + 7, result.min_length, result.min_length + 1}
+    assert {c.length for c in result.cases} >= expected
+    assert all(0 < n < result.min_length for n in result.unsupported)
 
 
 def test_lengths_cover_tails_of_tiles_and_32_bytes():
