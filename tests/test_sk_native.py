@@ -3,6 +3,7 @@
 Each driver links one core source directly (no threads, no Python), so these checks pin the detector's
 verdicts and the model's arithmetic independently of the rest of the runtime."""
 import hashlib
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -34,7 +35,7 @@ def _build(name: str, tmp_path_factory) -> Path:
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(f".tmp{id(out)}")
+    tmp = out.with_suffix(f".tmp{os.getpid()}")   # per process: xdist workers may build it at once
     cmd = [_compiler(), "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror",
            f"-I{resources.include_dir()}", f"-I{SRC}", *map(str, sources), "-o", str(tmp)]
     subprocess.run(cmd, check=True)
