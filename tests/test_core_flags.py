@@ -232,3 +232,25 @@ def test_task_sync_pipe_is_checked_even_in_a_plain_launch(k):
 def test_cross_core_flags_do_not_exist_on_coupled_products(k):
     with pytest.raises(KernelAssertError, match="not available on ascend310p"):
         h.run([k.task("k_mode0", 2, np.zeros(8, np.int64), np.zeros(8, np.int64), 1)], product="ascend310p")
+
+
+def test_interrupt_stops_every_core_and_joins_them(k):
+    """What Ctrl-C does (core.run catches KeyboardInterrupt and calls the same function)."""
+    from ascgen.runtime import core
+    before = os_threads()
+    timer = threading.Timer(0.3, core.ensure_loaded().ascgen_run_interrupt)
+    timer.start()
+    with pytest.raises(KernelAssertError, match="interrupted"):
+        h.run([k.task("k_forever", 4, np.zeros(4, np.int64))], time_limit_s=30)
+    timer.join()
+    assert os_threads() == before
+
+
+def test_sk_options_may_be_given_as_a_string(k):
+    from ascgen import products
+    from ascgen.runtime import core
+    t, bufs, keep = k.task("k_empty", 2)
+    r = core.run(core.RunRequest(product=products.get("ascend910_93"), tasks=(t, t), sk_options="early-start=0"))
+    assert r.geometry["aiv"] == 2
+    with pytest.raises(SpecError, match="unknown SK option"):
+        core.run(core.RunRequest(product=products.get("ascend910_93"), tasks=(t, t), sk_options="early=0"))

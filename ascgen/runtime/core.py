@@ -58,7 +58,7 @@ class RunRequest:
     product: Product
     tasks: tuple
     buffers: tuple = ()
-    sk_options: SkOptions | None = None     # None: plain launch; the task-sync calls are no-ops
+    sk_options: SkOptions | str | None = None   # None: plain launch (the task-sync calls are no-ops)
     detect_races: bool = False
     schedule_seed: int | None = None        # perturb interleavings (yield points at sync and GM accesses)
     time_limit_s: float = 60.0
@@ -174,6 +174,10 @@ def _plan(request: RunRequest) -> tuple[Geometry, SkOptions | None]:
         t = request.tasks[0]
         return geometry.launch(request.product, t.kernel_type, t.block_dim), None
     opts = request.sk_options
+    if isinstance(opts, str):   # a convenience: the option string itself
+        opts = SkOptions.parse(opts, request.product, treat_as_effective=request.treat_as_effective)
+    if not isinstance(opts, SkOptions):
+        raise SpecError(f"RunRequest.sk_options must be an SkOptions or an option string; got {opts!r}")
     if request.treat_as_effective and not opts.effective:
         opts = SkOptions.parse(opts.text, request.product, treat_as_effective=True)
     geo = geometry.superkernel(request.product, [(t.kernel_type, t.block_dim) for t in request.tasks], opts)
