@@ -28,7 +28,7 @@ def _compiler() -> str:
     return cxx
 
 
-def _build(name: str, tmp_path_factory) -> Path:
+def _build(name: str) -> Path:
     sources = [HERE / f"{name}.cpp", *(SRC / s for s in DRIVERS[name])]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources + [SRC / "hb.h", SRC / "timeline.h"]))
     out = config.cache_dir() / "sk_native" / f"{name}-{digest.hexdigest()[:16]}"
@@ -44,8 +44,8 @@ def _build(name: str, tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("name", sorted(DRIVERS))
-def test_native_driver(name, tmp_path_factory):
-    exe = _build(name, tmp_path_factory)
+def test_native_driver(name):
+    exe = _build(name)
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "FAIL" not in proc.stdout and proc.stdout.count("ok ") >= 5, proc.stdout
