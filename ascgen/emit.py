@@ -44,6 +44,7 @@ def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyn
     written = []
     for kernel in kernels:
         console.progress(f"emitting {kernel.name}.cpp for {product.id}...")
+        _describe(kernel, product)
         text = emit(kernel, product, host=host, policy=policy, spec_file=spec_file)
         path = out / f"{kernel.name}.cpp"
         _write(path, text)
@@ -52,6 +53,17 @@ def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyn
         written += write_host_project(kernels, product, out, spec_file=spec_file, length=length)
     console.done()
     return written
+
+
+def _describe(kernel, product) -> None:
+    """`-v`: what the planner decided for a kernel (UB per buffer, tiles, tail strategy)."""
+    from .plan import plan_kernel
+    plan = plan_kernel(kernel, product)
+    tail = "DataCopyPad tails" if plan.data_copy_pad else f"aligned remainder window (min length {plan.min_length})"
+    console.verbose(f"{kernel.name}: block_dim {kernel.block_dim}, tile {kernel.tile_length}, "
+                    f"buffer_num {kernel.buffer_num}, {tail}, task sync {kernel.task_sync}; "
+                    f"UB {plan.ub_used} of {plan.ub_usable} B: "
+                    + ", ".join(f"{what} {n} B" for what, n in plan.ub_items))
 
 
 def _write(path: Path, text: str) -> None:
