@@ -55,3 +55,11 @@ def test_detection_off_reports_nothing(mods):
 def test_strict_mode_raises(mods):
     with pytest.raises(RaceError, match="SUMMARY: ascgen: RAW race y"):
         _run(mods, racy=True, strict=True)
+
+
+def test_stream_fusion_forces_early_start_off(mods):
+    assert _run(mods, options="early-start=1:stream-fusion=1").races == []
+
+
+def test_debug_sync_all_adds_a_full_barrier_after_every_task(mods):
+    assert _run(mods, options="early-start=1:debug-sync-all=1").races == []
