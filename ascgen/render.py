@@ -88,7 +88,7 @@ def kernel_context(plan, placement, *, host: bool, spec_file: str | None) -> Ker
     )
     process = tuple(Line("    " * l.indent + l.text, _where(l.where)) for l in placement.process)
     public = (_init(plan), Method("__aicore__ inline void Process()", process))
-    private = (_tile_count(), _tile_offset(),
+    private = (_tile_count(plan), _tile_offset(plan),
                *[_copy_in(plan, t) for t in plan.inputs], _compute(plan),
                *[_copy_out(plan, t) for t in plan.outputs])
     members = _members(plan)
@@ -156,21 +156,24 @@ def _init(plan) -> Method:
     return Method(f"__aicore__ inline void Init({', '.join(params)})", tuple(body))
 
 
-def _tile_count() -> Method:
+def _tile_count(plan) -> Method:
+    remainder = [] if plan.data_copy_pad else [
+        Line("if (progress >= this->bodyTiles) {"),
+        Line("    return ALIGN_ELEMS;", "the remainder window"),
+        Line("}")]
     return Method("__aicore__ inline uint32_t TileCount(uint32_t progress) const",
-                  (Line("if (progress >= this->bodyTiles) {"),
-                   Line("    return ALIGN_ELEMS;", "the remainder window (products without DataCopyPad)"),
-                   Line("}"),
+                  (*remainder,
                    Line("uint32_t rest = this->bodyLength - progress * TILE_LENGTH;"),
                    Line("return rest < TILE_LENGTH ? rest : TILE_LENGTH;")))
 
 
-def _tile_offset() -> Method:
+def _tile_offset(plan) -> Method:
+    remainder = [] if plan.data_copy_pad else [
+        Line("if (progress >= this->bodyTiles) {"),
+        Line("    return this->start + this->length - ALIGN_ELEMS;"),
+        Line("}")]
     return Method("__aicore__ inline uint32_t TileOffset(uint32_t progress) const",
-                  (Line("if (progress >= this->bodyTiles) {"),
-                   Line("    return this->start + this->length - ALIGN_ELEMS;"),
-                   Line("}"),
-                   Line("return this->start + progress * TILE_LENGTH;")))
+                  (*remainder, Line("return this->start + progress * TILE_LENGTH;")))
 
 
 def _copy_lines(plan, t, to_gm: bool) -> list[Line]:

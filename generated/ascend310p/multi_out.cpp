@@ -62,7 +62,7 @@ private:
     __aicore__ inline uint32_t TileCount(uint32_t progress) const
     {
         if (progress >= this->bodyTiles) {
-            return ALIGN_ELEMS;  // the remainder window (products without DataCopyPad)
+            return ALIGN_ELEMS;  // the remainder window
         }
         uint32_t rest = this->bodyLength - progress * TILE_LENGTH;
         return rest < TILE_LENGTH ? rest : TILE_LENGTH;

@@ -54,18 +54,12 @@ public:
 private:
     __aicore__ inline uint32_t TileCount(uint32_t progress) const
     {
-        if (progress >= this->bodyTiles) {
-            return ALIGN_ELEMS;  // the remainder window (products without DataCopyPad)
-        }
         uint32_t rest = this->bodyLength - progress * TILE_LENGTH;
         return rest < TILE_LENGTH ? rest : TILE_LENGTH;
     }
 
     __aicore__ inline uint32_t TileOffset(uint32_t progress) const
     {
-        if (progress >= this->bodyTiles) {
-            return this->start + this->length - ALIGN_ELEMS;
-        }
         return this->start + progress * TILE_LENGTH;
     }
 
