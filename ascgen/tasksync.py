@@ -79,11 +79,13 @@ def place_task_sync(plan, policy: TaskSyncPolicy | None = None) -> Placement:
     lines: list[Line] = []
     for name in prefetch:
         lines.append(Line(0, f"if (this->tileNum > 0) {{ CopyIn{_method(plan, name)}(0); }}"
-                             f"  // prefetch: {name} is not written by the previous task"))
+                             f"  // ascgen-check: allow(tasksync-gm-before-wait) prefetch: {name} is not "
+                             f"written by the previous task"))
     if wait:
         lines.append(Line(0, wait, where))
     if set_ and policy.set_early:
-        lines.append(Line(0, set_ + "  // early: the next task touches none of this task's GM buffers", where))
+        lines.append(Line(0, set_ + "  // ascgen-check: allow(tasksync-gm-after-set) early: the next task touches "
+                                    "none of this task's GM buffers"))
     lines.append(Line(0, "for (uint32_t i = 0; i < this->tileNum; i++) {"))
     for t in plan.inputs:
         call = f"CopyIn{t.method}(i);"

@@ -44,3 +44,17 @@ def test_the_checker_does_flag_a_misplaced_call_in_generated_code(tmp_path):
     bad = tmp_path / "add_relu.cpp"
     bad.write_text(text.replace(anchor, anchor + set_line, 1))
     assert check_file(bad, product="ascend910_93").errors
+
+
+def test_prefetch_and_early_set_are_recorded_decisions_for_the_checker(tmp_path):
+    import ascgen
+    from ascgen.tasksync import TaskSyncPolicy
+    kernel = next(k for k in load_spec(ROOT / "examples" / "multi_out.py") if k.name == "multi_out")
+    for what, policy in {"prefetch": TaskSyncPolicy(prefetch_inputs=frozenset({"y"})),
+                         "early": TaskSyncPolicy(set_early=True)}.items():
+        source = tmp_path / what / "multi_out.cpp"
+        source.parent.mkdir()
+        source.write_text(ascgen.emit(kernel, "ascend910_93", policy=policy))
+        result = check_file(source, product="ascend910_93")
+        assert not [d for d in result.diagnostics if d.severity in ("error", "warning")], what
+        assert result.suppressed, f"{what}: the allow comment should have silenced a finding"
