@@ -39,7 +39,7 @@ def test_add_relu_matches_numpy_with_tails(add_relu, n, blocks):
 def test_module_reports_its_kernels_and_inferred_type(add_relu, scalars):
     assert add_relu.kernels == ("add_relu",)
     assert add_relu.kernel_type("add_relu") == "aiv"
-    assert set(scalars.kernels) == {"echo", "fill", "geometry"}
+    assert set(scalars.kernels) == {"echo", "fill", "geometry", "keyed"}
     assert scalars.kernel_type("fill<7>") == "aiv"          # __vector__
 
 
@@ -163,3 +163,50 @@ def test_several_processes_loading_the_same_new_source_at_once(tmp_path):
         assert p.returncode == 0, err[-3000:]
     expected = float(np.maximum(2 * (np.arange(10000, dtype=np.float32) - 5000), 0).sum())
     assert [float(o.strip()) for o, _ in outs] == [expected] * 4
+
+
+def test_tiling_key_selects_the_branch(scalars):
+    out = np.zeros(1, np.int32)
+    scalars.launch("keyed", 1, out, tiling_key=2)
+    assert out[0] == 22
+    scalars.launch("keyed", 1, out, tiling_key=1)
+    assert out[0] == 11
+    with pytest.raises(SpecError, match="tiling_key must be an integer"):
+        scalars.launch("keyed", 1, out, tiling_key=-1)
+
+
+def test_a_kernel_file_with_a_host_launcher_loads():
+    """`ascgen emit --host` style: the kernel file also defines a host function using <<<>>>."""
+    src = textwrap.dedent("""\
+        #include "kernel_operator.h"
+        extern "C" __global__ __aicore__ void inc(GM_ADDR x) {
+            AscendC::GlobalTensor<int32_t> g;
+            g.SetGlobalBuffer((__gm__ int32_t*)x);
+            g.SetValue(AscendC::GetBlockIdx(), g.GetValue(AscendC::GetBlockIdx()) + 1);
+        }
+        void inc_do(uint32_t blockDim, void* stream, uint8_t* x) { inc<<<blockDim, nullptr, stream>>>(x); }
+        """)
+    mod = load(src, product="ascend910b", filename="inc_host.cpp")
+    x = np.arange(4, dtype=np.int32)
+    mod.launch("inc", 4, x)
+    np.testing.assert_array_equal(x, [1, 2, 3, 4])
+
+
+def test_cce_aicore_and_npu_arch_are_defined_per_product():
+    src = textwrap.dedent("""\
+        #include "kernel_operator.h"
+        extern "C" __global__ __aicore__ void arch(GM_ADDR x) {
+            AscendC::GlobalTensor<int32_t> g;
+            g.SetGlobalBuffer((__gm__ int32_t*)x, 2);
+            g.SetValue(0, __NPU_ARCH__);
+        #ifdef __CCE_AICORE__
+            g.SetValue(1, __CCE_AICORE__);
+        #endif
+        }
+        """)
+    for product, arch in (("ascend910b", 2201), ("ascend950", 3510)):
+        from ascgen import products
+        out = np.zeros(2, np.int32)
+        load(src, product=product, filename="arch.cpp").launch("arch", 1, out)
+        assert out[0] == arch
+        assert out[1] == (products.get(product).cce_aicore or 0)

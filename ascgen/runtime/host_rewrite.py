@@ -9,8 +9,13 @@ Comments and string literals are never rewritten.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import tempfile
+from pathlib import Path
 
+from .. import config
 from ..errors import SpecError
 from .signature import strip_comments
 
@@ -91,3 +96,23 @@ def rewrite(text: str, filename: str) -> tuple[str, int]:
     pieces.append(text[last:])
     escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
     return f'{HELPER_INCLUDE}\n#line 1 "{escaped}"\n' + "".join(pieces), count
+
+
+def has_launches(text: str) -> bool:
+    return "<<<" in strip_comments(text)
+
+
+def compilable_copy(text: str, name: str) -> Path:
+    """The rewritten copy of a source with `<<<>>>` launches, in <cache>/host/<hash>/, written atomically.
+    `name` is the user's path (or name) the #line directive gives back to diagnostics."""
+    copy, _ = rewrite(text, name)
+    digest = hashlib.sha256(copy.encode()).hexdigest()[:24]
+    folder = config.cache_dir() / "host" / digest
+    target = folder / (Path(name).stem + ".cpp")
+    if not target.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(copy)
+        os.replace(tmp, target)
+    return target

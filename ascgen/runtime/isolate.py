@@ -130,13 +130,14 @@ def _worker_env() -> dict:
     return env
 
 
-def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_limit_s: float = 60.0):
+def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_limit_s: float = 60.0,
+           tiling_key=None):
     """Module.launch(..., isolated=True): run in a worker; arrays are updated in place on success."""
     request = {
         "text": module.text, "source": module.source, "path": str(module.path) if module.path else None,
         "product": module.product.id, "defines": module.defines, "include_dirs": [str(d) for d in module.include_dirs],
         "kernel_type": kernel_type or module.kernel_type_override, "name": name, "block_dim": block_dim,
-        "args": list(args), "time_limit_s": time_limit_s,
+        "args": list(args), "time_limit_s": time_limit_s, "tiling_key": tiling_key,
     }
     with tempfile.TemporaryDirectory(prefix="ascgen-isolated-") as tmp:
         req, res, started = Path(tmp) / "request.pkl", Path(tmp) / "result.pkl", Path(tmp) / "started"
@@ -220,7 +221,8 @@ def _worker(req_path: str, res_path: str, started_path: str) -> int:
         module.install_crash_handler()
         args = request["args"]
         Path(started_path).touch()
-        result = module.launch(request["name"], request["block_dim"], *args, time_limit_s=request["time_limit_s"])
+        result = module.launch(request["name"], request["block_dim"], *args, time_limit_s=request["time_limit_s"],
+                               tiling_key=request.get("tiling_key"))
         # Pickle the class under its importable name, not __main__ (this file runs as a script here).
         from ascgen.runtime.isolate import _Summary as Summary
         payload = {"result": Summary(result),

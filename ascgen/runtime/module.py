@@ -20,7 +20,7 @@ import cffi
 
 from .. import products, resources
 from ..errors import SpecError
-from . import analysis, binding, build, wrapper
+from . import analysis, binding, build, host_rewrite, wrapper
 from .signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _ffi = cffi.FFI()
@@ -109,8 +109,14 @@ class Module:
         self.source = name
         self.path = path
         self.compile_path = compile_path or path      # a rewritten copy for host programs (run_cli.py)
+        if compile_path is None and host_rewrite.has_launches(text):
+            # Host code with <<<>>> launches (an emitted --host kernel file): compile the rewritten copy.
+            self.compile_path = host_rewrite.compilable_copy(text, name)
         self.text = text
-        self.defines = {"__NPU_ARCH__": self.product.npu_arch, **(defines or {})}
+        arch = {"__NPU_ARCH__": self.product.npu_arch}
+        if getattr(self.product, "cce_aicore", None) is not None:
+            arch["__CCE_AICORE__"] = self.product.cce_aicore         # operator sources branch on it too
+        self.defines = {**arch, **(defines or {})}
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
         if path is not None:
             self.include_dirs.append(path.parent)
@@ -192,10 +198,28 @@ class Module:
 
     # ---- launching -------------------------------------------------------------------------------
 
-    def task(self, name: str, block_dim: int, *args, kernel_type: str | None = None) -> BoundTask:
+    def set_tiling_key(self, key: int) -> None:
+        """The value TILING_KEY_IS(k) compares with, for this module's next launches (one per module)."""
+        if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 2 ** 64:
+            raise SpecError(f"tiling_key must be an integer in [0, 2**64); got {key!r}")
+        with _open_lock:
+            try:
+                _ffi.cdef("uint64_t ascgen_tiling_key;", override=True)
+            except cffi.CDefError:
+                pass
+        try:
+            self._lib.ascgen_tiling_key = key
+        except AttributeError as exc:
+            raise SpecError(f"{self.source}: the module has no tiling key variable (ascgen_tiling_key); "
+                            "is kernel_operator.h included?") from exc
+
+    def task(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
+             tiling_key: int | None = None) -> BoundTask:
         """Bind `args` to kernel `name` and return the Task (for SuperKernel.add and launch)."""
         core = _core()
         info = self._kernel_info(name)
+        if tiling_key is not None:
+            self.set_tiling_key(tiling_key)
         if isinstance(block_dim, bool) or not isinstance(block_dim, int) or block_dim < 1:
             raise SpecError(f'{name}: block_dim must be a positive integer; got {block_dim!r}')
         ktype = kernel_type or self.kernel_type_override or info.kernel.kernel_type
@@ -219,14 +243,15 @@ class Module:
 
     def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
                time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
-               isolated: bool = False, timeline: bool = False):
+               isolated: bool = False, timeline: bool = False, tiling_key: int | None = None):
         """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
         `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py)."""
         if isolated:
             from . import isolate
-            return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s)
+            return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s,
+                                  tiling_key=tiling_key)
         core = _core()
-        bound = self.task(name, block_dim, *args, kernel_type=kernel_type)
+        bound = self.task(name, block_dim, *args, kernel_type=kernel_type, tiling_key=tiling_key)
         request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=bound.buffers,
                                   detect_races=detect_races, schedule_seed=schedule_seed,
                                   time_limit_s=time_limit_s, timeline=timeline)

@@ -14,18 +14,16 @@ relative to the working directory: --cwd runs them there.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-from .. import config, console, products
+from .. import console, products
 from ..errors import SpecError
 from .signature import KERNEL_TYPES, strip_comments
 
@@ -87,24 +85,9 @@ def has_main(text: str) -> bool:
     return bool(re.search(r"\bmain\s*\(", strip_comments(text)))
 
 
-def _program_copy(source: Path, text: str) -> Path:
-    """The compilable copy of a program (cache/host/<hash>/<name>.cpp), written atomically."""
-    from .host_rewrite import rewrite
-    copy, _ = rewrite(text, str(source))
-    digest = hashlib.sha256(copy.encode()).hexdigest()[:24]
-    folder = config.cache_dir() / "host" / digest
-    target = folder / (source.stem + ".cpp")
-    if not target.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(copy)
-        os.replace(tmp, target)
-    return target
-
-
 def load_program(source, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=()):
     """A Module for a whole host program (its `main` exported as __ascgen_host_main)."""
+    from .host_rewrite import compilable_copy
     from .module import Module
     path = Path(source).expanduser().resolve()
     if not path.is_file():
@@ -113,7 +96,7 @@ def load_program(source, product, *, defines=None, include_dirs=(), kernel_type=
     if not has_main(text):
         raise SpecError(f"{source} has no main(): pass --kernel NAME --block-dim N to launch one of its kernels")
     return Module(text, str(path), path, product, defines=defines, include_dirs=include_dirs,
-                  kernel_type=kernel_type, host_main=True, compile_path=_program_copy(path, text),
+                  kernel_type=kernel_type, host_main=True, compile_path=compilable_copy(text, str(path)),
                   extra_flags=extra_flags)
 
 

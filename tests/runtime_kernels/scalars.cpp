@@ -37,3 +37,17 @@ extern "C" __global__ __aicore__ void geometry(GM_ADDR out)
     o.SetValue(slot * 4 + 2, AscendC::GetSubBlockIdx());
     o.SetValue(slot * 4 + 3, ASCEND_IS_AIC ? 1 : 0);
 }
+
+// Branches on the tiling key the host set (Module.launch(..., tiling_key=k)).
+extern "C" __global__ __aicore__ void keyed(GM_ADDR out)
+{
+    AscendC::GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t*)out, 1);
+    if (TILING_KEY_IS(1)) {
+        o.SetValue(0, 11);
+    } else if (TILING_KEY_IS(2)) {
+        o.SetValue(0, 22);
+    } else {
+        o.SetValue(0, -1);
+    }
+}
