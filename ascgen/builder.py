@@ -38,11 +38,12 @@ _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool"
                  "break", "continue", "goto", "union", "enum", "public", "private", "protected", "virtual",
                  "inline", "unsigned", "signed", "short", "long", "sizeof", "typedef", "using", "true", "false",
                  "nullptr", "register", "volatile", "friend", "explicit", "mutable", "export", "try", "catch",
-                 "throw", "AscendC", "pipe", "op", "i", "progress", "count", "offset",
+                 "throw", "AscendC", "pipe", "op",
                  # locals and members of the emitted class and entry (docs/emit.md)
                  "units", "perCore", "extra", "myUnits", "lastOwner", "alignedLength", "remainder", "blockIdx",
                  "blockNum", "start", "length", "tileNum", "bodyLength", "bodyTiles", "rest", "copyParams", "padParams",
-                 "stream", "blockDim", "args", "sysArgs", "golden", "bad", "GM_ADDR", "half", "bfloat16_t"}
+                 "stream", "blockDim", "args", "sysArgs", "golden", "bad", "deviceId", "failed", "GM_ADDR", "half",
+                 "bfloat16_t"}
 
 
 def _where() -> str:
