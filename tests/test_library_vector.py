@@ -267,3 +267,17 @@ def test_repeat_and_block_reductions(vd, dt, mask):
             assert np.array_equal(b[:, blk].astype(np.float32), blocks[:, blk, :len(lanes)].max(axis=1))
         else:
             assert not b[:, blk].astype(np.float32).any()
+
+
+@pytest.mark.parametrize("m,k,n", [(16, 16, 16), (32, 4, 64), (20, 40, 24), (48, 33, 17)])
+@pytest.mark.parametrize("atomic", [0, 1])
+def test_cube_path_computes_a_times_b(vd, m, k, n, atomic):
+    # Nd2Nz copy to L1, LoadData (A as is, B transposed per fractal) to L0A/L0B, Mmad, Fixpipe to GM.
+    rng = np.random.default_rng(m * 100 + k)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c0 = rng.standard_normal((m, n)).astype(np.float32)
+    out = np.frombuffer(vd("cube", m, k, n, atomic, data=a.tobytes() + b.tobytes() + c0.tobytes()),
+                        np.float32).reshape(m, n)
+    ref = a.astype(np.float32) @ b.astype(np.float32) + (c0 if atomic else 0)
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-4)

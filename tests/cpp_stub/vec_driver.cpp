@@ -14,6 +14,8 @@
 //   vec_driver counter_add T N                    SetMaskCount + SetVectorMask(N) + Add<T, false>(..., 1 repeat)
 //   vec_driver repeat_reduce sum|max|min T MASK REPEAT   ReduceRepeat (value, index) per repeat
 //   vec_driver block_reduce sum|max|min T MASK REPEAT    ReduceDataBlock, 8 results per repeat
+//   vec_driver cube M K N ATOMIC                  half A (MxK) x B (KxN) through L1/L0A/L0B/L0C like the
+//                                                 asc-devkit cross_core example; float C (+= with ATOMIC=1)
 // Types: f32 f16 bf16 i32 i16 i8 u8 u16 u32. Exit 3 after a fault (the stub prints it on stderr).
 #include <cstdio>
 #include <cstdlib>
@@ -277,6 +279,55 @@ int repeat_reduce(const std::string& op, bool per_block, int mask, int repeat) {
     return 0;
 }
 
+int cube(int m, int k, int n, bool atomic) {
+    auto up = [](int v) { return (v + 15) / 16 * 16; };
+    const int mf = up(m) / 16, kf = up(k) / 16, nf = up(n) / 16;
+    const half* pa_in = take<half>(size_t(m) * k);
+    std::vector<half> a(pa_in, pa_in + size_t(m) * k);
+    const half* pb_in = take<half>(size_t(k) * n);
+    std::vector<half> b(pb_in, pb_in + size_t(k) * n);
+    const float* pc_in = take<float>(size_t(m) * n);
+    std::vector<float> c(pc_in, pc_in + size_t(m) * n);
+    ascgen::rt::gm_register(a.data(), a.size() * 2, "a");
+    ascgen::rt::gm_register(b.data(), b.size() * 2, "b");
+    ascgen::rt::gm_register(c.data(), c.size() * 4, "c");
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer(a.data(), a.size());
+    bg.SetGlobalBuffer(b.data(), b.size());
+    cg.SetGlobalBuffer(c.data(), c.size());
+    const uint32_t a1Addr = 0, b1Addr = uint32_t(up(m) * up(k) * 2);
+    LocalTensor<half> a1(TPosition::A1, a1Addr, uint32_t(up(m) * up(k)));
+    LocalTensor<half> b1(TPosition::B1, b1Addr, uint32_t(up(k) * up(n)));
+    LocalTensor<half> a2(TPosition::A2, 0, uint32_t(up(m) * up(k)));
+    LocalTensor<half> b2(TPosition::B2, 0, uint32_t(up(k) * up(n)));
+    LocalTensor<float> c1(TPosition::CO1, 0, uint32_t(up(m) * up(n)));
+    Nd2NzParams pa;
+    pa.ndNum = 1, pa.nValue = uint16_t(m), pa.dValue = uint16_t(k), pa.srcDValue = uint16_t(k);
+    pa.dstNzC0Stride = uint16_t(up(m)), pa.dstNzNStride = 1;
+    DataCopy(a1, ag, pa);
+    Nd2NzParams pb;
+    pb.ndNum = 1, pb.nValue = uint16_t(k), pb.dValue = uint16_t(n), pb.srcDValue = uint16_t(n);
+    pb.dstNzC0Stride = uint16_t(up(k)), pb.dstNzNStride = 1;
+    DataCopy(b1, bg, pb);
+    LoadData2DParams la;
+    la.repeatTimes = uint8_t(kf), la.srcStride = uint16_t(mf);
+    for (int i = 0; i < mf; ++i) LoadData(a2[uint32_t(i * kf * 256)], a1[uint32_t(i * 256)], la);
+    LoadData2DParams lb;
+    lb.repeatTimes = uint8_t(nf), lb.srcStride = uint16_t(kf), lb.ifTranspose = true;
+    for (int i = 0; i < kf; ++i) LoadData(b2[uint32_t(i * nf * 256)], b1[uint32_t(i * 256)], lb);
+    MmadParams mp;
+    mp.m = uint16_t(m), mp.n = uint16_t(n), mp.k = uint16_t(k);
+    Mmad(c1, a2, b2, mp);
+    FixpipeParamsV220 fp;
+    fp.nSize = uint16_t(n), fp.mSize = uint16_t(m), fp.srcStride = uint16_t(up(m)), fp.dstStride = uint32_t(n);
+    if (atomic) SetAtomicAdd<float>();
+    Fixpipe(cg, c1, fp);
+    DisableDmaAtomic();
+    put(c.data(), c.size());
+    return 0;
+}
+
 int dispatch(int argc, char** argv) {
     std::string cmd = argv[1];
     auto N = [&](int i) { return size_t(std::strtoull(argv[i], nullptr, 0)); };
@@ -313,6 +364,7 @@ int dispatch(int argc, char** argv) {
                 return repeat_reduce<TYPE_OF(t)>(argv[2], cmd == "block_reduce", std::atoi(argv[4]), std::atoi(argv[5]));
             else return 2;
         });
+    if (cmd == "cube") return cube(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]) != 0);
     if (cmd == "add0") return with_type(argv[2], [&](auto t) { return add0<TYPE_OF(t)>(argv + 3, N(11)); });
     return 2;
 }

@@ -5,12 +5,12 @@
 // comparing with the exact source value in double). Float -> integer rounds with the mode and
 // saturates (NaN -> 0); integer -> integer saturates.
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
 
+#include "ascendc/mathfn.h"
 #include "ascendc/vec_engine.h"
 
 namespace ascgen {
@@ -61,21 +61,21 @@ template <class F>
 typename F::B round_bits(double x, RoundMode mode) {
     using B = typename F::B;
     B b = F::rne(x);
-    if (std::isnan(x) || std::isinf(x)) return b;
+    if (m::isnan(x) || m::isinf(x)) return b;
     double v = F::value(b);
     if (v == x) return b;
     switch (mode) {
         case RoundMode::CAST_FLOOR: return v > x ? step_down<F>(b) : b;
         case RoundMode::CAST_CEIL: return v < x ? step_up<F>(b) : b;
-        case RoundMode::CAST_TRUNC: return std::fabs(v) > std::fabs(x) ? (x > 0 ? step_down<F>(b) : step_up<F>(b)) : b;
+        case RoundMode::CAST_TRUNC: return m::fabs(v) > m::fabs(x) ? (x > 0 ? step_down<F>(b) : step_up<F>(b)) : b;
         case RoundMode::CAST_ROUND: {   // nearest, ties away from zero
             B n = v > x ? step_down<F>(b) : step_up<F>(b);
             double w = F::value(n);
-            bool tie = std::fabs(x - w) == std::fabs(x - v);
-            return tie && std::fabs(w) > std::fabs(v) ? n : b;
+            bool tie = m::fabs(x - w) == m::fabs(x - v);
+            return tie && m::fabs(w) > m::fabs(v) ? n : b;
         }
         case RoundMode::CAST_ODD: {     // truncate, then force the last bit to 1 when inexact
-            B t = std::fabs(v) > std::fabs(x) ? (x > 0 ? step_down<F>(b) : step_up<F>(b)) : b;
+            B t = m::fabs(v) > m::fabs(x) ? (x > 0 ? step_down<F>(b) : step_up<F>(b)) : b;
             if ((t & 1u) == 0) t = x > 0 ? step_up<F>(t) : step_down<F>(t);
             return t;
         }
@@ -85,18 +85,18 @@ typename F::B round_bits(double x, RoundMode mode) {
 
 inline double round_int(double x, RoundMode mode) {
     switch (mode) {
-        case RoundMode::CAST_FLOOR: return std::floor(x);
-        case RoundMode::CAST_CEIL: return std::ceil(x);
-        case RoundMode::CAST_ROUND: return std::round(x);
+        case RoundMode::CAST_FLOOR: return m::floor(x);
+        case RoundMode::CAST_CEIL: return m::ceil(x);
+        case RoundMode::CAST_ROUND: return m::round(x);
         case RoundMode::CAST_TRUNC:
-        case RoundMode::CAST_ODD: return std::trunc(x);
-        default: return std::nearbyint(x);   // CAST_NONE, CAST_RINT (default FP environment: ties to even)
+        case RoundMode::CAST_ODD: return m::trunc(x);
+        default: return m::nearbyint(x);   // CAST_NONE, CAST_RINT (default FP environment: ties to even)
     }
 }
 
 template <class D>
 D saturate(double r) {
-    if (std::isnan(r)) return D(0);
+    if (m::isnan(r)) return D(0);
     constexpr double lo = double(std::numeric_limits<D>::lowest()), hi = double(std::numeric_limits<D>::max());
     if (r <= lo) return std::numeric_limits<D>::lowest();
     if (r >= hi) return std::numeric_limits<D>::max();

@@ -3,7 +3,6 @@
 // destination writes the CMPMASK register (GetCmpMask reads it out); Select in VSEL_CMPMASK_SPR mode
 // reuses the first 256/sizeof(T) mask bits for every 256-byte repeat.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -102,7 +101,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     L::enter(loc);
     ASCGEN_ARG_CHECK(selMode == SELMODE::VSEL_TENSOR_TENSOR_MODE || selMode == SELMODE::VSEL_CMPMASK_SPR, loc,
                      "Select with two tensors needs SELMODE::VSEL_TENSOR_TENSOR_MODE (got %d)", int(selMode));
-    L::check_mask_dst(selMask, selMode == SELMODE::VSEL_CMPMASK_SPR ? std::min<uint32_t>(count, 256 / sizeof(T)) : count,
+    L::check_mask_dst(selMask, selMode == SELMODE::VSEL_CMPMASK_SPR ? (count < 256 / sizeof(T) ? count : uint32_t(256 / sizeof(T))) : count,
                       "Select", loc);
     L::vec_operand(dst, count, "Select", "dst", loc);
     L::vec_operand(src0, count, "Select", "src0", loc);

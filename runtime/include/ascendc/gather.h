@@ -4,9 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
 #include "ascendc/compare.h"
+#include "ascendc/scratch.h"
 #include "ascendc/vec_engine.h"
 
 namespace AscendC {
@@ -95,7 +95,7 @@ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
     for (auto* t : {&dst0, &dst1, &src0, &src1}) L::vec_operand(*t, count, "DeInterleave", "operand", loc);
     ASCGEN_ARG_CHECK(count % 2 == 0, loc, "DeInterleave: count %d must be even", int(count));
     const int32_t half_n = count / 2;
-    std::vector<T> e(static_cast<size_t>(count)), o(static_cast<size_t>(count));   // sources may alias dsts
+    ::ascgen::lib::Scratch<T> e(static_cast<size_t>(count)), o(static_cast<size_t>(count));   // sources may alias dsts
     for (int32_t i = 0; i < count; ++i) {
         const T* s = i < half_n ? src0.data() + 2 * i : src1.data() + 2 * (i - half_n);
         e[size_t(i)] = s[0];
@@ -179,15 +179,16 @@ inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, b
         need = int64_t(repeats - 1) * p.src0RepeatStride * epb + (j / epb) * p.src0BlockStride * epb + j % epb + 1;
     }
     L::vec_operand(src0, need, "GatherMask", "src0", loc);
-    std::vector<T> kept;
+    L::Scratch<T> kept(static_cast<size_t>(int64_t(repeats) * per));
+    size_t count = 0;
     for (int r = 0; r < repeats; ++r)
         for (int64_t j = 0; j < per; ++j)
             if (keep(r, j))
-                kept.push_back(src0.data()[int64_t(r) * p.src0RepeatStride * epb + (j / epb) * p.src0BlockStride * epb +
-                                           j % epb]);
-    L::vec_operand(dst, int64_t(kept.size()), "GatherMask", "dst", loc);
-    if (!kept.empty()) std::memcpy(dst.data(), kept.data(), kept.size() * sizeof(T));
-    rsvdCnt = kept.size();
+                kept[count++] = src0.data()[int64_t(r) * p.src0RepeatStride * epb + (j / epb) * p.src0BlockStride * epb +
+                                            j % epb];
+    L::vec_operand(dst, int64_t(count), "GatherMask", "dst", loc);
+    if (count) std::memcpy(dst.data(), kept.data(), count * sizeof(T));
+    rsvdCnt = count;
     ::ascgen::rt::cost(PIPE_V, uint64_t(repeats) * uint64_t(per));
 }
 }  // namespace detail
@@ -251,7 +252,7 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     const int64_t n = p.nSize, c = p.cSize, hw = int64_t(p.hSize) * p.wSize, total = n * c * hw;
     L::vec_operand(dst, total, "Transpose", "dst", loc);
     L::vec_operand(src, total, "Transpose", "src", loc);
-    std::vector<T> out(static_cast<size_t>(total));
+    ::ascgen::lib::Scratch<T> out(static_cast<size_t>(total));
     for (int64_t a = 0; a < n; ++a)
         for (int64_t ch = 0; ch < c; ++ch)
             for (int64_t s = 0; s < hw; ++s) {

@@ -124,6 +124,8 @@ public:
         }
     }
     static constexpr TPosition kSrc = src;
+    // The memory holding the buffers: the source position's, or the destination's for a GM source.
+    static ::ascgen::lib::Mem memory() { return position_mem(src == TPosition::GM ? dst : src); }
 
 protected:
     // The queue cannot hold more tensors than it has buffers, whatever the declared depth.
@@ -203,6 +205,7 @@ public:
         base_ = base;
         len_ = len;
     }
+    static ::ascgen::lib::Mem memory() { return position_mem(pos); }
 
 private:
     void require_init(::ascgen::rt::Loc loc) const {
@@ -212,14 +215,14 @@ private:
     uint32_t len_ = 0;
 };
 
-// The pipe: owns this core's UB allocation for one kernel invocation.
+// The pipe: owns this core's local-memory allocation (UB, and L1/L0 for cube queues) for one kernel
+// invocation.
 class TPipe {
 public:
     explicit TPipe(::ascgen::rt::Loc loc = ASCGEN_HERE) {
         ::ascgen::lib::enter(loc);
-        base_ = ::ascgen::lib::ub_base();
-        cap_ = ::ascgen::rt::ub_capacity();
-        used_ = 0;
+        ::ascgen::lib::ub_base();   // allocate this core's UB now, not inside the first op
+        Reset();
         ::ascgen::lib::kernel_start();
         detail::current_pipe() = this;
     }
@@ -236,20 +239,22 @@ public:
                          "InitBuffer: %d buffers in one queue; the emulator supports 1..%d", int(num),
                          detail::kMaxQueueBuffers);
         uint64_t each = ::ascgen::lib::round_up(len, ::ascgen::lib::kUbAlign);
-        que.init(take(each * num, "InitBuffer(queue)", loc), num, len);
+        que.init(take(each * num, Q::memory(), "InitBuffer(queue)", loc), num, len);
         return true;
     }
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, uint32_t len, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
         ::ascgen::lib::enter(loc);
         uint64_t bytes = ::ascgen::lib::round_up(len, ::ascgen::lib::kUbAlign);
-        buf.init(take(bytes, "InitBuffer(TBuf)", loc), len);
+        buf.init(take(bytes, TBuf<pos>::memory(), "InitBuffer(TBuf)", loc), len);
         return true;
     }
 
-    void Reset() { used_ = 0; }
-    void Destroy() { used_ = 0; }
-    void DestroyWithoutPipeAll() { used_ = 0; }
+    void Reset() {
+        for (auto& u : used_) u = 0;
+    }
+    void Destroy() { Reset(); }
+    void DestroyWithoutPipeAll() { Reset(); }
     void Init() {}
 
     template <HardEvent evt>
@@ -260,22 +265,23 @@ public:
     template <HardEvent evt>
     void ReleaseEventID(TEventID) {}
 
-    uint64_t used_bytes() const { return used_; }
+    uint64_t used_bytes() const { return used_[0]; }
 
 private:
-    uint8_t* take(uint64_t bytes, const char* what, ::ascgen::rt::Loc loc) {
-        ASCGEN_MEM_CHECK(used_ + bytes <= cap_, loc,
-                         "UB over capacity: %s needs %llu bytes with %llu already in use (%llu total), the product "
-                         "has %llu bytes of usable UB; hint: use smaller tiles or fewer buffers",
-                         what, ::ascgen::lib::ull(bytes), ::ascgen::lib::ull(used_),
-                         ::ascgen::lib::ull(used_ + bytes), ::ascgen::lib::ull(cap_));
-        uint8_t* p = base_ + used_;
-        used_ += bytes;
+    uint8_t* take(uint64_t bytes, ::ascgen::lib::Mem mem, const char* what, ::ascgen::rt::Loc loc) {
+        namespace L = ::ascgen::lib;
+        uint64_t& used = used_[int(mem)];
+        const uint64_t cap = L::mem_capacity(mem);
+        ASCGEN_MEM_CHECK(used + bytes <= cap, loc,
+                         "%s over capacity: %s needs %llu bytes with %llu already in use (%llu total), the product "
+                         "has %llu bytes of usable %s; hint: use smaller tiles or fewer buffers",
+                         L::mem_name(mem), what, L::ull(bytes), L::ull(used), L::ull(used + bytes), L::ull(cap),
+                         L::mem_name(mem));
+        uint8_t* p = L::mem_base(mem) + used;
+        used += bytes;
         return p;
     }
-    uint8_t* base_ = nullptr;
-    uint64_t cap_ = 0;
-    uint64_t used_ = 0;
+    uint64_t used_[int(::ascgen::lib::Mem::kCount)] = {};
     int next_event_ = 0;
 };
 

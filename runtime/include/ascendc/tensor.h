@@ -19,17 +19,19 @@ public:
     using PrimType = T;
 
     LocalTensor() = default;
-    // A tensor at a fixed UB byte address (static-tensor programming). Only UB positions are emulated;
-    // the range must fit in this core's UB.
+    // A tensor at a fixed byte address of its position's memory (UB, or L1/L0A/L0B/L0C for cube positions;
+    // static-tensor programming). The range must fit in that memory.
     LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
-        ::ascgen::lib::enter(loc);
-        uint64_t cap = ::ascgen::rt::ub_capacity();
+        namespace L = ::ascgen::lib;
+        L::enter(loc);
+        L::Mem mem = position_mem(pos);
+        uint64_t cap = L::mem_capacity(mem);
         ASCGEN_MEM_CHECK(uint64_t(addr) + uint64_t(tileSize) * sizeof(T) <= cap, loc,
-                         "UB over capacity: LocalTensor at UB address %u with %u elements ends at byte %llu, the "
-                         "product has %llu bytes of usable UB",
-                         addr, tileSize, ::ascgen::lib::ull(addr + uint64_t(tileSize) * sizeof(T)),
-                         ::ascgen::lib::ull(cap));
-        ptr_ = reinterpret_cast<T*>(::ascgen::lib::ub_base() + addr);
+                         "%s over capacity: LocalTensor at %s address %u with %u elements ends at byte %llu, the "
+                         "product has %llu bytes of usable %s",
+                         L::mem_name(mem), L::mem_name(mem), addr, tileSize,
+                         L::ull(addr + uint64_t(tileSize) * sizeof(T)), L::ull(cap), L::mem_name(mem));
+        ptr_ = reinterpret_cast<T*>(L::mem_base(mem) + addr);
         size_ = cap_ = tileSize;
         pos_ = pos;
     }

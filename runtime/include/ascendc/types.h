@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "ascendc/defs.h"
+#include "ascendc/ub.h"
 
 namespace AscendC {
 
@@ -155,5 +156,20 @@ constexpr uint32_t ONE_BLK_SIZE = 32;       // bytes in one data block
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t TOTAL_UB_SIZE = 256 * 1024;  // informational; capacity checks use the product's value
+
+// The local memory a logical position lives in (cube positions included).
+inline ::ascgen::lib::Mem position_mem(TPosition pos) {
+    using ::ascgen::lib::Mem;
+    switch (pos) {
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+        case TPosition::TSCM: return Mem::L1;
+        case TPosition::A2: return Mem::L0A;
+        case TPosition::B2: return Mem::L0B;
+        case TPosition::CO1: return Mem::L0C;
+        default: return Mem::UB;
+    }
+}
 
 }  // namespace AscendC

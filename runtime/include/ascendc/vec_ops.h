@@ -2,10 +2,10 @@
 // Each op is a functor over the compute type; the macros at the end stamp out the public overloads
 // (count form and the masked/repeated level-0 forms) from one table.
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
+#include "ascendc/mathfn.h"
 #include "ascendc/vec_engine.h"
 
 namespace ascgen {
@@ -46,10 +46,10 @@ struct ShiftLeft { template <class C> C operator()(C a, C s) const { need_int<C>
 struct ShiftRight { template <class C> C operator()(C a, C s) const { need_int<C>(); return C(a >> s); } };
 struct LeakyRelu { template <class C> C operator()(C a, C s) const { return a >= C(0) ? a : C(a * s); } };
 
-struct Exp { template <class C> C operator()(C a) const { need_float<C>(); return std::exp(a); } };
-struct Ln { template <class C> C operator()(C a) const { need_float<C>(); return std::log(a); } };
-struct Sqrt { template <class C> C operator()(C a) const { need_float<C>(); return std::sqrt(a); } };
-struct Rsqrt { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / std::sqrt(a); } };
+struct Exp { template <class C> C operator()(C a) const { need_float<C>(); return m::exp(a); } };
+struct Ln { template <class C> C operator()(C a) const { need_float<C>(); return m::log(a); } };
+struct Sqrt { template <class C> C operator()(C a) const { need_float<C>(); return m::sqrt(a); } };
+struct Rsqrt { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / m::sqrt(a); } };
 struct Reciprocal { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / a; } };
 struct Abs { template <class C> C operator()(C a) const { return a < C(0) ? C(-a) : a; } };
 struct Relu { template <class C> C operator()(C a) const { return a > C(0) ? a : C(0); } };
