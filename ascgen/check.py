@@ -68,11 +68,15 @@ def _unparsed_kernel_code(parsed, functions) -> list:
     """One skipped entry per file for clang errors inside the kernel code analysed (errors elsewhere,
     in host code for instance, do not affect the verdict)."""
     per_file: dict = {}
+    spans = []
+    for fn in functions:
+        ext = fn.cursor.extent
+        if ext.start.file is not None:
+            spans.append((ext.start.file.name, ext.start.offset, ext.end.offset, fn.name))
     for file, offset, line, message in parsed.errors:
-        for fn in functions:
-            ext = fn.cursor.extent
-            if ext.start.file is not None and ext.start.file.name == file and ext.start.offset <= offset < ext.end.offset:
-                per_file.setdefault(file, []).append((line, message, fn.name))
+        for name, start, end, fn_name in spans:
+            if name == file and start <= offset < end:
+                per_file.setdefault(file, []).append((line, message, fn_name))
                 break
     out = []
     for file, errors in per_file.items():

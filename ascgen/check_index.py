@@ -55,6 +55,9 @@ class Index:
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
     macros: dict = field(default_factory=dict)            # function-like macros of the user's files
     _user_cache: dict = field(default_factory=dict)
+    _extent_tokens: dict = field(default_factory=dict)
+    _children: dict = field(default_factory=dict)
+    texts: dict = field(default_factory=dict)             # edited texts clang parsed (check_parse)
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)
@@ -62,7 +65,7 @@ class Index:
 
     def file_tokens(self, filename: str) -> FileTokens:
         if filename not in self.tokens:
-            self.tokens[filename] = tokenize(self.tu, filename)
+            self.tokens[filename] = tokenize(self.tu, filename, self.texts.get(filename))
         return self.tokens[filename]
 
     def object_type(self, name: str, caller: FuncDef | None) -> tuple[set, bool]:
@@ -96,10 +99,23 @@ class Index:
         return self.tokens[key]
 
     def cursor_tokens(self, cursor) -> list[Tok]:
-        ext = cursor.extent
-        if ext.start.file is None:
-            return []
-        return self.file_tokens(ext.start.file.name).between(ext.start.offset, ext.end.offset)
+        """The tokens of a cursor's extent. Cached by cursor: statements are re-read once per path state,
+        and every extent lookup is several foreign calls."""
+        key = cursor.hash
+        if key not in self._extent_tokens:
+            ext = cursor.extent
+            start = ext.start
+            if start.file is None:
+                self._extent_tokens[key] = []
+            else:
+                self._extent_tokens[key] = self.file_tokens(start.file.name).between(start.offset, ext.end.offset)
+        return self._extent_tokens[key]
+
+    def children(self, cursor) -> list:
+        key = cursor.hash
+        if key not in self._children:
+            self._children[key] = list(cursor.get_children())
+        return self._children[key]
 
     def is_user(self, cursor) -> bool:
         f = cursor.location.file
@@ -144,7 +160,7 @@ def _prefer(items, predicate):
 
 
 def build(parsed) -> Index:
-    index = Index(parsed.tu, parsed.user_files)
+    index = Index(parsed.tu, parsed.user_files, texts=parsed.texts)
     _walk(index, parsed.tu.cursor, ())
     for name in index.user_files:
         for i, t in enumerate(index.file_tokens(name).toks):

@@ -61,6 +61,7 @@ class ParsedSource:
     user_files: set = field(default_factory=set)   # main file and the user's own headers (not library)
     skipped: list = field(default_factory=list)
     errors: list = field(default_factory=list)     # (file, offset, line, message) of clang errors
+    texts: dict = field(default_factory=dict)      # file -> the edited text clang saw (blanked includes)
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -229,7 +230,7 @@ def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSou
                              options=_OPTIONS)
         except cindex.TranslationUnitLoadError as exc:
             raise AscgenError(f"{path}: libclang could not parse the file ({exc})") from exc
-    parsed = ParsedSource(path, tu, index, prep.user_files, prep.skipped)
+    parsed = ParsedSource(path, tu, index, prep.user_files, prep.skipped, texts=dict(prep.texts))
     _collect_errors(parsed, cindex)
     return parsed
 

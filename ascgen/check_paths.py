@@ -18,6 +18,7 @@ calls) with the states that reach them; check_rules turns events and exit states
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from . import check_api as api
@@ -114,6 +115,7 @@ class Interpreter(TokenStatements):
         self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
         self._has_sync: dict = {}
         self.prefix: tuple = ()
+        self._calls: dict = {}                  # token run -> its calls (statements recur per state)
 
     # ---- entry point ----
     def run(self) -> KernelTrace:
@@ -182,7 +184,7 @@ class Interpreter(TokenStatements):
                                         "recursion is not followed; the call is treated as doing nothing"))
             return states
         self.visited.setdefault(id(fn), fn)
-        body = next((c for c in fn.cursor.get_children() if c.kind.name == "COMPOUND_STMT"), None)
+        body = next((c for c in self.index.children(fn.cursor) if c.kind.name == "COMPOUND_STMT"), None)
         if body is None:
             return states
         out: States = {}
@@ -220,11 +222,11 @@ class Interpreter(TokenStatements):
         current = states
         toks = self.index.cursor_tokens(cur)
         pos = toks[0].offset + 1 if toks else 0
-        for child in [*cur.get_children(), None]:
+        for child in [*self.index.children(cur), None]:
             # Tokens between statements belong to statements clang dropped (unparsable without the
             # missing headers): run them as straight-line code rather than lose their calls.
             end = child.extent.start.offset if child is not None else (toks[-1].offset if toks else 0)
-            gap = [t for t in toks if pos <= t.offset < end]
+            gap = toks[_index_at(toks, pos):_index_at(toks, end)]
             same_file = child is None or (child.extent.start.file is not None
                                           and child.extent.start.file.name == self._file(cur))
             if same_file and any(t.text != ";" for t in gap):
@@ -250,7 +252,7 @@ class Interpreter(TokenStatements):
         return Flow(fall=states)
 
     def _exec_label_stmt(self, cur, states, fn, loop) -> Flow:
-        children = list(cur.get_children())
+        children = list(self.index.children(cur))
         return self.exec(children[-1], states, fn, loop) if children else Flow(fall=states)
 
     def _exec_return_stmt(self, cur, states, fn, loop) -> Flow:
@@ -273,12 +275,12 @@ class Interpreter(TokenStatements):
 
     def _exec_if_stmt(self, cur, states, fn, loop) -> Flow:
         toks = self.index.cursor_tokens(cur)
-        children = list(cur.get_children())
+        children = list(self.index.children(cur))
         if not toks or not children:
             return Flow(fall=self.leaf(toks, states, fn, loop))
         then, other = self._if_parts(children)
         start = 2 if len(toks) > 1 and toks[1].text == "constexpr" else 1
-        cond = [t for t in toks[start:] if t.offset < then.extent.start.offset]
+        cond = toks[start:_index_at(toks, then.extent.start.offset)]
         states = self.leaf(cond, states, fn, loop)
         true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
         if start == 2 and other is None and self._toks_sync(self.index.cursor_tokens(then), fn):
@@ -300,14 +302,14 @@ class Interpreter(TokenStatements):
 
     def _exec_switch_stmt(self, cur, states, fn, loop) -> Flow:
         toks = self.index.cursor_tokens(cur)
-        children = list(cur.get_children())
+        children = list(self.index.children(cur))
         body = children[-1]
-        header = [t for t in toks if t.offset < body.extent.start.offset]
+        header = toks[:_index_at(toks, body.extent.start.offset)]
         states = self.leaf(header, states, fn, loop)
         where = self._file(cur)
         label = join(header[1:])
         flow, current, has_default = Flow(), {}, False
-        for child in (body.get_children() if body.kind.name == "COMPOUND_STMT" else [body]):
+        for child in (self.index.children(body) if body.kind.name == "COMPOUND_STMT" else [body]):
             stmt = child
             while stmt.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
                 has_default |= stmt.kind.name == "DEFAULT_STMT"
@@ -315,7 +317,7 @@ class Interpreter(TokenStatements):
                 text = join(ctoks[:next((i for i, t in enumerate(ctoks) if t.text == ":"), 1)])
                 step = _step(ctoks[0], where, f"`{text}` of `switch {label}` is taken")
                 _merge(current, {k: w + (step,) for k, w in states.items()})
-                inner = list(stmt.get_children())
+                inner = list(self.index.children(stmt))
                 if not inner:
                     break
                 stmt = inner[-1]
@@ -372,16 +374,16 @@ class Interpreter(TokenStatements):
         return []
 
     def _exec_for_stmt(self, cur, states, fn, loop) -> Flow:
-        body = list(cur.get_children())[-1]
+        body = list(self.index.children(cur))[-1]
         return self._loop(cur, states, fn, body, self._loop_header(cur, body), False)
 
     _exec_while_stmt = _exec_for_stmt
     _exec_cxx_for_range_stmt = _exec_for_stmt
 
     def _exec_do_stmt(self, cur, states, fn, loop) -> Flow:
-        body = list(cur.get_children())[0]
+        body = list(self.index.children(cur))[0]
         toks = self.index.cursor_tokens(cur)
-        cond = [t for t in toks if t.offset >= body.extent.end.offset]
+        cond = toks[_index_at(toks, body.extent.end.offset):]
         return self._loop(cur, states, fn, body, cond, True)
 
     # ---- conditions ----
@@ -426,7 +428,10 @@ class Interpreter(TokenStatements):
     def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
         if not toks:
             return states
-        calls = calls_in(toks)
+        key = (toks[0].file or fn.file, toks[0].offset, toks[-1].offset, len(toks))
+        calls = self._calls.get(key)
+        if calls is None:
+            calls = self._calls[key] = calls_in(toks)
         macros = [c for c in calls if self._macro(c, fn) is not None] if depth < MAX_MACRO_DEPTH else []
         spans = [(c.tok.offset, c.end_offset, c.tok.file) for c in macros]
         for call in calls:
@@ -540,6 +545,11 @@ class Interpreter(TokenStatements):
                                                 "the statement holding it could not be parsed; "
                                                 f"path counts of {call.name} in this kernel are not checked"))
         return lost
+
+
+def _index_at(toks: list[Tok], offset: int) -> int:
+    """Index of the first token at or after `offset` (tokens are in offset order)."""
+    return bisect.bisect_left(toks, offset, key=lambda t: t.offset)
 
 
 def _tiling_keys(toks: list[Tok]) -> frozenset | None:

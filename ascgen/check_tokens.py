@@ -8,6 +8,7 @@ keeps the statements but loses the callee (a RecoveryExpr with no name), while t
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 
@@ -74,22 +75,60 @@ def skipped_ranges(tu, filename: str) -> list[tuple[int, int]]:
     return out
 
 
-def tokenize(tu, filename: str) -> FileTokens:
-    """The code tokens of a file: no comments, no directives, nothing from preprocessor-skipped blocks."""
-    from clang import cindex
-    f = cindex.File.from_name(tu, filename)
-    data = open(filename, "rb").read()
-    extent = cindex.SourceRange.from_locations(cindex.SourceLocation.from_offset(tu, f, 0),
-                                               cindex.SourceLocation.from_offset(tu, f, len(data)))
+KEYWORDS = frozenset("""alignas alignof asm auto bool break case catch char char8_t char16_t char32_t class
+    const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype default delete do
+    double dynamic_cast else enum explicit export extern false float for friend goto if inline int long mutable
+    namespace new noexcept nullptr operator private protected public register reinterpret_cast requires return
+    short signed sizeof static static_assert static_cast struct switch template this thread_local throw true try
+    typedef typeid typename union unsigned using virtual void volatile wchar_t while""".split())
+
+_LEX = re.compile(rb"""
+    (?P<ws>[ \t\r\n\f\v]+|\\\n)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<lit>(?:u8|u|U|L)?R"(?P<delim>[^(\s]*)\(.*?\)(?P=delim)"
+        |(?:u8|u|U|L)?"(?:\\.|[^"\\\n])*"
+        |(?:u8|u|U|L)?'(?:\\.|[^'\\\n])*'
+        |\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.']|\\')*)
+  | (?P<id>[A-Za-z_$\x80-\xff][0-9A-Za-z_$\x80-\xff]*)
+  | (?P<punct>>>=|<<=|->\*|\.\.\.|<=>|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||\+=|-=|\*=|/=|%=|&=|\|=|\^=|\#\#|\.\*|.)
+""", re.VERBOSE | re.DOTALL)
+
+
+def lex(data: bytes) -> list[Tok]:
+    """C++ tokens of a file's bytes, with clang's byte offsets and 1-based line/byte columns.
+
+    Our own lexer (a regular expression) instead of clang's token API: the libclang bindings cost a
+    foreign call per token, which made tokenizing a large operator header take seconds."""
+    toks, line, line_start = [], 1, 0
+    for m in _LEX.finditer(data):
+        kind = m.lastgroup if m.lastgroup not in ("delim",) else "lit"
+        start = m.start()
+        if kind in ("ws", "comment"):
+            newlines = data.count(b"\n", start, m.end())
+            if newlines:
+                line += newlines
+                line_start = data.rfind(b"\n", start, m.end()) + 1
+            continue
+        text = m.group().decode("utf-8", errors="replace")
+        if kind == "id" and text in KEYWORDS:
+            kind = "kw"
+        toks.append(Tok({"id": "id", "kw": "kw", "lit": "lit"}.get(kind, "punct"), text, start, line,
+                        start - line_start + 1))
+        newlines = m.group().count(b"\n")     # raw strings spanning lines
+        if newlines:
+            line += newlines
+            line_start = data.rfind(b"\n", start, m.end()) + 1
+    return toks
+
+
+def tokenize(tu, filename: str, text: str | None = None) -> FileTokens:
+    """The code tokens of a file (or of the edited text clang parsed for it): no comments, no
+    directives, nothing from preprocessor-skipped blocks."""
+    data = text.encode("utf-8") if text is not None else open(filename, "rb").read()
     directives = directive_lines(data.decode("utf-8", errors="replace"))
     skipped = skipped_ranges(tu, filename)
-    toks = []
-    for t in tu.get_tokens(extent=extent):
-        kind = _KINDS.get(t.kind.name)
-        loc = t.location
-        if kind is None or loc.line in directives or any(a <= loc.offset < b for a, b in skipped):
-            continue
-        toks.append(Tok(kind, t.spelling, loc.offset, loc.line, loc.column))
+    toks = [t for t in lex(data)
+            if t.line not in directives and not any(a <= t.offset < b for a, b in skipped)]
     return FileTokens(toks)
 
 
