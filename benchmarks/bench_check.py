@@ -74,7 +74,8 @@ def main() -> int:
     parser.add_argument("--repo", default=os.environ.get("ASCGEN_ASC_DEVKIT", DEFAULT_MIRROR))
     parser.add_argument("--glob", default="examples/*.asc")
     parser.add_argument("--product", default="ascend910_93")
-    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--limit", type=int, default=0, help="only the N longest files")
+    parser.add_argument("--exclude", default="*/tests/*", help="skip paths matching this (unit-test drivers)")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VAL",
                         help="macros the operator's build would define (__CCE_AICORE__=220, DTYPE_X=half...)")
     parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
@@ -82,7 +83,7 @@ def main() -> int:
     if not os.path.isdir(args.repo):
         print(f"no mirror at {args.repo} (set ASCGEN_ASC_DEVKIT or --repo)")
         return 2
-    names = list_files(args.repo, args.glob)
+    names = [n for n in list_files(args.repo, args.glob) if not fnmatch.fnmatch(n, args.exclude)]
     times, crashes, failures, rows = [], 0, 0, []
     with tempfile.TemporaryDirectory() as tmp:
         extract(args.repo, names, Path(tmp))
