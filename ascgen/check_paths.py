@@ -116,6 +116,7 @@ class Interpreter(TokenStatements):
         self._has_sync: dict = {}
         self.prefix: tuple = ()
         self._calls: dict = {}                  # token run -> its calls (statements recur per state)
+        self._observes: dict = {}
 
     # ---- entry point ----
     def run(self) -> KernelTrace:
@@ -188,21 +189,44 @@ class Interpreter(TokenStatements):
         if body is None:
             return states
         out: States = {}
+        uses_core, uses_keys = self.observes(fn)
         for key, witness in states.items():
-            memo_key = (id(fn), key, loop)
+            # Run the callee on the part of the state it can observe: a helper without core-type or
+            # TilingKey conditions is interpreted once, not once per TilingKey still possible.
+            seen = Key(key.waits, key.sets, key.core if uses_core else "*", key.keys if uses_keys else None)
+            memo_key = (id(fn), seen, loop)
             if memo_key not in self.memo:
                 saved = self.prefix
                 self.prefix = saved + witness + ((site,) if site else ())
                 self.stack.append(fn)
-                flow = self.exec(body, {key: ()}, fn, loop)
+                flow = self.exec(body, {seen: ()}, fn, loop)
                 self.stack.pop()
                 self.prefix = saved
                 result: States = {}
                 _merge(result, flow.fall)
                 _merge(result, flow.ret)
                 self.memo[memo_key] = result
-            _merge(out, {k: witness + suffix for k, suffix in self.memo[memo_key].items()})
+            for k, suffix in self.memo[memo_key].items():
+                restored = Key(k.waits, k.sets, k.core if uses_core else key.core, k.keys if uses_keys else key.keys)
+                _merge(out, {restored: witness + suffix})
         return out
+
+    def observes(self, fn: FuncDef) -> tuple[bool, bool]:
+        """(has core-type conditions, has TilingKey conditions), through callees and macros."""
+        if id(fn) not in self._observes:
+            self._observes[id(fn)] = (False, False)          # cycle guard
+            names = {t.text for t in self.index.cursor_tokens(fn.cursor)}
+            for macro in (self.index.macros.get(n) for n in names):
+                if macro is not None:
+                    names |= {t.text for t in macro.body}
+            core = bool(names & set(api.CORE_CONDITIONS))
+            keys = api.TILING_KEY_MACRO in names
+            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+                for callee in self.index.resolve(call, fn):
+                    c, k = self.observes(callee)
+                    core, keys = core or c, keys or k
+            self._observes[id(fn)] = (core, keys)
+        return self._observes[id(fn)]
 
     # ---- statements ----
     def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
