@@ -57,6 +57,7 @@ class Index:
     _user_cache: dict = field(default_factory=dict)
     _extent_tokens: dict = field(default_factory=dict)
     _children: dict = field(default_factory=dict)
+    _info: dict = field(default_factory=dict)
     texts: dict = field(default_factory=dict)             # edited texts clang parsed (check_parse)
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
@@ -110,6 +111,16 @@ class Index:
             else:
                 self._extent_tokens[key] = self.file_tokens(start.file.name).between(start.offset, ext.end.offset)
         return self._extent_tokens[key]
+
+    def info(self, cursor) -> tuple:
+        """(kind name, file, start offset, end offset) of a cursor, cached (each is a foreign call)."""
+        key = cursor.hash
+        if key not in self._info:
+            ext = cursor.extent
+            f = ext.start.file
+            self._info[key] = (cursor.kind.name, f.name if f is not None else None, ext.start.offset,
+                               ext.end.offset)
+        return self._info[key]
 
     def children(self, cursor) -> list:
         key = cursor.hash
@@ -246,8 +257,12 @@ def _is_variadic(cursor) -> bool:
 
 
 def _walk_locals(index: Index, cursor, function_hash) -> None:
-    if cursor.kind.name in ("VAR_DECL", "PARM_DECL"):
+    kind = cursor.kind.name
+    if kind in ("VAR_DECL", "PARM_DECL"):
         _add_variable(index, cursor, function_hash)
+        return
+    if kind.endswith(("_EXPR", "_LITERAL", "_OPERATOR", "_REF")) or kind == "TYPE_REF":
+        return                      # declarations live in statements, not inside expressions
     for child in cursor.get_children():
         _walk_locals(index, child, function_hash)
 

@@ -161,6 +161,14 @@ class Interpreter(TokenStatements):
 
     def _toks_sync(self, toks, fn: FuncDef, depth: int = 0) -> frozenset:
         """The task-sync calls a run of tokens may execute (through calls and the user's macros)."""
+        if not toks:
+            return frozenset()
+        key = ("sync", toks[0].file or fn.file, toks[0].offset, toks[-1].offset, len(toks), depth)
+        if key not in self._calls:
+            self._calls[key] = self._scan_sync(toks, fn, depth)
+        return self._calls[key]
+
+    def _scan_sync(self, toks, fn: FuncDef, depth: int) -> frozenset:
         kinds = set()
         for call in calls_in(toks):
             if self._is_sync(call):
@@ -230,7 +238,7 @@ class Interpreter(TokenStatements):
 
     # ---- statements ----
     def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
-        kind = cur.kind.name
+        kind = self.index.info(cur)[0]
         toks = self.index.cursor_tokens(cur)
         if kind != "COMPOUND_STMT" and toks and toks[0].text in self.index.macros:
             # A statement expanded from the user's macro: its AST nodes all map onto the invocation, so
@@ -245,14 +253,16 @@ class Interpreter(TokenStatements):
         flow = Flow()
         current = states
         toks = self.index.cursor_tokens(cur)
+        own_file = self.index.info(cur)[1]
         pos = toks[0].offset + 1 if toks else 0
         for child in [*self.index.children(cur), None]:
             # Tokens between statements belong to statements clang dropped (unparsable without the
-            # missing headers): run them as straight-line code rather than lose their calls.
-            end = child.extent.start.offset if child is not None else (toks[-1].offset if toks else 0)
+            # missing headers): read them as token statements rather than lose their calls.
+            if child is not None:
+                _, child_file, child_start, child_end = self.index.info(child)
+            end = child_start if child is not None else (toks[-1].offset if toks else 0)
             gap = toks[_index_at(toks, pos):_index_at(toks, end)]
-            same_file = child is None or (child.extent.start.file is not None
-                                          and child.extent.start.file.name == self._file(cur))
+            same_file = child is None or child_file == own_file
             if same_file and any(t.text != ";" for t in gap):
                 sub = self.exec_tokens(gap, current, fn, loop)
                 _merge(flow.ret, sub.ret)
@@ -261,7 +271,7 @@ class Interpreter(TokenStatements):
                 current = sub.fall
             if child is None:
                 break
-            pos = max(pos, child.extent.end.offset)
+            pos = max(pos, child_end)
             sub = self.exec(child, current, fn, loop)
             _merge(flow.ret, sub.ret)
             _merge(flow.brk, sub.brk)
