@@ -224,7 +224,7 @@ class Interpreter(TokenStatements):
         if id(fn) not in self._observes:
             self._observes[id(fn)] = (False, False)          # cycle guard
             names = {t.text for t in self.index.cursor_tokens(fn.cursor)}
-            for macro in (self.index.macros.get(n) for n in names):
+            for macro in [self.index.macros.get(n) for n in names]:
                 if macro is not None:
                     names |= {t.text for t in macro.body}
             core = bool(names & set(api.CORE_CONDITIONS))

@@ -189,3 +189,23 @@ def test_own_lexer_matches_clang_tokens():
     assert [t.text for t in lex(tricky.encode())] == [
         "int", "a", "=", "0x1F'00u", ";", "const", "char", "*", "s", "=", 'R"x(a ) b)x"', ";", "auto", "c", "=",
         'u8"é"', ";", "x", ">>=", "2", ";", "p", "->*", "q", ";"]
+
+
+def test_helper_using_a_macro_is_interpreted(tmp_path):
+    # A helper whose body uses the user's own macro (regression: the macro scan once crashed).
+    src = kernel(tmp_path, """\
+        AscendC::WaitPreTaskEnd();
+        Helper(xGm);
+        AscendC::SetNextTaskStart();
+        """, head="#define STORE(t, v) t.SetValue(0, v)\n"
+                  "__aicore__ inline void Helper(AscendC::GlobalTensor<float>& g) { STORE(g, 1.0f); }")
+    assert check_file(src).diagnostics == []
+    after = kernel(tmp_path, """\
+        AscendC::WaitPreTaskEnd();
+        AscendC::SetNextTaskStart();
+        Helper(xGm);
+        """, head="#define STORE(t, v) t.SetValue(0, v)\n"
+                  "__aicore__ inline void Helper(AscendC::GlobalTensor<float>& g) { STORE(g, 1.0f); }",
+        name="after.cpp")
+    (d,) = check_file(after).diagnostics
+    assert d.rule == "tasksync-gm-after-set" and "SetValue" in d.message and d.severity == "error"
