@@ -102,3 +102,24 @@ def test_large_example_is_analysed(mirror, tmp_path, name):
     # These examples do not use task sync: at most the SuperKernel-incompatibility warnings may appear.
     assert {d.rule for d in result.diagnostics} <= {"sk-forbidden-intrinsic"}
     assert all(d.severity == "warning" for d in result.diagnostics)
+
+
+def test_a_sample_of_all_examples_never_crashes(mirror, tmp_path):
+    """Every 8th .asc example of the mirror: analysed, or refused with a reason (AscgenError), never a
+    Python exception (benchmarks/bench_check.py runs all of them and times them)."""
+    from ascgen.errors import AscgenError
+    names = subprocess.run(["git", "-C", str(mirror), "ls-tree", "-r", "--name-only", "HEAD", "examples"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    sample = [n for n in names if n.endswith(".asc")][::8]
+    assert len(sample) >= 20
+    analysed = 0
+    for name in sample:
+        path = write(tmp_path, show(mirror, name), Path(name).name)
+        try:
+            result = check_file(path, product="ascend910_93")
+        except AscgenError as exc:
+            assert "no kernel entry" in str(exc), f"{name}: {exc}"
+            continue
+        analysed += 1
+        assert not result.errors, f"{name}: {[str(d) for d in result.errors]}"
+    assert analysed >= len(sample) * 0.8
