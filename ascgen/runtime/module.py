@@ -23,9 +23,22 @@ from ..errors import SpecError
 from . import analysis, binding, build, host_rewrite, wrapper
 from .signature import KERNEL_TYPES, Kernel, SourceInfo
 
-_ffi = cffi.FFI()
-_ffi.cdef("typedef void (*ascgen_entry_fn)(void**);")
 _open_lock = threading.Lock()
+_ffi_lock = threading.Lock()            # separate: _f() is called with _open_lock held
+_ffi_instance = None
+
+
+def _f():
+    """The FFI for kernel modules, made on first use: building one imports pycparser (~35 ms), which
+    `import ascgen.runtime` should not pay for."""
+    global _ffi_instance
+    if _ffi_instance is None:
+        with _ffi_lock:
+            if _ffi_instance is None:
+                ffi = cffi.FFI()
+                ffi.cdef("typedef void (*ascgen_entry_fn)(void**);")
+                _ffi_instance = ffi
+    return _ffi_instance
 _libs: dict[str, object] = {}           # .so path -> dlopen handle (a library is opened once per process)
 
 DEFAULT_PRODUCT = "ascend910b"
@@ -80,7 +93,7 @@ def _dlopen(path: Path):
         lib = _libs.get(str(path))
         if lib is None:
             _core().ensure_loaded()                 # the rt:: symbols must be global before a kernel loads
-            lib = _ffi.dlopen(str(path), _ffi.RTLD_NOW | _ffi.RTLD_LOCAL)
+            lib = _f().dlopen(str(path), _f().RTLD_NOW | _f().RTLD_LOCAL)
             _libs[str(path)] = lib
         return lib
 
@@ -89,7 +102,7 @@ def _symbol(lib, path: Path, name: str, ctype: str):
     """A function of a loaded module by name (cffi ABI mode needs a declaration per symbol)."""
     with _open_lock:
         try:
-            _ffi.cdef(f"{ctype.replace('NAME', name)};", override=True)
+            _f().cdef(f"{ctype.replace('NAME', name)};", override=True)
         except cffi.CDefError:
             pass
     try:
@@ -152,15 +165,15 @@ class Module:
         kernel = self.info.kernel(instance)
         sig = _symbol(self._lib, self.so_path, wrapper.sig_symbol(instance), "const char* NAME(void)")
         entry = _symbol(self._lib, self.so_path, wrapper.entry_symbol(instance), "void NAME(void**)")
-        kinds = tuple(k for k in _ffi.string(sig()).decode().split(",") if k)
-        info = KernelInfo(instance, kernel, kinds, _ffi.cast("ascgen_entry_fn", entry))
+        kinds = tuple(k for k in _f().string(sig()).decode().split(",") if k)
+        info = KernelInfo(instance, kernel, kinds, _f().cast("ascgen_entry_fn", entry))
         self._kernels[instance] = info
         return info
 
     def host_main(self):
         """The program's renamed `main` (modules built with host_main=True), as `int(*)(int, char**)`."""
         fn = _symbol(self._lib, self.so_path, wrapper.HOST_MAIN_SYMBOL, "int NAME(int, char**)")
-        return _ffi.cast("int(*)(int, char**)", fn)
+        return _f().cast("int(*)(int, char**)", fn)
 
     def install_crash_handler(self) -> None:
         """Isolated workers only: report a crash (signal) with core and code offset before dying."""
@@ -204,7 +217,7 @@ class Module:
             raise SpecError(f"tiling_key must be an integer in [0, 2**64); got {key!r}")
         with _open_lock:
             try:
-                _ffi.cdef("uint64_t ascgen_tiling_key;", override=True)
+                _f().cdef("uint64_t ascgen_tiling_key;", override=True)
             except cffi.CDefError:
                 pass
         try:
@@ -227,8 +240,8 @@ class Module:
             raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
         bound = binding.bind(name, info.params, list(info.kinds), args)
         n = len(bound.slots)
-        slots = _ffi.new("uint64_t[]", max(n, 1))
-        argv = _ffi.new("void*[]", max(n, 1))
+        slots = _f().new("uint64_t[]", max(n, 1))
+        argv = _f().new("void*[]", max(n, 1))
         for i, v in enumerate(bound.slots):
             slots[i] = v
             argv[i] = slots + i
