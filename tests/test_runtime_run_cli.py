@@ -83,3 +83,21 @@ def test_isolated_program_crash_is_reported(tmp_path):
     r = ascgen("run", str(prog), "--isolated")
     assert r.returncode == 1, (r.stdout, r.stderr)
     assert "SIGSEGV" in r.stderr and "crash.asc:5" in r.stderr and "AIV2" in r.stderr and "boom" in r.stderr
+
+
+def test_an_emitted_host_project_runs_from_several_sources(tmp_path):
+    """`ascgen emit --host` writes main.cpp (acl, calls add_relu_do) and add_relu.cpp (kernel + <<<>>>)."""
+    out = tmp_path / "proj"
+    r = ascgen("emit", str(REPO / "examples" / "add_relu.py"), "-p", "ascend910_93", "-o", str(out), "--host")
+    assert r.returncode == 0, r.stderr
+    r = ascgen("run", str(out / "main.cpp"), str(out / "add_relu.cpp"), "--product", "ascend910_93", "--cwd", str(out))
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert "add_relu: pass" in r.stdout
+
+
+def test_several_sources_need_exactly_one_main(tmp_path):
+    a, b = tmp_path / "a.cpp", tmp_path / "b.cpp"
+    a.write_text("int main() { return 0; }\n")
+    b.write_text("int main() { return 1; }\n")
+    r = ascgen("run", str(a), str(b))
+    assert r.returncode == 2 and "main() is defined in several sources" in r.stderr

@@ -117,7 +117,7 @@ class Module:
 
     def __init__(self, text: str, name: str, path: Path | None, product, *, defines=None, include_dirs=(),
                  kernel_type: str | None = None, instances=(), host_main: bool = False, extra_flags=(),
-                 compile_path: Path | None = None):
+                 compile_path: Path | None = None, extra_sources=()):
         self.product = products.get(product)
         self.source = name
         self.path = path
@@ -139,6 +139,11 @@ class Module:
         self.kernel_type_override = kernel_type
         self.is_program = host_main
         self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
+        # Further translation units of a program (run_cli); their kernels are launched from host code only.
+        self.extra_sources = [Path(s).resolve() for s in extra_sources]
+        self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
+        self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self.include_dirs,
+                                                    self.defines) for s in self.extra_sources]
         self._kernels: dict[str, KernelInfo] = {}
         self._lock = threading.Lock()
         plain = [k.name for k in self.info.kernels if k.template is None]
@@ -152,8 +157,12 @@ class Module:
                               None if self.compile_path else self.text,
                               self.source, digest, instances, self.is_program)
         label = Path(self.source).stem
+        extra = []
+        for s in self.extra_sources:
+            s_text = s.read_text(errors="replace")
+            extra.append(host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s)
         so = build.compile_shared(
-            [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>")],
+            [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
             include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.defines,
             extra_flags=self.extra_flags, name=label)
         self.so_path = so

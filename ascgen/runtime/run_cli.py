@@ -33,7 +33,8 @@ ARG_HELP = ("kernel argument, in parameter order: a number (scalar), in:PATH (GM
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("source", help="the Ascend C file (.cpp or .asc)")
+    parser.add_argument("source", nargs="+",
+                        help="the Ascend C file (.cpp or .asc); a program may span several files, one with main()")
     parser.add_argument("--product", default="ascend910b", help="product to emulate (default ascend910b)")
     parser.add_argument("--kernel", help="launch this kernel instead of running the program's main()")
     parser.add_argument("--block-dim", type=int, help="blocks for --kernel")
@@ -85,27 +86,35 @@ def has_main(text: str) -> bool:
     return bool(re.search(r"\bmain\s*\(", strip_comments(text)))
 
 
-def load_program(source, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=()):
-    """A Module for a whole host program (its `main` exported as __ascgen_host_main)."""
+def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=()):
+    """A Module for a whole host program (its `main` exported as __ascgen_host_main). `sources`: one path,
+    or several (e.g. `ascgen emit --host` output: main.cpp plus the kernel files); exactly one defines main."""
     from .host_rewrite import compilable_copy
     from .module import Module
-    path = Path(source).expanduser().resolve()
-    if not path.is_file():
-        raise SpecError(f"{source}: no such file")
-    text = path.read_text(errors="replace")
-    if not has_main(text):
-        raise SpecError(f"{source} has no main(): pass --kernel NAME --block-dim N to launch one of its kernels")
-    return Module(text, str(path), path, product, defines=defines, include_dirs=include_dirs,
-                  kernel_type=kernel_type, host_main=True, compile_path=compilable_copy(text, str(path)),
-                  extra_flags=extra_flags)
+    paths = [Path(s).expanduser().resolve() for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
+    for path in paths:
+        if not path.is_file():
+            raise SpecError(f"{path}: no such file")
+    texts = {path: path.read_text(errors="replace") for path in paths}
+    mains = [path for path in paths if has_main(texts[path])]
+    if not mains:
+        hint = "pass --kernel NAME --block-dim N to launch one of its kernels"
+        raise SpecError(f"{', '.join(map(str, paths))}: no main() found; {hint}")
+    if len(mains) > 1:
+        raise SpecError(f"main() is defined in several sources: {', '.join(map(str, mains))}")
+    main = mains[0]
+    return Module(texts[main], str(main), main, product, defines=defines, include_dirs=include_dirs,
+                  kernel_type=kernel_type, host_main=True, compile_path=compilable_copy(texts[main], str(main)),
+                  extra_flags=extra_flags, extra_sources=[p for p in paths if p != main])
 
 
 def run_program(module, argv=(), *, time_limit_s: float = 60.0, detect_races: bool = False) -> int:
     """Run the program's main() with `argv`; returns its exit code, raises the typed error of a fault."""
     from . import core
-    for k in module.info.kernels:
-        ktype = module.kernel_type_override or k.kernel_type
-        core.register_kernel(k.name, ktype, module.info.uses_wait, module.info.uses_set)
+    for info in (module.info, *module.extra_infos):
+        for k in info.kernels:
+            ktype = module.kernel_type_override or k.kernel_type
+            core.register_kernel(k.name, ktype, info.uses_wait, info.uses_set)
     return core.run_host(module.product, module.host_main(), [module.source, *argv],
                          time_limit_s=time_limit_s, detect_races=detect_races)
 
@@ -178,7 +187,7 @@ def run_kernel(args, defines) -> int:
 
 def _argv_without_isolated(args) -> list[str]:
     """The same `ascgen run` command line, rebuilt from parsed args, for the isolated child."""
-    argv = ["run", str(Path(args.source).expanduser().resolve()), "--product", args.product,
+    argv = ["run", *[str(Path(s).expanduser().resolve()) for s in args.source], "--product", args.product,
             "--time-limit", str(args.time_limit)]
     if args.cwd:
         argv += ["--cwd", str(Path(args.cwd).resolve())]
@@ -202,10 +211,13 @@ def run(args) -> int:
         from .isolate import run_cli_isolated
         return run_cli_isolated(_argv_without_isolated(args))
     # Paths on the command line are relative to where ascgen was started, not to --cwd.
-    args.source = str(Path(args.source).expanduser().resolve())
+    args.source = [str(Path(s).expanduser().resolve()) for s in args.source]
     args.include_dirs = [str(Path(d).resolve()) for d in args.include_dirs]
     with _working_dir(args.cwd):
         if args.kernel:
+            if len(args.source) > 1:
+                raise SpecError("--kernel launches a kernel of one source; give exactly one file")
+            args.source = args.source[0]
             return run_kernel(args, defines)
         from .isolate import CRASH_FLAGS
         module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
