@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "ascendc/check.h"
+#include "ascendc/copy.h"   // check_ub, span_bytes, gm_record, gm_store
 #include "ascendc/kernel_state.h"
 #include "ascendc/tensor.h"
 #include "ascendc/ub.h"

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "ascendc/check.h"
 
@@ -26,15 +27,21 @@ inline void load_tiling(void* dst, const void* src, size_t bytes, rt::Loc loc) {
 }  // namespace lib
 }  // namespace ascgen
 
-// Without REGISTER_TILING_DEFAULT, GET_TILING_DATA names this incomplete type in its error message.
-struct ascgen_no_REGISTER_TILING_DEFAULT_before_GET_TILING_DATA;
-using ascgen_tiling_default_t = ascgen_no_REGISTER_TILING_DEFAULT_before_GET_TILING_DATA;
+// The tiling struct GET_TILING_DATA declares: REGISTER_TILING_DEFAULT(S) shadows this alias in the kernel.
+namespace ascgen {
+namespace lib {
+struct NoTilingRegistered {};
+}  // namespace lib
+}  // namespace ascgen
+using ascgen_tiling_default_t = ::ascgen::lib::NoTilingRegistered;
 
 #define REGISTER_TILING_DEFAULT(tiling_struct) using ascgen_tiling_default_t = tiling_struct
 #define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) ((void)0)
 #define REGISTER_NONE_TILING
-#define GET_TILING_DATA(tiling_data, tiling_arg) \
-    ascgen_tiling_default_t tiling_data;         \
+#define GET_TILING_DATA(tiling_data, tiling_arg)                                                          \
+    static_assert(!std::is_same<ascgen_tiling_default_t, ::ascgen::lib::NoTilingRegistered>::value,           \
+                  "GET_TILING_DATA needs REGISTER_TILING_DEFAULT(YourTilingStruct) before it (ascgen)");    \
+    ascgen_tiling_default_t tiling_data;                                                                      \
     ::ascgen::lib::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), ASCGEN_HERE)
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
     tiling_struct tiling_data;                                              \
