@@ -39,6 +39,8 @@ def _f():
                 ffi.cdef("typedef void (*ascgen_entry_fn)(void**);")
                 _ffi_instance = ffi
     return _ffi_instance
+
+
 _libs: dict[str, object] = {}           # .so path -> dlopen handle (a library is opened once per process)
 
 DEFAULT_PRODUCT = "ascend910b"
@@ -112,6 +114,15 @@ def _symbol(lib, path: Path, name: str, ctype: str):
                         "Hint: clear the cache (ASCGEN_CACHE_DIR).") from exc
 
 
+def arch_defines(product) -> dict:
+    """The macros the real toolchain defines per target: __NPU_ARCH__, and __CCE_AICORE__ where it exists
+    (operator sources branch on both). Part of the cache key, so a module is built per architecture."""
+    out = {"__NPU_ARCH__": product.npu_arch}
+    if getattr(product, "cce_aicore", None) is not None:
+        out["__CCE_AICORE__"] = product.cce_aicore
+    return out
+
+
 class Module:
     """A compiled kernel source. Create it with `load()`."""
 
@@ -126,10 +137,7 @@ class Module:
             # Host code with <<<>>> launches (an emitted --host kernel file): compile the rewritten copy.
             self.compile_path = host_rewrite.compilable_copy(text, name)
         self.text = text
-        arch = {"__NPU_ARCH__": self.product.npu_arch}
-        if getattr(self.product, "cce_aicore", None) is not None:
-            arch["__CCE_AICORE__"] = self.product.cce_aicore         # operator sources branch on it too
-        self.defines = {**arch, **(defines or {})}
+        self.defines = {**arch_defines(self.product), **(defines or {})}
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
         if path is not None:
             self.include_dirs.append(path.parent)
