@@ -234,7 +234,7 @@ class Module:
             raise SpecError(f"tiling_key must be an integer in [0, 2**64); got {key!r}")
         with _open_lock:
             try:
-                _f().cdef("uint64_t ascgen_tiling_key;", override=True)
+                _f().cdef("extern uint64_t ascgen_tiling_key;", override=True)
             except cffi.CDefError:
                 pass
         try:
