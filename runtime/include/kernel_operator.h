@@ -18,6 +18,7 @@
 #include "ascendc/compare.h"
 #include "ascendc/reduce.h"
 #include "ascendc/gather.h"
+#include "ascendc/sort.h"
 #include "ascendc/cube.h"
 #include "ascendc/sync.h"
 #include "ascendc/print.h"
