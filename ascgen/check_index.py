@@ -57,7 +57,6 @@ class Index:
     _user_cache: dict = field(default_factory=dict)
     _extent_tokens: dict = field(default_factory=dict)
     _children: dict = field(default_factory=dict)
-    _info: dict = field(default_factory=dict)
     texts: dict = field(default_factory=dict)             # edited texts clang parsed (check_parse)
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
@@ -113,14 +112,15 @@ class Index:
         return self._extent_tokens[key]
 
     def info(self, cursor) -> tuple:
-        """(kind name, file, start offset, end offset) of a cursor, cached (each is a foreign call)."""
-        key = cursor.hash
-        if key not in self._info:
+        """(kind name, file, start offset, end offset) of a cursor, cached on the cursor object (each
+        part is a foreign call; children() hands out the same objects every time)."""
+        found = getattr(cursor, "_ascgen_info", None)
+        if found is None:
             ext = cursor.extent
             f = ext.start.file
-            self._info[key] = (cursor.kind.name, f.name if f is not None else None, ext.start.offset,
-                               ext.end.offset)
-        return self._info[key]
+            found = (cursor.kind.name, f.name if f is not None else None, ext.start.offset, ext.end.offset)
+            cursor._ascgen_info = found
+        return found
 
     def children(self, cursor) -> list:
         key = cursor.hash
@@ -239,7 +239,8 @@ def _add_function(index: Index, cursor, scope) -> None:
     params = [c for c in cursor.get_children() if c.kind.name == "PARM_DECL"]
     defaults = sum(1 for p in params if any(t.text == "=" for t in index.cursor_tokens(p)))
     loc = cursor.location
-    leading = _leading_tokens(index, cursor)
+    # Only free functions can be kernel entries: methods skip the declaration-specifier scan.
+    leading = _leading_tokens(index, cursor) if owner is None else ()
     name = cursor.spelling.split("<")[0]
     d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
                 len(params) - defaults, 99 if _is_variadic(cursor) else len(params),

@@ -84,7 +84,7 @@ def main() -> int:
         print(f"no mirror at {args.repo} (set ASCGEN_ASC_DEVKIT or --repo)")
         return 2
     names = [n for n in list_files(args.repo, args.glob) if not fnmatch.fnmatch(n, args.exclude)]
-    times, crashes, failures, rows = [], 0, 0, []
+    times, cpus, crashes, failures, rows = [], [], 0, 0, []
     with tempfile.TemporaryDirectory() as tmp:
         extract(args.repo, names, Path(tmp))
         selected = []
@@ -98,7 +98,7 @@ def main() -> int:
         for name, lines in selected:
             path = Path(tmp) / name
             pchs = pch_count()
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             try:
                 result = check.check_file(path, product=args.product, defines=args.defines)
                 elapsed = time.perf_counter() - start
@@ -117,22 +117,25 @@ def main() -> int:
                 elapsed = time.perf_counter() - start
                 crashes += 1
                 outcome = "CRASH " + traceback.format_exc().strip().splitlines()[-1]
+            cpu = time.process_time() - cpu_start
             if pch_count() != pchs:
                 # The emulated headers changed under us (other work in the tree) and the precompiled
                 # library was rebuilt during this file: say so, and time it again warm.
                 outcome += f" [library re-precompiled: cold {elapsed:.2f}s]"
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 try:
                     check.check_file(path, product=args.product, defines=args.defines)
                 except Exception:  # noqa: BLE001 - already classified above
                     pass
-                elapsed = time.perf_counter() - start
+                elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
             times.append(elapsed)
+            cpus.append(cpu)
             rows.append((name, lines, elapsed, outcome))
-            print(f"{elapsed:6.2f}s {lines:5d} lines  {name}: {outcome}", flush=True)
+            print(f"{elapsed:6.2f}s (cpu {cpu:5.2f}s) {lines:5d} lines  {name}: {outcome}", flush=True)
     if times:
         print(f"\n{len(times)} files, {crashes} crash(es), {failures} not analysed, "
-              f"max {max(times):.2f}s, median {statistics.median(times):.2f}s, total {sum(times):.1f}s")
+              f"max {max(times):.2f}s (cpu {max(cpus):.2f}s), median {statistics.median(times):.2f}s, "
+              f"total {sum(times):.1f}s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 1 if crashes or (times and max(times) > 2.0) else 0
 
 
