@@ -117,6 +117,9 @@ class Interpreter(TokenStatements):
         self.prefix: tuple = ()
         self._calls: dict = {}                  # token run -> its calls (statements recur per state)
         self._observes: dict = {}
+        self._inert: dict = {}
+        self._callees: dict = {}
+        self._own_names: dict = {}
 
     # ---- entry point ----
     def run(self) -> KernelTrace:
@@ -139,16 +142,34 @@ class Interpreter(TokenStatements):
                 return "*"
         return "aiv"
 
+    def callees(self, fn: FuncDef) -> list[FuncDef]:
+        """The user's functions `fn` may call directly (cached)."""
+        if id(fn) not in self._callees:
+            found = {}
+            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+                for callee in self.index.resolve(call, fn):
+                    found.setdefault(id(callee), callee)
+            self._callees[id(fn)] = list(found.values())
+        return self._callees[id(fn)]
+
     def reachable(self, root: FuncDef) -> list[FuncDef]:
         seen, todo = {id(root): root}, [root]
         while todo:
-            fn = todo.pop()
-            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
-                for callee in self.index.resolve(call, fn):
-                    if id(callee) not in seen:
-                        seen[id(callee)] = callee
-                        todo.append(callee)
+            for callee in self.callees(todo.pop()):
+                if id(callee) not in seen:
+                    seen[id(callee)] = callee
+                    todo.append(callee)
         return list(seen.values())
+
+    def _names(self, fn: FuncDef) -> set:
+        """Identifiers written in `fn` and in the user's macros it uses (cached)."""
+        if id(fn) not in self._own_names:
+            names = {t.text for t in self.index.cursor_tokens(fn.cursor) if t.kind == "id"}
+            for macro in [self.index.macros.get(n) for n in names]:
+                if macro is not None:
+                    names |= {t.text for t in macro.body}
+            self._own_names[id(fn)] = names
+        return self._own_names[id(fn)]
 
     def has_sync(self, fn: FuncDef) -> frozenset:
         """The task-sync calls `fn` may execute, directly or through its callees."""
@@ -196,6 +217,14 @@ class Interpreter(TokenStatements):
         body = next((c for c in self.index.children(fn.cursor) if c.kind.name == "COMPOUND_STMT"), None)
         if body is None:
             return states
+        if self.inert(fn):
+            # Nothing in it (or below it) can change a verdict: no task-sync call, no GM tensor, no
+            # SyncAll or cross-core flag, no core-type or TilingKey condition. Record it as run.
+            for callee in self.reachable(fn):
+                self.visited.setdefault(id(callee), callee)
+            return states
+        if not self.has_sync(fn):
+            loop = None           # only task-sync calls care which loop they are in
         out: States = {}
         uses_core, uses_keys = self.observes(fn)
         for key, witness in states.items():
@@ -219,20 +248,25 @@ class Interpreter(TokenStatements):
                 _merge(out, {restored: witness + suffix})
         return out
 
+    def inert(self, fn: FuncDef) -> bool:
+        """True when interpreting `fn` cannot produce an event or change a path key (see call_function)."""
+        if id(fn) not in self._inert:
+            interesting = set(api.TASK_SYNC) | set(api.CROSS_CORE_FLAG_CALLS) | {api.HARDWARE_SYNC_ALL} \
+                | self.index.global_tensors
+            self._inert[id(fn)] = self.observes(fn) == (False, False) and not any(
+                self._names(callee) & interesting for callee in self.reachable(fn))
+        return self._inert[id(fn)]
+
     def observes(self, fn: FuncDef) -> tuple[bool, bool]:
         """(has core-type conditions, has TilingKey conditions), through callees and macros."""
         if id(fn) not in self._observes:
             self._observes[id(fn)] = (False, False)          # cycle guard
-            names = {t.text for t in self.index.cursor_tokens(fn.cursor)}
-            for macro in [self.index.macros.get(n) for n in names]:
-                if macro is not None:
-                    names |= {t.text for t in macro.body}
+            names = self._names(fn)
             core = bool(names & set(api.CORE_CONDITIONS))
             keys = api.TILING_KEY_MACRO in names
-            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
-                for callee in self.index.resolve(call, fn):
-                    c, k = self.observes(callee)
-                    core, keys = core or c, keys or k
+            for callee in self.callees(fn):
+                c, k = self.observes(callee)
+                core, keys = core or c, keys or k
             self._observes[id(fn)] = (core, keys)
         return self._observes[id(fn)]
 

@@ -94,9 +94,10 @@ def test_statements_clang_drops_are_still_counted(tmp_path):
 def test_recursion_is_reported_not_followed(tmp_path):
     src = kernel(tmp_path, """\
         AscendC::WaitPreTaskEnd();
-        Walk(3);
+        Walk(xGm, 3);
         AscendC::SetNextTaskStart();
-        """, head="__aicore__ inline void Walk(int n) { if (n > 0) { Walk(n - 1); } }")
+        """, head="__aicore__ inline void Walk(AscendC::GlobalTensor<float>& g, int n)\n"
+                  "{ if (n > 0) { g.SetValue(n, 0.0f); Walk(g, n - 1); } }")
     result = check_file(src)
     assert result.diagnostics == []
     assert any(s.what == "recursive call of Walk" for s in result.skipped)
