@@ -39,14 +39,16 @@ def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyn
 
     product = products.get(product)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     spec_file = Path(spec_path).name if spec_path else None
-    written = []
-    for kernel in kernels:
+    texts = {}
+    for kernel in kernels:        # every kernel first: one bad kernel leaves no half-written folder
         console.progress(f"emitting {kernel.name}.cpp for {product.id}...")
         _describe(kernel, product)
-        text = emit(kernel, product, host=host, policy=policy, spec_file=spec_file)
-        path = out / f"{kernel.name}.cpp"
+        texts[kernel.name] = emit(kernel, product, host=host, policy=policy, spec_file=spec_file)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in texts.items():
+        path = out / f"{name}.cpp"
         _write(path, text)
         written.append(path)
     if host:

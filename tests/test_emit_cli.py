@@ -66,3 +66,14 @@ def test_host_program_reports_a_wrong_golden(tmp_path, capfd):
     golden.write_bytes(bytes(data))
     assert main(["run", str(program), "--product", "ascend910_93", "--cwd", str(out)]) == 1
     assert "add_relu: FAIL" in capfd.readouterr().out
+
+
+def test_a_refused_kernel_leaves_no_partial_output(tmp_path, capsys):
+    spec = tmp_path / "two.py"
+    spec.write_text("from ascgen.builder import Kernel, Relu, Cast\n"
+                    "a = Kernel('fine')\na.output('y', Relu(a.input('x', 'float16')))\n"
+                    "b = Kernel('needs_bf16')\nb.output('y', Cast(b.input('x', 'bfloat16'), 'float32'))\n")
+    out = tmp_path / "out"
+    assert main(["emit", str(spec), "--product", "ascend310p", "-o", str(out)]) == 2
+    assert "bfloat16 is not offered on ascend310p" in capsys.readouterr().err
+    assert not out.exists()
