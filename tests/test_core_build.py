@@ -130,3 +130,19 @@ def test_asc_sources_compile_as_cxx(cache, tmp_path):
     src = tmp_path / "kernel.asc"
     src.write_text(SRC % 5)
     assert _call_answer(build.compile_shared([src], name="asc")) == 5
+
+
+def test_several_sources_compile_in_parallel_and_link(cache, tmp_path):
+    a, b = tmp_path / "a.cpp", tmp_path / "b.cpp"
+    a.write_text('int helper();\nextern "C" int answer() { return helper() + 1; }\n')
+    b.write_text("int helper() { return 41; }\n")
+    assert _call_answer(build.compile_shared([a, b], name="two")) == 42
+
+
+def test_an_error_in_one_of_several_sources_names_that_file(cache, tmp_path):
+    a, b = tmp_path / "good.cpp", tmp_path / "bad.cpp"
+    a.write_text("int ok() { return 1; }\n")
+    b.write_text("int bad() { return missing_symbol; }\n")
+    with pytest.raises(CompileError) as err:
+        build.compile_shared([a, b], name="two")
+    assert f"{b}:1:" in str(err.value) and "missing_symbol" in str(err.value)

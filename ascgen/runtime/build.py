@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence, Union
@@ -262,29 +263,16 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
     cache = so_path.parent
     workdir = Path(tempfile.mkdtemp(dir=cache, prefix=f".build-{_safe_name(name)}-"))
     try:
-        inputs = []
-        for i, s in enumerate(sources):
-            if isinstance(s, SourceText):
-                src = workdir / f"src{i}_{_safe_name(Path(s.path).name)}"
-                if src.suffix not in (".cpp", ".cc", ".cxx", ".c++"):
-                    src = src.with_name(src.name + ".cpp")
-                src.write_text(f'#line 1 "{s.path}"\n{s.text}')
-                inputs.append(str(src))
-            else:
-                inputs.append(str(Path(s).resolve()))
+        inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
-        # -x c++ so .asc files (Ascend C's extension) compile as C++; -x none restores detection for -l.
-        cmd = [compiler, *[f for f in flags if not f.startswith("-l")], "-x", "c++", *inputs, "-x", "none",
-               "-o", str(tmp_so), *[f for f in flags if f.startswith("-l")]]
         console.progress(f"compiling {name}...")
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
-        except subprocess.TimeoutExpired as exc:
-            raise CompileError(f"compiling {name} took more than {COMPILE_TIMEOUT_S} s; gave up") from exc
+            if len(inputs) == 1:
+                _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
+            else:
+                _compile_parallel(name, sources, compiler, flags, inputs, workdir, tmp_so)
         finally:
             console.done()
-        if proc.returncode != 0:
-            raise CompileError(_diagnostics(name, sources, proc.stderr or proc.stdout, cmd))
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{so_path.name}.", suffix=".tmp")
         os.close(fd)
         shutil.copyfile(tmp_so, tmp)
@@ -294,6 +282,60 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
             console.verbose(f"kept build folder {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _materialise(sources, workdir: Path) -> list[str]:
+    """Paths to compile: files in place; SourceText written to the build folder behind a #line."""
+    inputs = []
+    for i, s in enumerate(sources):
+        if isinstance(s, SourceText):
+            src = workdir / f"src{i}_{_safe_name(Path(s.path).name)}"
+            if src.suffix not in (".cpp", ".cc", ".cxx", ".c++"):
+                src = src.with_name(src.name + ".cpp")
+            src.write_text(f'#line 1 "{s.path}"\n{s.text}')
+            inputs.append(str(src))
+        else:
+            inputs.append(str(Path(s).resolve()))
+    return inputs
+
+
+def _compile_cmd(compiler, flags, inputs, out: Path, link: bool) -> list[str]:
+    # -x c++ so .asc files (Ascend C's extension) compile as C++; -x none restores detection for -l.
+    libs = [f for f in flags if f.startswith("-l")]
+    opts = [f for f in flags if not f.startswith("-l")]
+    if not link:
+        opts = [f for f in opts if f != "-shared"] + ["-c"]
+    return [compiler, *opts, "-x", "c++", *inputs, "-x", "none", "-o", str(out), *(libs if link else [])]
+
+
+def _compile_parallel(name, sources, compiler, flags, inputs, workdir: Path, out: Path) -> None:
+    """Several sources: one compiler per source at once (the machine's CPUs), then one link."""
+    objects = [workdir / f"obj{i}.o" for i in range(len(inputs))]
+    workers = max(1, min(len(inputs), os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        procs = list(pool.map(lambda io: _spawn(_compile_cmd(compiler, flags, [io[0]], io[1], link=False)),
+                              zip(inputs, objects)))
+    failed = [(cmd, p) for cmd, p in procs if p.returncode != 0]
+    if failed:
+        raise CompileError(_diagnostics(name, sources, "\n".join(p.stderr or p.stdout for _, p in failed), failed[0][0]))
+    # Every non-library flag again at link time (-shared, -pthread, -g, -L, -Wl,...); -I/-D are ignored there.
+    link = [compiler, *[f for f in flags if not f.startswith("-l")], *map(str, objects), "-o", str(out),
+            *[f for f in flags if f.startswith("-l")]]
+    _run(name, sources, link)
+
+
+def _spawn(cmd):
+    try:
+        return cmd, subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        raise CompileError(f"compiling {cmd[-3] if len(cmd) > 3 else cmd} took more than {COMPILE_TIMEOUT_S} s; "
+                           f"gave up") from exc
+
+
+def _run(name, sources, cmd) -> None:
+    _, proc = _spawn(cmd)
+    if proc.returncode != 0:
+        raise CompileError(_diagnostics(name, sources, proc.stderr or proc.stdout, cmd))
 
 
 def _diagnostics(name, sources, text: str, cmd) -> str:
