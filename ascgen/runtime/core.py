@@ -65,6 +65,8 @@ class RunRequest:
     timeline: bool = False
     treat_as_effective: bool = False        # ascend910b: run the calls as the library code does (as on A3)
     echo_output: bool = False               # also print the kernels' printf lines to sys.stdout
+    cancel_grace_s: float = 3.0             # after a fault or the limit, how long cores get to reach an API
+                                            # call before they are reported unstoppable and left running
 
 
 @dataclass
@@ -221,6 +223,7 @@ def _config(product: Product, geo: Geometry, opts: SkOptions | None, request, ke
     if not request.time_limit_s or request.time_limit_s <= 0:
         raise SpecError(f"time_limit_s must be positive; got {request.time_limit_s!r}")
     cfg.time_limit_s = float(request.time_limit_s)
+    cfg.cancel_grace_s = float(getattr(request, "cancel_grace_s", 3.0))
     cfg.echo_output = 0
     return cfg
 

@@ -14,7 +14,7 @@ namespace core {
 namespace {
 
 constexpr int kMaxCores = 4096;          // threads per run; far above any chip, low enough to stay sane
-constexpr double kCancelGrace = 1.0;     // seconds a cancelled core gets to reach an API call
+constexpr double kCancelGrace = 3.0;     // default seconds a cancelled core gets to reach an API call
 
 std::mutex g_api_mu;                     // one run at a time
 bool g_active = false;
@@ -107,6 +107,7 @@ std::shared_ptr<Run> make_run(const ascgen_config& cfg, const char* product, std
     run->product = product ? product : "?";
     run->cfg.product = nullptr;
     if (run->cfg.time_limit_s <= 0) run->cfg.time_limit_s = 60;
+    if (run->cfg.cancel_grace_s <= 0) run->cfg.cancel_grace_s = kCancelGrace;
     run->tasks = std::move(tasks);
     run->aic = cfg.aic_count;
     run->aiv = cfg.aiv_count;
@@ -197,7 +198,7 @@ bool wait_run(Run& run, double seconds) {
     for (;;) {
         if (run.done >= cores) return true;
         double now = monotonic();
-        if (run.cancelled.load() && now >= run.cancel_time + kCancelGrace) return true;   // some never stop
+        if (run.cancelled.load() && now >= run.cancel_time + run.cfg.cancel_grace_s) return true;   // some never stop
         double deadline = run.started + run.cfg.time_limit_s;
         if (!run.cancelled.load() && now >= deadline) {
             CoreState* busy = nullptr;
@@ -211,7 +212,7 @@ bool wait_run(Run& run, double seconds) {
             continue;
         }
         if (now >= until) return false;
-        double next = std::min(until, run.cancelled.load() ? run.cancel_time + kCancelGrace : deadline);
+        double next = std::min(until, run.cancelled.load() ? run.cancel_time + run.cfg.cancel_grace_s : deadline);
         run.done_cv.wait_for(lk, std::chrono::duration<double>(std::max(0.0, next - now) + 1e-4));
     }
 }
@@ -256,8 +257,9 @@ int finish_run(Run& run) {
         } else {
             std::string& m = run.res.fault.message;
             std::string note = "  Note: " + range_label(stuck, run) +
-                               " did not stop after the cancel (no ascgen API call since); they keep running in the "
-                               "background. Use isolated mode for such kernels.\n";
+                               format(" did not stop within %.3g s of the cancel (no ascgen API call since); they keep "
+                                      "running in the background. Use isolated mode for such kernels.\n",
+                                      run.cfg.cancel_grace_s);
             size_t at = m.rfind("SUMMARY:");
             m.insert(at == std::string::npos ? m.size() : at, note);
         }

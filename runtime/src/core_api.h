@@ -42,6 +42,7 @@ typedef struct {
     int timeline;
     long long schedule_seed;   /* -1: none */
     double time_limit_s;
+    double cancel_grace_s;     /* how long cancelled cores get to reach an API call (0: 3 s) */
     int echo_output;           /* also write printf lines to stdout as they come */
     double flag_round_cycles;  /* timeline parameters (docs/timeline.md) */
     double task_launch_cycles;

@@ -134,8 +134,8 @@ std::string timeout_report(Run& run, const std::vector<int>& stuck) {
     if (!stuck.empty()) {
         std::vector<int> ids = stuck;
         details.push_back(range_label(ids, run) +
-                          " never called an ascgen API after the limit, so they cannot be stopped in-process; "
-                          "they keep running in the background");
+                          format(" called no ascgen API within %.3g s of the limit, so they cannot be stopped "
+                                 "in-process; they keep running in the background", run.cfg.cancel_grace_s));
         hint = "run kernels that may loop without calling any API in isolated mode (a subprocess), "
                "e.g. Module.launch(..., isolated=True) or `ascgen run --isolated`";
     }
