@@ -144,11 +144,12 @@ void call_task(Run& run, CoreState& me, int k) {
         }
         std::string msg = format(
             "task %d \"%s\" finished on %s without calling WaitPreTaskEnd\n"
-            "The task uses WaitPreTaskEnd (other cores call it%s), so the SuperKernel does not wait for the previous "
+            "The task uses WaitPreTaskEnd (%s), so the SuperKernel does not wait for the previous "
             "task on this core: its round stays unconsumed and the core may read data the previous task is still "
             "writing\nHint: call WaitPreTaskEnd exactly once on every core, before the first GM access, outside "
             "loops and branches", k, t.name.c_str(), me.label.c_str(),
-            other.file ? (" at " + loc_str(other)).c_str() : "");
+            other.file ? ("other cores call it at " + loc_str(other)).c_str()
+                       : "registered with Task.uses_wait; no core has called it yet");
         record_fault(run, rt::Fault::SyncCount, msg, &me, other);
         throw_cancelled();
     }
