@@ -82,8 +82,8 @@ def _snippet(body: str) -> str:
 
 
 @pytest.mark.parametrize("body,message", [
-    ("LocalTensor<half> a; LocalTensor<int4b_t> b; Cast(b, a, RoundMode::CAST_CEIL, 64);",
-     "Cast to or from int4b_t is not emulated"),
+    ("LocalTensor<half> a; LocalTensor<int4b_t> b; Cast(a, b, RoundMode::CAST_CEIL, 64);",
+     "Cast from int4b_t is not emulated"),
     ("struct S { int n; }; GET_TILING_DATA(t, p);",
      "GET_TILING_DATA needs REGISTER_TILING_DEFAULT(YourTilingStruct) before it"),
     ("SetNextTaskStart<PIPE_M, PIPE_FIX>();", "AIV_PIPE must be PIPE_MTE2, PIPE_MTE3, PIPE_S or PIPE_V"),

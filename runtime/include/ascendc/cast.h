@@ -125,6 +125,15 @@ D one(S s, RoundMode mode) {
     }
 }
 
+// To a 4-bit signed value: round with the mode, saturate to -8..7.
+template <class S>
+int to_int4(S s, RoundMode mode) {
+    double x = to_double(s);
+    if (!std::is_integral<S>::value) x = round_int(x, mode);
+    if (m::isnan(x)) return 0;
+    return x <= -8 ? -8 : x >= 7 ? 7 : int(x);
+}
+
 template <class D, class S>
 void run(D* d, const S* s, int64_t n, RoundMode mode) {
     constexpr bool widen_exact = !std::is_integral<D>::value && is_float_like<S>::value &&
@@ -149,14 +158,17 @@ template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint32_t count,
                  ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
-    static_assert(!std::is_same<T, int4b_t>::value && !std::is_same<U, int4b_t>::value,
-                  "ascgen: Cast to or from int4b_t is not emulated");
+    static_assert(!std::is_same<U, int4b_t>::value, "ascgen: Cast from int4b_t is not emulated");
     L::enter(loc);
     L::vec_operand(dst, count, "Cast", "dst", loc);
     L::vec_operand(src, count, "Cast", "src", loc);
     ASCGEN_ARG_CHECK(roundMode != RoundMode::UNKNOWN && uint8_t(roundMode) <= uint8_t(RoundMode::CAST_ODD), loc,
                      "Cast: unsupported RoundMode %d", int(roundMode));
-    L::cast::run(dst.data(), src.data(), int64_t(count), roundMode);
+    if constexpr (L::is_int4<T>::value) {
+        for (uint32_t i = 0; i < count; ++i) L::set_nibble(dst.data(), i, L::cast::to_int4(src.data()[i], roundMode));
+    } else {
+        L::cast::run(dst.data(), src.data(), int64_t(count), roundMode);
+    }
     ::ascgen::rt::cost(PIPE_V, count);
 }
 
@@ -165,13 +177,33 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint64_t mask,
                  uint8_t repeatTimes, const UnaryRepeatParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
-    static_assert(!std::is_same<T, int4b_t>::value && !std::is_same<U, int4b_t>::value,
-                  "ascgen: Cast to or from int4b_t is not emulated");
+    static_assert(!std::is_same<U, int4b_t>::value, "ascgen: Cast from int4b_t is not emulated");
     L::enter(loc);
     using W = std::conditional_t<(sizeof(T) > sizeof(U)), T, U>;
     RoundMode m = roundMode;
-    L::unary_masked_apply("Cast", dst, src, L::plan_count<W, isSetMask>(mask, repeatTimes, "Cast", loc), p,
-                          [m](L::compute_t<U> x) { return L::cast::one<T>(U(x), m); }, loc);
+    if constexpr (L::is_int4<T>::value) {
+        // Destination blocks of 64 nibbles; lane i of repeat r goes to nibble r*rep*64 + (i/64)*blk*64 + i%64.
+        const L::Plan pl = L::plan_count<U, isSetMask>(mask, repeatTimes, "Cast", loc);
+        L::masked_operand(src, pl, p.srcBlkStride, p.srcRepStride, "Cast", "src", loc);
+        int64_t need = 0;
+        for (int r = 0; r < pl.repeats; ++r)
+            if (pl.at(r).last >= 0) {
+                int i = pl.at(r).last;
+                int64_t k = int64_t(r) * p.dstRepStride * 64 + int64_t(i / 64) * p.dstBlkStride * 64 + i % 64 + 1;
+                need = k > need ? k : need;
+            }
+        L::vec_operand(dst, need, "Cast", "dst", loc);
+        for (int r = 0; r < pl.repeats; ++r)
+            for (int i = 0; i <= pl.at(r).last; ++i)
+                if (pl.at(r).on(i))
+                    L::set_nibble(dst.data(),
+                                  uint64_t(int64_t(r) * p.dstRepStride * 64 + int64_t(i / 64) * p.dstBlkStride * 64 + i % 64),
+                                  L::cast::to_int4(src.data()[L::lane_index<U>(r, i, p.srcBlkStride, p.srcRepStride)], m));
+        ::ascgen::rt::cost(PIPE_V, uint64_t(pl.repeats) * L::lanes_per_repeat<U>());
+    } else {
+        L::unary_masked_apply("Cast", dst, src, L::plan_count<W, isSetMask>(mask, repeatTimes, "Cast", loc), p,
+                              [m](L::compute_t<U> x) { return L::cast::one<T>(U(x), m); }, loc);
+    }
 }
 
 }  // namespace AscendC

@@ -71,10 +71,11 @@ public:
 
     template <typename U>
     LocalTensor<U> ReinterpretCast() const {
+        namespace L = ::ascgen::lib;
         LocalTensor<U> t;
         t.ptr_ = reinterpret_cast<U*>(ptr_);
-        t.size_ = uint32_t(uint64_t(size_) * sizeof(T) / sizeof(U));
-        t.cap_ = uint32_t(uint64_t(cap_) * sizeof(T) / sizeof(U));
+        t.size_ = uint32_t(L::elems_in<U>(L::bytes_of<T>(size_)));
+        t.cap_ = uint32_t(L::elems_in<U>(L::bytes_of<T>(cap_)));
         t.pos_ = pos_;
         return t;
     }

@@ -2,6 +2,7 @@
 // repeat parameters). Plain data: behaviour lives in the op headers.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "ascendc/defs.h"
 #include "ascendc/ub.h"
@@ -147,7 +148,8 @@ struct BrcbRepeatParams {
     uint16_t dstBlkStride = 1;
 };
 
-// A 4-bit integer, two per byte. Declared so sources naming it parse; no op accepts it (see cast.h).
+// A 4-bit signed integer, two per byte (element 2i in the low nibble of byte i, 2i+1 in the high one).
+// Tensors of it come from ReinterpretCast of a byte tensor; Cast can write it.
 struct int4b_t {
     uint8_t storage;
 };
@@ -173,3 +175,21 @@ inline ::ascgen::lib::Mem position_mem(TPosition pos) {
 }
 
 }  // namespace AscendC
+
+namespace ascgen {
+namespace lib {
+template <class T> struct is_int4 : std::false_type {};
+template <> struct is_int4<AscendC::int4b_t> : std::true_type {};
+// Elements of T in `bytes` bytes, and bytes of n elements (int4b_t packs two per byte).
+template <class T>
+constexpr uint64_t elems_in(uint64_t bytes) { return is_int4<T>::value ? bytes * 2 : bytes / sizeof(T); }
+template <class T>
+constexpr uint64_t bytes_of(uint64_t n) { return is_int4<T>::value ? (n + 1) / 2 : n * sizeof(T); }
+// Write a 4-bit value (already in -8..7) at nibble i.
+inline void set_nibble(void* base, uint64_t i, int v) {
+    uint8_t* b = static_cast<uint8_t*>(base) + i / 2;
+    uint8_t nib = uint8_t(v) & 0xF;
+    *b = i % 2 ? uint8_t((*b & 0x0F) | (nib << 4)) : uint8_t((*b & 0xF0) | nib);
+}
+}  // namespace lib
+}  // namespace ascgen
