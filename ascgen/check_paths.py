@@ -146,11 +146,22 @@ class Interpreter(TokenStatements):
         """The user's functions `fn` may call directly (cached)."""
         if id(fn) not in self._callees:
             found = {}
-            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+            for call in self._calls_expanded(self.index.cursor_tokens(fn.cursor), fn):
                 for callee in self.index.resolve(call, fn):
                     found.setdefault(id(callee), callee)
             self._callees[id(fn)] = list(found.values())
         return self._callees[id(fn)]
+
+    def _calls_expanded(self, toks, fn: FuncDef, depth: int = 0) -> list[Call]:
+        """The calls written in `toks`, and those in the expansions of the user's macros among them."""
+        out = []
+        for call in calls_in(toks):
+            out.append(call)
+            if depth < MAX_MACRO_DEPTH and self._macro(call, fn) is not None:
+                body = expand(self.index.macros[call.name], call)
+                self._declare_locals(body, fn)
+                out += self._calls_expanded(body, fn, depth + 1)
+        return out
 
     def reachable(self, root: FuncDef) -> list[FuncDef]:
         seen, todo = {id(root): root}, [root]

@@ -210,3 +210,18 @@ def test_helper_using_a_macro_is_interpreted(tmp_path):
         name="after.cpp")
     (d,) = check_file(after).diagnostics
     assert d.rule == "tasksync-gm-after-set" and "SetValue" in d.message and d.severity == "error"
+
+
+def test_a_kernel_body_written_as_a_macro_is_followed(tmp_path):
+    # Operator repositories write whole kernel bodies as macros (GMM_IMP(...)): the object declared in
+    # the expansion has the class named in the arguments, and its Process() is followed.
+    src = kernel(tmp_path, """\
+        RUN_WITH(Worker, xGm);
+        """, head="class Worker {\npublic:\n"
+                  "    __aicore__ inline void Process(AscendC::GlobalTensor<float>& g) {\n"
+                  "        AscendC::WaitPreTaskEnd();\n        if (g.GetValue(0) > 0) {\n            return;\n"
+                  "        }\n        AscendC::SetNextTaskStart();\n    }\n};\n"
+                  "#define RUN_WITH(cls, t) do { cls op; op.Process(t); } while (0)")
+    result = check_file(src)
+    assert [d.rule for d in result.diagnostics] == ["tasksync-once-per-path"]
+    assert result.diagnostics[0].line == line_of(src, "return;")
