@@ -118,3 +118,16 @@ def test_kernel_added_twice_is_an_error():
 def test_unknown_placement_is_an_error():
     with pytest.raises(SpecError, match="placement must be one of dataflow, default"):
         SuperKernel("bad", PRODUCT, placement="magic")
+
+
+def test_scalar_parameters_bind_by_name():
+    k = Kernel("sk_axpy", block_dim=4, tile_length=256)
+    k.output("y", k.input("x", "float32") * k.scalar("alpha", "float32"))
+    r = Kernel("sk_relu2", block_dim=2, tile_length=256)
+    r.output("out", Relu(r.input("y", "float32")))
+    sk = SuperKernel("scalars", PRODUCT).add(k, scalars={"alpha": -3.0}).add(r)
+    x = np.linspace(-1, 1, 4 * 1024, dtype=np.float32)
+    arrays, report = sk.run({"x": x})
+    assert report.races == []
+    np.testing.assert_array_equal(arrays["out"], np.maximum(x * np.float32(-3.0), 0))
+    assert "torch.ops.ascgen.sk_axpy(x, alpha=-3.0)" in sk.snippet()
