@@ -98,6 +98,7 @@ def run(args) -> int:
         paths = sk.emit(out)
     for path in paths:
         console.info(f"   wrote {path} ({len(path.read_text().splitlines())} lines)")
+        console.verbose(f"---- {path} ----\n{path.read_text()}")      # `ascgen demo -v` shows the sources
     for message in dict.fromkeys(str(w.message) for w in caught):
         console.info(f"   note: {message}")
 
