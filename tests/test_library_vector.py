@@ -281,3 +281,13 @@ def test_cube_path_computes_a_times_b(vd, m, k, n, atomic):
                         np.float32).reshape(m, n)
     ref = a.astype(np.float32) @ b.astype(np.float32) + (c0 if atomic else 0)
     np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-4)
+
+
+def test_16_bit_products_and_int_min_division_wrap(vd):
+    a = np.array([65535, 300, 255, 2] * 4, np.uint16)
+    out = np.frombuffer(vd("binary", "Mul", "u16", 16, data=a.tobytes() + a.tobytes()), np.uint16)
+    assert np.array_equal(out, (a.astype(np.uint64) * a.astype(np.uint64) % 65536).astype(np.uint16))
+    x = np.full(8, -2**31, np.int32)
+    y = np.full(8, -1, np.int32)
+    out = np.frombuffer(vd("binary", "Div", "i32", 8, data=x.tobytes() + y.tobytes()), np.int32)
+    assert (out == -2**31).all()

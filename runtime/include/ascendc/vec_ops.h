@@ -12,19 +12,20 @@ namespace ascgen {
 namespace lib {
 namespace op {
 
-// Integer add/sub/mul wrap like the hardware (done in unsigned to avoid C++ overflow UB).
+// Integer add/sub/mul wrap like the hardware: computed in uint64_t (no promotion to int, so no C++
+// overflow UB even for 16-bit products) and truncated to the element width.
 template <class C>
 inline C wrap(C a, C b, int k) {
     if constexpr (std::is_integral<C>::value) {
         using U = std::make_unsigned_t<C>;
-        U x = U(a), y = U(b);
-        return C(k == 0 ? U(x + y) : k == 1 ? U(x - y) : U(x * y));
+        uint64_t x = uint64_t(U(a)), y = uint64_t(U(b));
+        return C(U(k == 0 ? x + y : k == 1 ? x - y : x * y));
     } else {
         return k == 0 ? a + b : k == 1 ? a - b : a * b;
     }
 }
 template <class C>
-constexpr void need_int(const char* = nullptr) {
+constexpr void need_int() {
     static_assert(std::is_integral<C>::value, "ascgen: this vector op takes integer tensors only");
 }
 template <class C>
@@ -35,7 +36,14 @@ constexpr void need_float() {
 struct Add { template <class C> C operator()(C a, C b) const { return wrap(a, b, 0); } };
 struct Sub { template <class C> C operator()(C a, C b) const { return wrap(a, b, 1); } };
 struct Mul { template <class C> C operator()(C a, C b) const { return wrap(a, b, 2); } };
-struct Div { template <class C> C operator()(C a, C b) const { return a / b; } };
+struct Div {
+    template <class C>
+    C operator()(C a, C b) const {
+        if constexpr (std::is_integral<C>::value && std::is_signed<C>::value)
+            if (b == C(-1)) return wrap(C(0), a, 1);   // INT_MIN / -1 wraps instead of trapping
+        return a / b;
+    }
+};
 struct Max { template <class C> C operator()(C a, C b) const { return a > b ? a : b; } };
 struct Min { template <class C> C operator()(C a, C b) const { return a < b ? a : b; } };
 struct And { template <class C> C operator()(C a, C b) const { need_int<C>(); return C(a & b); } };
