@@ -38,18 +38,21 @@ public:
 
     // ---- element access (scalar pipe) ----
     T GetValue(uint32_t index, ::ascgen::rt::Loc loc = ASCGEN_HERE) const {
+        static_assert(!::ascgen::lib::is_int4<T>::value, "ascgen: element access to int4b_t tensors is not emulated");
         ::ascgen::lib::enter(loc);
         check_index(index, "GetValue", loc);
         ::ascgen::rt::cost(PIPE_S, 1);
         return ptr_[index];
     }
     void SetValue(uint32_t index, T value, ::ascgen::rt::Loc loc = ASCGEN_HERE) const {
+        static_assert(!::ascgen::lib::is_int4<T>::value, "ascgen: element access to int4b_t tensors is not emulated");
         ::ascgen::lib::enter(loc);
         check_index(index, "SetValue", loc);
         ::ascgen::rt::cost(PIPE_S, 1);
         ptr_[index] = value;
     }
     T& operator()(uint32_t index) const {
+        static_assert(!::ascgen::lib::is_int4<T>::value, "ascgen: element access to int4b_t tensors is not emulated");
         check_index(index, "operator()", ::ascgen::lib::near_loc());
         return ptr_[index];
     }
