@@ -65,11 +65,17 @@ CASES: list[Case] = [
                 verify_extra=lambda n: (f"-scenarioNum={n}",)),
     Case("reduce_pair_elem", f"{VEC}/reduce_pair_elem", "reduce_pair_elem.asc"),
     *_scenarios("transpose", f"{VEC}/transpose", 3, "-scenario_num"),
+    *_scenarios("reduce_repeat", f"{VEC}/reduce_repeat", 4, "-scenarioNum",
+                verify_extra=lambda n: (f"-scenarioNum={n}",)),
+    *[Case(f"interleave_pair[{n}]", f"{VEC}/interleave_pair", "interleave_pair.asc", (f"SCENARIO_NUM={n}",),
+           (f"-scenarioNum={n}",), ("./output/output_dst0.bin", "./output/output_dst1.bin",
+                                    "./output/golden_dst0.bin", "./output/golden_dst1.bin"), product="ascend950")
+      for n in (1, 2)],
     Case("task_sync", f"{SYNC}/task_sync", "task_sync.asc"),
     Case("sync_all", f"{SYNC}/sync_all", "sync_all.asc"),
     *[Case(f"cross_core_set_wait_flag[{n}]", f"{SYNC}/cross_core_set_wait_flag", "cross_core_set_wait_flag.asc",
            (f"SCENARIO_NUM={n}",), ("-scenarioNum", str(n)), ("./output/output.bin", "./output/golden.bin"))
-      for n in (0, 1)],
+      for n in (0, 1, 2)],          # 2: Mmad on the AIC cores feeding LeakyRelu on the AIVs (MIX 1:2)
 ]
 
 
