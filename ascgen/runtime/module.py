@@ -10,6 +10,7 @@ bound Task to SuperKernel (Contract 3 in docs/design/internals.md).
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import threading
@@ -24,26 +25,23 @@ from . import analysis, binding, build, host_rewrite, wrapper
 from .signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _open_lock = threading.Lock()
-_ffi_lock = threading.Lock()            # separate: _f() is called with _open_lock held
-_ffi_instance = None
-
-
-def _f():
-    """The FFI for kernel modules, made on first use: building one imports pycparser (~35 ms), which
-    `import ascgen.runtime` should not pay for."""
-    global _ffi_instance
-    if _ffi_instance is None:
-        with _ffi_lock:
-            if _ffi_instance is None:
-                ffi = cffi.FFI()
-                ffi.cdef("typedef void (*ascgen_entry_fn)(void**);")
-                _ffi_instance = ffi
-    return _ffi_instance
-
-
-_libs: dict[str, object] = {}           # .so path -> dlopen handle (a library is opened once per process)
+_libs: dict[str, ctypes.CDLL] = {}      # .so path -> handle (a library is opened once per process)
+_mem = None
 
 DEFAULT_PRODUCT = "ascend910b"
+
+
+def _ffi():
+    """A cffi FFI for the argument slots handed to the core (`Task.args` is a `void*[]` cdata). The core's
+    committed out-of-line module when present: no C parsing at run time, so a cached load stays cheap."""
+    global _mem
+    if _mem is None:
+        try:
+            from ._core_cffi import ffi
+        except ImportError:
+            ffi = cffi.FFI()
+        _mem = ffi
+    return _mem
 
 
 def _core():
@@ -65,7 +63,7 @@ class KernelInfo:
     name: str
     kernel: Kernel
     kinds: tuple[str, ...]          # compiler-resolved parameter types ("ptr:float32", "uint32")
-    entry: object                   # cffi pointer to the trampoline
+    entry: int                      # address of the trampoline `void entry(void** args)`
 
     @property
     def params(self) -> tuple[tuple[str, str], ...]:
@@ -90,28 +88,31 @@ def _read_source(source_or_path) -> tuple[str, str, Path | None]:
     return source_or_path, "kernel.cpp", None
 
 
-def _dlopen(path: Path):
+def _dlopen(path: Path) -> ctypes.CDLL:
+    """Open a kernel module (RTLD_LOCAL: modules may define the same kernel names); ctypes, because only
+    symbol addresses are needed and it parses no C declarations."""
     with _open_lock:
         lib = _libs.get(str(path))
         if lib is None:
             _core().ensure_loaded()                 # the rt:: symbols must be global before a kernel loads
-            lib = _f().dlopen(str(path), _f().RTLD_NOW | _f().RTLD_LOCAL)
+            lib = ctypes.CDLL(str(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
             _libs[str(path)] = lib
         return lib
 
 
-def _symbol(lib, path: Path, name: str, ctype: str):
-    """A function of a loaded module by name (cffi ABI mode needs a declaration per symbol)."""
-    with _open_lock:
-        try:
-            _f().cdef(f"{ctype.replace('NAME', name)};", override=True)
-        except cffi.CDefError:
-            pass
+def _symbol(lib: ctypes.CDLL, path: Path, name: str, restype=None, argtypes=()):
+    """A function of a loaded module by name."""
     try:
-        return getattr(lib, name)
+        fn = getattr(lib, name)
     except AttributeError as exc:
         raise SpecError(f"{path} has no symbol {name}: the module is older than this ascgen. "
                         "Hint: clear the cache (ASCGEN_CACHE_DIR).") from exc
+    fn.restype, fn.argtypes = restype, list(argtypes)
+    return fn
+
+
+def _address(fn) -> int:
+    return ctypes.cast(fn, ctypes.c_void_p).value
 
 
 def arch_defines(product) -> dict:
@@ -180,22 +181,20 @@ class Module:
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)
-        sig = _symbol(self._lib, self.so_path, wrapper.sig_symbol(instance), "const char* NAME(void)")
-        entry = _symbol(self._lib, self.so_path, wrapper.entry_symbol(instance), "void NAME(void**)")
-        kinds = tuple(k for k in _f().string(sig()).decode().split(",") if k)
-        info = KernelInfo(instance, kernel, kinds, _f().cast("ascgen_entry_fn", entry))
+        sig = _symbol(self._lib, self.so_path, wrapper.sig_symbol(instance), ctypes.c_char_p)
+        entry = _symbol(self._lib, self.so_path, wrapper.entry_symbol(instance))
+        kinds = tuple(k for k in sig().decode().split(",") if k)
+        info = KernelInfo(instance, kernel, kinds, _address(entry))
         self._kernels[instance] = info
         return info
 
-    def host_main(self):
-        """The program's renamed `main` (modules built with host_main=True), as `int(*)(int, char**)`."""
-        fn = _symbol(self._lib, self.so_path, wrapper.HOST_MAIN_SYMBOL, "int NAME(int, char**)")
-        return _f().cast("int(*)(int, char**)", fn)
+    def host_main(self) -> int:
+        """Address of the program's renamed `main` (modules built with host_main=True): int(*)(int, char**)."""
+        return _address(_symbol(self._lib, self.so_path, wrapper.HOST_MAIN_SYMBOL, ctypes.c_int))
 
     def install_crash_handler(self) -> None:
         """Isolated workers only: report a crash (signal) with core and code offset before dying."""
-        fn = _symbol(self._lib, self.so_path, wrapper.CRASH_HANDLER_SYMBOL, "void NAME(void)")
-        fn()
+        _symbol(self._lib, self.so_path, wrapper.CRASH_HANDLER_SYMBOL)()
 
     # ---- queries ---------------------------------------------------------------------------------
 
@@ -232,14 +231,9 @@ class Module:
         """The value TILING_KEY_IS(k) compares with, for this module's next launches (one per module)."""
         if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 2 ** 64:
             raise SpecError(f"tiling_key must be an integer in [0, 2**64); got {key!r}")
-        with _open_lock:
-            try:
-                _f().cdef("extern uint64_t ascgen_tiling_key;", override=True)
-            except cffi.CDefError:
-                pass
         try:
-            self._lib.ascgen_tiling_key = key
-        except AttributeError as exc:
+            ctypes.c_uint64.in_dll(self._lib, "ascgen_tiling_key").value = key
+        except ValueError as exc:
             raise SpecError(f"{self.source}: the module has no tiling key variable (ascgen_tiling_key); "
                             "is kernel_operator.h included?") from exc
 
@@ -257,8 +251,8 @@ class Module:
             raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
         bound = binding.bind(name, info.params, list(info.kinds), args)
         n = len(bound.slots)
-        slots = _f().new("uint64_t[]", max(n, 1))
-        argv = _f().new("void*[]", max(n, 1))
+        slots = _ffi().new("uint64_t[]", max(n, 1))
+        argv = _ffi().new("void*[]", max(n, 1))
         for i, v in enumerate(bound.slots):
             slots[i] = v
             argv[i] = slots + i
