@@ -1,4 +1,6 @@
 """Kernel discovery and kernel-type inference from source text (no compiler involved)."""
+from pathlib import Path
+
 import pytest
 
 from ascgen.runtime import signature
@@ -94,3 +96,21 @@ def test_rewrite_keeps_lines_and_only_touches_launches():
 def test_rewrite_rejects_an_unreadable_launch():
     with pytest.raises(SpecError, match=r"prog.asc:2: .*<<<"):
         rewrite("int main() {\n  (f)<<<1, 0, s>>>(a);\n}\n", "prog.asc")
+
+
+# ---- analysis: the preprocessor resolves #if and local headers, macros stay as written -------------
+
+def test_analysis_resolves_conditionals_and_local_headers(tmp_path):
+    from ascgen.runtime.analysis import analyse_source
+    (tmp_path / "ops.h").write_text("__global__ __cube__ void from_header(GM_ADDR x) {}\n")
+    src = tmp_path / "k.asc"
+    src.write_text('#include "kernel_operator.h"\n#include "ops.h"\n'
+                   "#if SCENARIO_NUM == 2\n__global__ __mix__(1, 2) void two(GM_ADDR x) { AscendC::SetNextTaskStart(); }\n"
+                   "#else\n__global__ __vector__ void other(GM_ADDR x) {}\n#endif\n")
+    two = analyse_source(src.read_text(), str(src), [tmp_path], {"SCENARIO_NUM": 2})
+    assert {k.name: k.kernel_type for k in two.kernels} == {"from_header": "aic", "two": "mix_1_2"}
+    assert two.uses_set and not two.uses_wait
+    k = next(k for k in two.kernels if k.name == "two")
+    assert (Path(k.file).name, k.line) == ("k.asc", 4)
+    other = analyse_source(src.read_text(), str(src), [tmp_path], {"SCENARIO_NUM": 1})
+    assert {k.name for k in other.kernels} == {"from_header", "other"} and not other.uses_set
