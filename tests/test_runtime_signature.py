@@ -1,4 +1,4 @@
-"""Kernel discovery and kernel-type inference from source text (no compiler involved)."""
+"""Kernel discovery and kernel-type inference from source text, and the preprocessing step before it."""
 from pathlib import Path
 
 import pytest
