@@ -14,6 +14,7 @@ import core_harness as h  # noqa: E402
 
 SRC = Path(__file__).parent / "core_kernels" / "sk.cpp"
 CALL_WAIT, CALL_SET, SKIP_SET_HIGH, SET_TWICE, SKIP_WAIT_BAD, SYNC_ALL, OVERLAP, SET_EARLY = 1, 2, 4, 8, 16, 32, 64, 128
+SYNC_ALL_FULL = 256
 AIC_SLOT, AIV_SLOT = 0, 64
 
 
@@ -171,6 +172,19 @@ def test_feed_sync_all_lets_idle_cores_take_part(k):
     modes = [CALL_WAIT | CALL_SET | SYNC_ALL, CALL_WAIT | CALL_SET | SYNC_ALL, CALL_WAIT | CALL_SET]
     specs = [("aiv", 2), ("aiv", 3), ("aiv", 4)]
     buf, obs, _ = sk(k, specs, modes=modes, options="early-start=1:feed-sync-all=1", schedule_seed=5)
+    check_ordered(specs, buf, obs)
+
+
+@pytest.mark.parametrize("feed", [0, 1])
+def test_full_sync_all_in_a_narrow_mix_task(k, feed):
+    """SyncAll<false> in a MIX task on 1 of 3 AI Cores: idle AICs and AIVs feed it, or it hangs."""
+    modes = [CALL_WAIT | CALL_SET | SYNC_ALL_FULL, CALL_WAIT | CALL_SET]
+    specs = [("mix_1_2", 1), ("mix_1_2", 3)]
+    if not feed:
+        with pytest.raises(HangError, match="feed-sync-all=1"):
+            sk(k, specs, modes=modes)
+        return
+    buf, obs, _ = sk(k, specs, modes=modes, options="feed-sync-all=1", schedule_seed=4)
     check_ordered(specs, buf, obs)
 
 

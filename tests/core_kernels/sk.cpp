@@ -14,7 +14,8 @@ enum {
     SET_TWICE = 8,        // the set is called twice
     SKIP_WAIT_BAD = 16,   // core `bad` skips the wait
     SYNC_ALL = 32,        // SyncAll (AIV only) in the middle
-    SET_EARLY = 128,      // the set comes before the task's GM write (a producer-tail race)
+    SET_EARLY = 128,
+    SYNC_ALL_FULL = 256,  // SyncAll<false> (AIC and AIV) in the middle      // the set comes before the task's GM write (a producer-tail race)
     OVERLAP = 64,         // task 0's AIV tail waits for flag 2, which task 1's AICs set (mode 2) in their prologue
 };
 
@@ -43,6 +44,7 @@ extern "C" void k_task(void** args) {
         obs[k * 128 + slot] = s;
     }
     if (mode & SYNC_ALL) sync_all(true, ASCGEN_HERE);  // SYNCALL_LINE
+    if (mode & SYNC_ALL_FULL) sync_all(false, ASCGEN_HERE);
     if (mode & SET_EARLY) set_next_task_start(pipe::MTE3, pipe::FIX, false, ASCGEN_HERE);  // SET_BEFORE_WRITE
     gm_access(&buf[k * 128 + slot], 8, true, ASCGEN_HERE);  // WRITE_LINE
     __atomic_store_n(&buf[k * 128 + slot], 1, __ATOMIC_RELAXED);
