@@ -188,6 +188,17 @@ def test_full_sync_all_in_a_narrow_mix_task(k, feed):
     check_ordered(specs, buf, obs)
 
 
+def test_feed_only_complements_tasks_whose_source_uses_sync_all(k):
+    """The SK compiler adds the complement only for sub-kernels that call SyncAll (textually); a task
+    registered without it gets no feeding cores, so its SyncAll on a narrow task still hangs."""
+    buf, obs = np.zeros((2, 128), np.int64), np.full((2, 128), -1, np.int64)
+    m0, m1 = CALL_WAIT | CALL_SET | SYNC_ALL, CALL_WAIT | CALL_SET
+    tasks = [k.task("k_task", 2, buf, obs, 0, m0, 1 << 30, uses_wait=True, uses_set=True, uses_sync_all=False),
+             k.task("k_task", 4, buf, obs, 1, m1, 1 << 30, uses_wait=True, uses_set=True, uses_sync_all=False)]
+    with pytest.raises(HangError):
+        h.run(tasks, options="feed-sync-all=1")
+
+
 def test_sync_all_on_every_core_needs_no_feed(k):
     specs = [("aiv", 4), ("aiv", 4)]
     buf, obs, _ = sk(k, specs, mode=CALL_WAIT | CALL_SET | SYNC_ALL)
