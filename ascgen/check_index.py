@@ -55,13 +55,32 @@ class Index:
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
     macros: dict = field(default_factory=dict)            # function-like macros of the user's files
     _user_cache: dict = field(default_factory=dict)
-    _extent_tokens: dict = field(default_factory=dict)
     _children: dict = field(default_factory=dict)
     texts: dict = field(default_factory=dict)             # edited texts clang parsed (check_parse)
+    summaries: dict = field(default_factory=dict)         # check_paths' per-function caches, per file
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)
     bases: dict = field(default_factory=dict)             # class -> {base classes}
+
+    def file_bytes(self, filename: str) -> bytes:
+        """The text clang parsed for a file (the edited copy when includes were blanked)."""
+        key = ("#bytes", filename)
+        if key not in self.tokens:
+            text = self.texts.get(filename)
+            self.tokens[key] = text.encode("utf-8") if text is not None else open(filename, "rb").read()
+        return self.tokens[key]
+
+    def source_words(self, cursor, stop_at_name: bool = False) -> list[str]:
+        """Identifiers and keywords in a cursor's source text (up to its name if asked), read from the
+        text with a regular expression: declarations need no full tokenization of their file."""
+        _, file, start, end = self.info(cursor)
+        if file is None:
+            return []
+        if stop_at_name:
+            end = min(end, cursor.location.offset)
+        text = _COMMENTS.sub(b" ", self.file_bytes(file)[start:end])
+        return [w.decode("utf-8", "replace") for w in _WORD.findall(text)]
 
     def file_tokens(self, filename: str) -> FileTokens:
         if filename not in self.tokens:
@@ -101,15 +120,12 @@ class Index:
     def cursor_tokens(self, cursor) -> list[Tok]:
         """The tokens of a cursor's extent. Cached by cursor: statements are re-read once per path state,
         and every extent lookup is several foreign calls."""
-        key = cursor.hash
-        if key not in self._extent_tokens:
-            ext = cursor.extent
-            start = ext.start
-            if start.file is None:
-                self._extent_tokens[key] = []
-            else:
-                self._extent_tokens[key] = self.file_tokens(start.file.name).between(start.offset, ext.end.offset)
-        return self._extent_tokens[key]
+        found = getattr(cursor, "_ascgen_tokens", None)
+        if found is None:
+            _, file, start, end = self.info(cursor)
+            found = [] if file is None else self.file_tokens(file).between(start, end)
+            cursor._ascgen_tokens = found
+        return found
 
     def info(self, cursor) -> tuple:
         """(kind name, file, start offset, end offset) of a cursor, cached on the cursor object (each
@@ -173,14 +189,14 @@ def _prefer(items, predicate):
 def build(parsed) -> Index:
     index = Index(parsed.tu, parsed.user_files, texts=parsed.texts)
     _walk(index, parsed.tu.cursor, ())
+    # TilingKeys from the text (comments removed): no need to tokenize every header for them.
     for name in index.user_files:
-        for i, t in enumerate(index.file_tokens(name).toks):
-            toks = index.file_tokens(name).toks
-            if t.text == api.TILING_KEY_MACRO and i + 2 < len(toks) and toks[i + 2].kind == "lit":
-                try:
-                    index.tiling_keys.add(int(toks[i + 2].text.rstrip("uUlL"), 0))
-                except ValueError:
-                    pass
+        text = _COMMENTS.sub(b" ", index.file_bytes(name))
+        for m in _TILING_KEY.finditer(text):
+            try:
+                index.tiling_keys.add(int(m.group(1).decode().rstrip("uUlL"), 0))
+            except ValueError:
+                pass
     return index
 
 
@@ -211,19 +227,28 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
                 index.constants[e.spelling] = e.enum_value
 
 
+_WORD = re.compile(rb"[A-Za-z_][0-9A-Za-z_]*")
+_TILING_KEY = re.compile(rb"\b" + api.TILING_KEY_MACRO.encode() + rb"\s*\(\s*((?:0[xX])?[0-9a-fA-F]+[uUlL]*)\s*\)")
+_COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
 def _leading_tokens(index: Index, cursor) -> tuple[str, ...]:
-    """Declaration-specifier tokens: from the previous `;`, `{`, `}` or directive to the function's name.
-    That is where __global__, __vector__ and extern "C" are (templates: after `template <...>`)."""
-    ft = index.file_tokens(cursor.extent.start.file.name)
-    start, name_at = ft.index_at(cursor.extent.start.offset), ft.index_at(cursor.location.offset)
-    out = [t.text for t in ft.toks[start:name_at]]
-    directive_lines = index.directive_lines(cursor.extent.start.file.name)
-    j = start - 1
-    while j >= 0 and ft.toks[j].text not in (";", "{", "}") and ft.toks[j].line not in directive_lines \
-            and start - j < 16:
-        out.insert(0, ft.toks[j].text)
-        j -= 1
-    return tuple(out)
+    """Declaration-specifier words: from the previous `;`, `{`, `}` or directive line to the function's
+    name. That is where __global__, __vector__ and extern "C" are (templates: after `template <...>`)."""
+    _, file, start, _ = index.info(cursor)
+    data = index.file_bytes(file)
+    head = _COMMENTS.sub(b" ", data[max(0, start - 400):start])
+    cut = max(head.rfind(b";"), head.rfind(b"{"), head.rfind(b"}"))
+    lines = head[cut + 1:].split(b"\n")
+    while lines and lines[0].lstrip().startswith(b"#"):
+        lines.pop(0)
+    for i in range(len(lines) - 1, -1, -1):            # nothing above a directive line belongs to it
+        if lines[i].lstrip().startswith(b"#"):
+            lines = lines[i + 1:]
+            break
+    before = [w.decode() for w in _WORD.findall(b"\n".join(lines))]
+    before += ['"C"'] if b'extern "C"' in b"\n".join(lines) else []
+    return tuple(before + index.source_words(cursor, stop_at_name=True))
 
 
 def _add_function(index: Index, cursor, scope) -> None:
@@ -237,7 +262,7 @@ def _add_function(index: Index, cursor, scope) -> None:
     parent = cursor.semantic_parent
     owner = parent.spelling if parent is not None and parent.kind.name in _CLASS_KINDS else None
     params = [c for c in cursor.get_children() if c.kind.name == "PARM_DECL"]
-    defaults = sum(1 for p in params if any(t.text == "=" for t in index.cursor_tokens(p)))
+    defaults = sum(1 for p in params if b"=" in _param_text(index, p))
     loc = cursor.location
     # Only free functions can be kernel entries: methods skip the declaration-specifier scan.
     leading = _leading_tokens(index, cursor) if owner is None else ()
@@ -248,6 +273,11 @@ def _add_function(index: Index, cursor, scope) -> None:
     index.functions.setdefault(name, []).append(d)
     if d.entry:
         index.entries.append(d)
+
+
+def _param_text(index: Index, cursor) -> bytes:
+    _, file, start, end = index.info(cursor)
+    return index.file_bytes(file)[start:end] if file is not None else b""
 
 
 def _is_variadic(cursor) -> bool:
@@ -269,6 +299,7 @@ def _walk_locals(index: Index, cursor, function_hash) -> None:
 
 
 GENERIC = "<generic>"
+_CONSTANT = re.compile(rb"\s*=\s*(-?(?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)\s*")
 
 
 def _add_variable(index: Index, cursor, scope=None) -> None:
@@ -276,8 +307,7 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
     if not name:
         return
     index.declared.add(name)
-    toks = index.cursor_tokens(cursor)
-    type_toks = [t.text for t in toks if t.offset < cursor.location.offset]
+    type_toks = index.source_words(cursor, stop_at_name=True)
     if "GlobalTensor" in cursor.type.spelling or "GlobalTensor" in type_toks:
         index.global_tensors.add(name)
     # The spelled type, plus clang's view of it (declarations expanded from macros have no spelled type).
@@ -292,10 +322,12 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
         index.scoped.setdefault(key, set()).add(GENERIC)
     else:
         index.scoped.setdefault(key, set())
-    after = [t for t in toks if t.offset > cursor.location.offset]
-    if ("const" in type_toks or "constexpr" in type_toks) and len(after) == 2 and after[0].text == "=" \
-            and after[1].kind == "lit":
-        try:
-            index.constants[name] = int(after[1].text.rstrip("uUlL"), 0)
-        except ValueError:
-            pass
+    if "const" in type_toks or "constexpr" in type_toks:
+        _, file, _, end = index.info(cursor)
+        at = cursor.location.offset
+        m = _CONSTANT.fullmatch(index.file_bytes(file)[at + len(name.encode()):end]) if file else None
+        if m:
+            try:
+                index.constants[name] = int(m.group(1).decode().rstrip("uUlL"), 0)
+            except ValueError:
+                pass

@@ -113,13 +113,15 @@ class Interpreter(TokenStatements):
         self.stack: list = []
         self.visited: dict = {}
         self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
-        self._has_sync: dict = {}
         self.prefix: tuple = ()
-        self._calls: dict = {}                  # token run -> its calls (statements recur per state)
-        self._observes: dict = {}
-        self._inert: dict = {}
-        self._callees: dict = {}
-        self._own_names: dict = {}
+        # Summaries that depend only on the source, shared by every kernel of the file (on the index).
+        shared = index.summaries
+        self._has_sync = shared.setdefault("has_sync", {})
+        self._calls = shared.setdefault("calls", {})          # token run -> its calls
+        self._observes = shared.setdefault("observes", {})
+        self._inert = shared.setdefault("inert", {})
+        self._callees = shared.setdefault("callees", {})
+        self._own_names = shared.setdefault("names", {})
 
     # ---- entry point ----
     def run(self) -> KernelTrace:
@@ -155,7 +157,7 @@ class Interpreter(TokenStatements):
     def _calls_expanded(self, toks, fn: FuncDef, depth: int = 0) -> list[Call]:
         """The calls written in `toks`, and those in the expansions of the user's macros among them."""
         out = []
-        for call in calls_in(toks):
+        for call in self.calls_of(toks, fn):
             out.append(call)
             if depth < MAX_MACRO_DEPTH and self._macro(call, fn) is not None:
                 body = expand(self.index.macros[call.name], call)
@@ -202,7 +204,7 @@ class Interpreter(TokenStatements):
 
     def _scan_sync(self, toks, fn: FuncDef, depth: int) -> frozenset:
         kinds = set()
-        for call in calls_in(toks):
+        for call in self.calls_of(toks, fn):
             if self._is_sync(call):
                 kinds.add(call.name)
             elif depth < MAX_MACRO_DEPTH and self._macro(call, fn) is not None:
@@ -507,10 +509,7 @@ class Interpreter(TokenStatements):
     def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
         if not toks:
             return states
-        key = (toks[0].file or fn.file, toks[0].offset, toks[-1].offset, len(toks))
-        calls = self._calls.get(key)
-        if calls is None:
-            calls = self._calls[key] = calls_in(toks)
+        calls = self.calls_of(toks, fn)
         macros = [c for c in calls if self._macro(c, fn) is not None] if depth < MAX_MACRO_DEPTH else []
         spans = [(c.tok.offset, c.end_offset, c.tok.file) for c in macros]
         for call in calls:
@@ -548,6 +547,17 @@ class Interpreter(TokenStatements):
                 j += 1
             if j + 1 < len(toks) and toks[j].kind == "id" and toks[j + 1].text in ("(", ";", "{", "=", ","):
                 self.index.scoped[(fn.cursor.hash, toks[j].text)] = {t.text}
+
+    def calls_of(self, toks: list[Tok], fn: FuncDef) -> list[Call]:
+        """calls_in(toks), cached per token run: statements are revisited once per path state, and
+        whole functions are scanned by several summaries."""
+        if not toks:
+            return []
+        key = (toks[0].file or fn.file, toks[0].offset, toks[-1].offset, len(toks))
+        calls = self._calls.get(key)
+        if calls is None:
+            calls = self._calls[key] = calls_in(toks)
+        return calls
 
     def _macro(self, call: Call, fn: FuncDef):
         """The user's function-like macro a call expands, unless it names a function we follow."""
@@ -616,7 +626,7 @@ class Interpreter(TokenStatements):
         """Task-sync calls written in the kernel's functions that the AST walk never reached."""
         lost = set()
         for fn in self.visited.values():
-            for call in calls_in(self.index.cursor_tokens(fn.cursor)):
+            for call in self.calls_of(self.index.cursor_tokens(fn.cursor), fn):
                 if self._is_sync(call) and (fn.file, call.tok.offset) not in self.seen_sync \
                         and (self._file(fn.cursor), call.tok.offset) not in self.seen_sync:
                     lost.add(call.name)
