@@ -210,3 +210,13 @@ def test_cce_aicore_and_npu_arch_are_defined_per_product():
         load(src, product=product, filename="arch.cpp").launch("arch", 1, out)
         assert out[0] == arch
         assert out[1] == (products.get(product).cce_aicore or 0)
+
+
+def test_repeated_launches_leave_no_thread_behind(add_relu):
+    x = np.ones(4096, np.float32)
+    z = np.zeros_like(x)
+    add_relu.launch("add_relu", 8, x, x, z, x.size)
+    before = len(os.listdir("/proc/self/task"))
+    for _ in range(100):
+        add_relu.launch("add_relu", 8, x, x, z, x.size)
+    assert len(os.listdir("/proc/self/task")) == before
