@@ -206,7 +206,13 @@ def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     rule, out = "tasksync-flag-alias", []
     if not uses(trace):
         return out
+    every_path_syncs = all(k.waits or k.sets for k in trace.exits)
     for e in sorted((e for e in trace.events if e.kind == "lib"), key=lambda e: (e.file, e.call.tok.offset)):
+        # Compile-time configurations are separate binaries: a SyncAll on a path that never calls the
+        # pair may belong to a configuration without task sync. Report it when its path has called
+        # one already, or when every path of the kernel calls them.
+        if not every_path_syncs and not any(k.waits or k.sets for k in e.states):
+            continue
         if e.call.name == api.HARDWARE_SYNC_ALL and not any(e.call.args):
             out.append(_diag(e.file, e.call.tok, "error", rule,
                              "hardware SyncAll in a kernel that uses task sync: it counts on cross-core flags "
