@@ -102,10 +102,12 @@ def lex(data: bytes) -> list[Tok]:
 
     Our own lexer (one regular expression) instead of clang's token API: the libclang bindings cost a
     foreign call per token, which made tokenizing a large operator header take seconds."""
+    # Latin-1 maps each byte to one character, so str matching (faster than bytes) keeps byte offsets;
+    # the rare token with non-ASCII bytes is decoded as UTF-8 afterwards.
     ascii_only = data.isascii()
-    subject = data.decode("ascii") if ascii_only else data        # str matching is faster, same offsets
-    pattern = _LEX_TEXT if ascii_only else _LEX_BYTES
-    newline = "\n" if ascii_only else b"\n"
+    subject = data.decode("latin-1")
+    pattern = _LEX_TEXT
+    newline = "\n"
     line_starts = [0]
     pos = subject.find(newline)
     while pos >= 0:
@@ -120,8 +122,8 @@ def lex(data: bytes) -> list[Tok]:
             group = 1
         start = m.start(group)
         text = m.group(group)
-        if not ascii_only:
-            text = text.decode("utf-8", errors="replace")
+        if not ascii_only and not text.isascii():
+            text = text.encode("latin-1").decode("utf-8", errors="replace")
         if group == 1:
             kind = "lit"
         elif group == 3:
