@@ -64,6 +64,11 @@ class ParsedSource:
     texts: dict = field(default_factory=dict)      # file -> the edited text clang saw (blanked includes)
 
 
+@functools.lru_cache(maxsize=4096)
+def _realpath(path: str) -> str:
+    return os.path.realpath(path)
+
+
 def _blank(text: str, start: int, end: int) -> str:
     """Replace text[start:end] with spaces, keeping newlines, so positions after it do not move."""
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
@@ -102,7 +107,7 @@ class _Preparer:
         self.skipped: list[Skipped] = []
 
     def is_library(self, path: str) -> bool:
-        real = os.path.realpath(path)
+        real = _realpath(path)
         return any(real.startswith(d + os.sep) for d in self.library_dirs)
 
     def resolve(self, name: str, quoted: bool, from_file: str) -> str | None:
@@ -114,7 +119,7 @@ class _Preparer:
         return None
 
     def visit(self, path: str) -> None:
-        key = os.path.realpath(path)
+        key = _realpath(path)
         if key in self.user_files:
             return
         self.user_files.add(key)
@@ -241,5 +246,5 @@ def _collect_errors(parsed: ParsedSource, cindex) -> None:
         if diag.severity < cindex.Diagnostic.Error or diag.location.file is None:
             continue
         name = diag.location.file.name
-        if os.path.realpath(name) in parsed.user_files:
+        if _realpath(name) in parsed.user_files:
             parsed.errors.append((name, diag.location.offset, diag.location.line, diag.spelling))
