@@ -207,7 +207,10 @@ def precompiled_library(args: list[str], cindex) -> str | None:
 
 def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSource:
     """Parse `path` for analysis. Raises AscgenError when the file cannot be read or parsed at all."""
-    from clang import cindex  # imported here: `ascgen --help` must not need libclang
+    try:
+        from clang import cindex  # imported here: `ascgen --help` must not need libclang
+    except ImportError as exc:
+        raise AscgenError(f"ascgen check needs libclang (the PyPI wheel): pip install libclang ({exc})") from exc
 
     if os.path.isdir(path):
         raise AscgenError(f"{path}: a folder with no .cpp/.asc sources")
