@@ -25,9 +25,9 @@ from . import check_api as api
 from .check_index import FuncDef, Index
 from .check_parse import Skipped
 from .check_tokens import Call, Tok, arg_root, calls_in, expand, join, match_angle, match_paren
+from .check_summary import MAX_MACRO_DEPTH, Summaries, is_sync
 from .check_tokstmt import TokenStatements
 
-MAX_MACRO_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -114,14 +114,8 @@ class Interpreter(TokenStatements):
         self.visited: dict = {}
         self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
         self.prefix: tuple = ()
-        # Summaries that depend only on the source, shared by every kernel of the file (on the index).
-        shared = index.summaries
-        self._has_sync = shared.setdefault("has_sync", {})
-        self._calls = shared.setdefault("calls", {})          # token run -> its calls
-        self._observes = shared.setdefault("observes", {})
-        self._inert = shared.setdefault("inert", {})
-        self._callees = shared.setdefault("callees", {})
-        self._own_names = shared.setdefault("names", {})
+        # What each function may do, shared by every kernel of the file.
+        self.summary = index.summaries.setdefault("summaries", Summaries(index))
 
     # ---- entry point ----
     def run(self) -> KernelTrace:
@@ -139,86 +133,10 @@ class Interpreter(TokenStatements):
         for i, t in enumerate(body):
             if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
                 return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
-        for fn in self.reachable(self.kernel):
+        for fn in self.summary.reachable(self.kernel):
             if any(t.text in api.CUBE_NAMES for t in self.index.cursor_tokens(fn.cursor)):
                 return "*"
         return "aiv"
-
-    def callees(self, fn: FuncDef) -> list[FuncDef]:
-        """The user's functions `fn` may call directly (cached)."""
-        if id(fn) not in self._callees:
-            found = {}
-            for call in self._calls_expanded(self.index.cursor_tokens(fn.cursor), fn):
-                for callee in self.index.resolve(call, fn):
-                    found.setdefault(id(callee), callee)
-            self._callees[id(fn)] = list(found.values())
-        return self._callees[id(fn)]
-
-    def _calls_expanded(self, toks, fn: FuncDef, depth: int = 0) -> list[Call]:
-        """The calls written in `toks`, and those in the expansions of the user's macros among them."""
-        out = []
-        for call in self.calls_of(toks, fn):
-            out.append(call)
-            if depth < MAX_MACRO_DEPTH and self._macro(call, fn) is not None:
-                body = expand(self.index.macros[call.name], call)
-                self._declare_locals(body, fn)
-                out += self._calls_expanded(body, fn, depth + 1)
-        return out
-
-    def reachable(self, root: FuncDef) -> list[FuncDef]:
-        seen, todo = {id(root): root}, [root]
-        while todo:
-            for callee in self.callees(todo.pop()):
-                if id(callee) not in seen:
-                    seen[id(callee)] = callee
-                    todo.append(callee)
-        return list(seen.values())
-
-    def _names(self, fn: FuncDef) -> set:
-        """Identifiers written in `fn` and in the user's macros it uses (cached)."""
-        if id(fn) not in self._own_names:
-            names = {t.text for t in self.index.cursor_tokens(fn.cursor) if t.kind == "id"}
-            for macro in [self.index.macros.get(n) for n in names]:
-                if macro is not None:
-                    names |= {t.text for t in macro.body}
-            self._own_names[id(fn)] = names
-        return self._own_names[id(fn)]
-
-    def has_sync(self, fn: FuncDef) -> frozenset:
-        """The task-sync calls `fn` may execute, directly or through its callees."""
-        if id(fn) not in self._has_sync:
-            self._has_sync[id(fn)] = frozenset()            # cycle guard
-            kinds = set()
-            kinds = self._toks_sync(self.index.cursor_tokens(fn.cursor), fn)
-            self._has_sync[id(fn)] = frozenset(kinds)
-        return self._has_sync[id(fn)]
-
-    def _toks_sync(self, toks, fn: FuncDef, depth: int = 0) -> frozenset:
-        """The task-sync calls a run of tokens may execute (through calls and the user's macros)."""
-        if not toks:
-            return frozenset()
-        key = ("sync", toks[0].file or fn.file, toks[0].offset, toks[-1].offset, len(toks), depth)
-        if key not in self._calls:
-            self._calls[key] = self._scan_sync(toks, fn, depth)
-        return self._calls[key]
-
-    def _scan_sync(self, toks, fn: FuncDef, depth: int) -> frozenset:
-        kinds = set()
-        for call in self.calls_of(toks, fn):
-            if self._is_sync(call):
-                kinds.add(call.name)
-            elif depth < MAX_MACRO_DEPTH and self._macro(call, fn) is not None:
-                body = expand(self.index.macros[call.name], call)
-                self._declare_locals(body, fn)
-                kinds |= self._toks_sync(body, fn, depth + 1)
-            for callee in self.index.resolve(call, fn):
-                kinds |= self.has_sync(callee)
-        return frozenset(kinds)
-
-    @staticmethod
-    def _is_sync(call: Call) -> bool:
-        return call.name in api.TASK_SYNC and (not call.qualifier or call.qualifier[-1] == "AscendC") \
-            and call.obj is None
 
     # ---- functions ----
     def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None) -> States:
@@ -230,16 +148,16 @@ class Interpreter(TokenStatements):
         body = next((c for c in self.index.children(fn.cursor) if c.kind.name == "COMPOUND_STMT"), None)
         if body is None:
             return states
-        if self.inert(fn):
+        if self.summary.inert(fn):
             # Nothing in it (or below it) can change a verdict: no task-sync call, no GM tensor, no
             # SyncAll or cross-core flag, no core-type or TilingKey condition. Record it as run.
-            for callee in self.reachable(fn):
+            for callee in self.summary.reachable(fn):
                 self.visited.setdefault(id(callee), callee)
             return states
-        if not self.has_sync(fn):
+        if not self.summary.has_sync(fn):
             loop = None           # only task-sync calls care which loop they are in
         out: States = {}
-        uses_core, uses_keys = self.observes(fn)
+        uses_core, uses_keys = self.summary.observes(fn)
         for key, witness in states.items():
             # Run the callee on the part of the state it can observe: a helper without core-type or
             # TilingKey conditions is interpreted once, not once per TilingKey still possible.
@@ -260,28 +178,6 @@ class Interpreter(TokenStatements):
                 restored = Key(k.waits, k.sets, k.core if uses_core else key.core, k.keys if uses_keys else key.keys)
                 _merge(out, {restored: witness + suffix})
         return out
-
-    def inert(self, fn: FuncDef) -> bool:
-        """True when interpreting `fn` cannot produce an event or change a path key (see call_function)."""
-        if id(fn) not in self._inert:
-            interesting = set(api.TASK_SYNC) | set(api.CROSS_CORE_FLAG_CALLS) | {api.HARDWARE_SYNC_ALL} \
-                | self.index.global_tensors
-            self._inert[id(fn)] = self.observes(fn) == (False, False) and not any(
-                self._names(callee) & interesting for callee in self.reachable(fn))
-        return self._inert[id(fn)]
-
-    def observes(self, fn: FuncDef) -> tuple[bool, bool]:
-        """(has core-type conditions, has TilingKey conditions), through callees and macros."""
-        if id(fn) not in self._observes:
-            self._observes[id(fn)] = (False, False)          # cycle guard
-            names = self._names(fn)
-            core = bool(names & set(api.CORE_CONDITIONS))
-            keys = api.TILING_KEY_MACRO in names
-            for callee in self.callees(fn):
-                c, k = self.observes(callee)
-                core, keys = core or c, keys or k
-            self._observes[id(fn)] = (core, keys)
-        return self._observes[id(fn)]
 
     # ---- statements ----
     def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
@@ -364,7 +260,7 @@ class Interpreter(TokenStatements):
         cond = toks[start:_index_at(toks, then.extent.start.offset)]
         states = self.leaf(cond, states, fn, loop)
         true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
-        if start == 2 and other is None and self._toks_sync(self.index.cursor_tokens(then), fn):
+        if start == 2 and other is None and self.summary.toks_sync(self.index.cursor_tokens(then), fn):
             false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
         flow = self.exec(then, true_states, fn, loop)
         other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
@@ -430,7 +326,7 @@ class Interpreter(TokenStatements):
         loop_step = _step(keyword, where, f"the {keyword.text} loop at line {keyword.line}")
         states = self.leaf(header, states, fn, loop_step)
         body_flow = run_body(states, loop_step) if run_body is not None else Flow(fall=states)
-        kinds = self._toks_sync(body_toks, fn)
+        kinds = self.summary.toks_sync(body_toks, fn)
         out = Flow(ret=body_flow.ret)
         if kinds:
             # Reported by the in-loop rule; counted once here so later rules are not its echoes.
@@ -509,8 +405,8 @@ class Interpreter(TokenStatements):
     def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
         if not toks:
             return states
-        calls = self.calls_of(toks, fn)
-        macros = [c for c in calls if self._macro(c, fn) is not None] if depth < MAX_MACRO_DEPTH else []
+        calls = self.summary.calls_of(toks, fn)
+        macros = [c for c in calls if self.summary.macro(c, fn) is not None] if depth < MAX_MACRO_DEPTH else []
         spans = [(c.tok.offset, c.end_offset, c.tok.file) for c in macros]
         for call in calls:
             if any(a < call.tok.offset < b and call.tok.file == f for a, b, f in spans):
@@ -520,54 +416,21 @@ class Interpreter(TokenStatements):
             if call in macros:
                 body = expand(self.index.macros[call.name], call)
                 if depth + 1 < MAX_MACRO_DEPTH:
-                    self._declare_locals(body, fn)
+                    self.summary.declare_locals(body, fn)
                 flow = self.exec_tokens(body, states, fn, loop, depth + 1)
                 # A return inside a macro body is approximated as falling through (documented).
                 states = {}
                 for part in (flow.fall, flow.ret, flow.brk, flow.cont):
                     _merge(states, part)
                 continue
-            if self._is_sync(call):
+            if is_sync(call):
                 self.seen_sync.add((where, call.tok.offset))     # reached by the walk, even if dead code
             if states:
                 states = self.on_call(call, where, states, fn, loop)
         return states
 
-    def _declare_locals(self, toks: list[Tok], fn: FuncDef) -> None:
-        """`Class<...> name(...)` in a macro expansion: clang's declaration has no spelled type there, so
-        read the object's class from the expanded tokens (it decides which Process() runs)."""
-        for i, t in enumerate(toks):
-            if t.kind != "id" or t.text not in self.index.classes:
-                continue
-            j = i + 1
-            if j < len(toks) and toks[j].text == "<":
-                j = match_angle(toks, j)
-                if j is None:
-                    continue
-                j += 1
-            if j + 1 < len(toks) and toks[j].kind == "id" and toks[j + 1].text in ("(", ";", "{", "=", ","):
-                self.index.scoped[(fn.cursor.hash, toks[j].text)] = {t.text}
-
-    def calls_of(self, toks: list[Tok], fn: FuncDef) -> list[Call]:
-        """calls_in(toks), cached per token run: statements are revisited once per path state, and
-        whole functions are scanned by several summaries."""
-        if not toks:
-            return []
-        key = (toks[0].file or fn.file, toks[0].offset, toks[-1].offset, len(toks))
-        calls = self._calls.get(key)
-        if calls is None:
-            calls = self._calls[key] = calls_in(toks)
-        return calls
-
-    def _macro(self, call: Call, fn: FuncDef):
-        """The user's function-like macro a call expands, unless it names a function we follow."""
-        macro = self.index.macros.get(call.name)
-        if macro is None or call.obj is not None or call.qualifier or self._is_sync(call):
-            return None
-        return macro
-
     def on_call(self, call: Call, where: str, states: States, fn: FuncDef, loop) -> States:
-        if self._is_sync(call):
+        if is_sync(call):
             self._record("sync", call, where, fn, states, loop)
             step = _step(call.tok, where, f"{call.name} at line {call.tok.line}", decision=False)
             out: States = {}
@@ -626,8 +489,8 @@ class Interpreter(TokenStatements):
         """Task-sync calls written in the kernel's functions that the AST walk never reached."""
         lost = set()
         for fn in self.visited.values():
-            for call in self.calls_of(self.index.cursor_tokens(fn.cursor), fn):
-                if self._is_sync(call) and (fn.file, call.tok.offset) not in self.seen_sync \
+            for call in self.summary.calls_of(self.index.cursor_tokens(fn.cursor), fn):
+                if is_sync(call) and (fn.file, call.tok.offset) not in self.seen_sync \
                         and (self._file(fn.cursor), call.tok.offset) not in self.seen_sync:
                     lost.add(call.name)
                     self.skipped.append(Skipped(fn.file, call.tok.line, f"{call.name} in {fn.name}",

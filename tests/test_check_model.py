@@ -225,3 +225,18 @@ def test_a_kernel_body_written_as_a_macro_is_followed(tmp_path):
     result = check_file(src)
     assert [d.rule for d in result.diagnostics] == ["tasksync-once-per-path"]
     assert result.diagnostics[0].line == line_of(src, "return;")
+
+
+@pytest.mark.parametrize("selector, errors", [("if constexpr (USE_FAST)", 0), ("if (useFast)", 2)])
+def test_configuration_selector_inside_a_macro(tmp_path, selector, errors):
+    # Read from tokens (a macro body): an `if constexpr` without else selects a compile-time
+    # configuration, so "none selected" is not a path; a run-time `if` without else is one.
+    src = kernel(tmp_path, """\
+        bool useFast = x != nullptr;
+        RUN(Worker);
+        """, head="constexpr bool USE_FAST = true;\nclass Worker {\npublic:\n"
+                  "    __aicore__ inline void Process() {\n        AscendC::WaitPreTaskEnd();\n"
+                  "        AscendC::SetNextTaskStart();\n    }\n};\n"
+                  f"#define RUN(cls) do {{ {selector} {{ cls op; op.Process(); }} }} while (0)")
+    result = check_file(src)
+    assert [d.rule for d in result.diagnostics] == ["tasksync-once-per-path"] * errors
