@@ -28,7 +28,9 @@ def _compiler_id() -> str:
     return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout
 
 
+@lru_cache(maxsize=1)
 def _headers_digest() -> str:
+    # Once per test process: the headers do not change while tests run.
     h = hashlib.sha256()
     for p in sorted(INCLUDE.rglob("*.h")):
         h.update(str(p.relative_to(INCLUDE)).encode())
@@ -51,9 +53,12 @@ def build(name: str, source: str | Path, *, flags: tuple[str, ...] = (), include
           stub: bool = True, arch: int = 2201) -> Path:
     """Compile `source` (text or a .cpp path) with the stub into an executable for `__NPU_ARCH__` = arch."""
     text = source.read_text() if isinstance(source, Path) else source
-    all_flags = BASE_FLAGS + (f"-D__NPU_ARCH__={arch}",) + tuple(flags) + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}",)
-    key = hashlib.sha256("\0".join([text, STUB.read_text() if stub else "", _headers_digest(),
-                                    " ".join(all_flags), _compiler_id()]).encode()).hexdigest()[:20]
+    key_flags = BASE_FLAGS + (f"-D__NPU_ARCH__={arch}",) + tuple(flags)
+    all_flags = key_flags + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}",)
+    # Extra include folders are often temporary: key them by their headers' contents, not their paths.
+    extra = "".join(h.read_text() for d in includes for h in sorted(Path(d).glob("*.h")))
+    key = hashlib.sha256("\0".join([text, extra, STUB.read_text() if stub else "", _headers_digest(),
+                                    " ".join(key_flags), _compiler_id()]).encode()).hexdigest()[:20]
     exe = cache_dir() / f"{name}-{key}"
     if exe.exists():
         return exe
