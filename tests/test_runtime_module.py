@@ -220,3 +220,29 @@ def test_repeated_launches_leave_no_thread_behind(add_relu):
     for _ in range(100):
         add_relu.launch("add_relu", 8, x, x, z, x.size)
     assert len(os.listdir("/proc/self/task")) == before
+
+
+def test_kernels_inside_namespaces():
+    src = textwrap.dedent("""\
+        #include "kernel_operator.h"
+        namespace ops { namespace v1 {
+        __global__ __aicore__ void seven(GM_ADDR x) {
+            AscendC::GlobalTensor<int32_t> g;
+            g.SetGlobalBuffer((__gm__ int32_t*)x, 1);
+            g.SetValue(0, 7);
+        }
+        } }
+        namespace {
+        template <int N> __global__ __vector__ void nth(GM_ADDR x) {
+            AscendC::GlobalTensor<int32_t> g;
+            g.SetGlobalBuffer((__gm__ int32_t*)x, 1);
+            g.SetValue(0, N);
+        }
+        }
+        """)
+    mod = load(src, product="ascend910b", filename="spaced.cpp")
+    out = np.zeros(1, np.int32)
+    mod.launch("seven", 1, out)
+    assert out[0] == 7
+    mod.launch("nth<9>", 1, out)
+    assert out[0] == 9

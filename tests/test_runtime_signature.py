@@ -114,3 +114,9 @@ def test_analysis_resolves_conditionals_and_local_headers(tmp_path):
     assert (Path(k.file).name, k.line) == ("k.asc", 4)
     other = analyse_source(src.read_text(), str(src), [tmp_path], {"SCENARIO_NUM": 1})
     assert {k.name for k in other.kernels} == {"from_header", "other"} and not other.uses_set
+
+
+def test_namespace_scope_is_recorded_for_the_trampoline():
+    text = ("namespace a { namespace b {\n__global__ __aicore__ void k1(GM_ADDR x) {}\n} }\n"
+            "namespace {\n__global__ __aicore__ void k2(GM_ADDR x) {}\n}\n__global__ __aicore__ void k3(GM_ADDR x) {}\n")
+    assert {k.name: k.scope for k in signature.analyse(text).kernels} == {"k1": "a::b::", "k2": "", "k3": ""}

@@ -21,7 +21,7 @@ from ..errors import CompileError
 from . import build
 from .signature import Kernel, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 

@@ -164,7 +164,8 @@ class Module:
         digest = hashlib.sha256(self.text.encode()).hexdigest()
         text = wrapper.render(str(self.compile_path) if self.compile_path else None,
                               None if self.compile_path else self.text,
-                              self.source, digest, instances, self.is_program)
+                              self.source, digest, instances, self.is_program,
+                              {k.name: k.scope for k in self.info.kernels if k.scope})
         label = Path(self.source).stem
         extra = []
         for s in self.extra_sources:

@@ -66,6 +66,7 @@ class Kernel:
     extern_c: bool
     file: str
     line: int
+    scope: str = ""         # enclosing named namespaces, "ns::inner::" (the wrapper takes &scope+name)
 
 
 @dataclass(frozen=True)
@@ -185,11 +186,30 @@ def _kernel_type(qualifiers: str, body: str, file_text: str) -> tuple[str, str]:
     return "aiv", "inferred: uses vector APIs only" if vector else "inferred: no cube API (default AIV)"
 
 
+_NAMESPACE = re.compile(r"\bnamespace\s+([A-Za-z_][\w:]*)?\s*\{")
+
+
+def _namespaces(text: str) -> list[tuple[int, int, str]]:
+    """(body start, body end, name) of every namespace block; anonymous ones have name ""."""
+    out = []
+    for m in _NAMESPACE.finditer(text):
+        brace = m.end() - 1
+        out.append((brace, _match_paren(text, brace, "{", "}"), m.group(1) or ""))
+    return out
+
+
+def _scope_at(blocks, pos: int) -> str:
+    """The qualified scope at `pos`: "a::b::" (anonymous namespaces add nothing: same TU, same access)."""
+    names = [name for start, end, name in sorted(blocks) if start < pos < end and name]
+    return "".join(f"{n}::" for n in names)
+
+
 def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]:
     """Every `__global__` function in `text` (comments already stripped). Definitions win over
     declarations of the same name; `file_of(pos)` maps an offset to (file, line) for messages."""
     found: dict[str, Kernel] = {}
     defined: set[str] = set()
+    blocks = _namespaces(text)
     for g in _GLOBAL.finditer(text):
         start = _decl_start(text, g.start())
         i = g.end()
@@ -232,7 +252,7 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]
         params = tuple(p for p in params if p.ctype != "void")
         file, line = file_of(g.start())
         kernel = Kernel(name, params, kernel_type, why, template, bool(re.search(r'extern\s*"', qualifiers)),
-                        file, line)
+                        file, line, _scope_at(blocks, g.start()))
         if name in defined and not is_definition:
             continue
         found[name] = kernel

@@ -36,18 +36,20 @@ def sig_symbol(instance: str) -> str:
     return f"__ascgen_sig_{symbol_id(instance)}"
 
 
-def _trampolines(instances) -> list[str]:
+def _trampolines(instances, scopes: dict) -> list[str]:
+    """`scopes`: kernel name -> "ns::" prefix for kernels declared inside named namespaces."""
     out = []
     for inst in instances:
+        target = scopes.get(inst.split("<", 1)[0].strip(), "") + inst
         out.append(f'extern "C" __attribute__((visibility("default"))) void {entry_symbol(inst)}(void** a) '
-                   f'{{ ::ascgen::entry::invoke(&{inst}, a, "{inst}"); }}')
+                   f'{{ ::ascgen::entry::invoke(&{target}, a, "{inst}"); }}')
         out.append(f'extern "C" __attribute__((visibility("default"))) const char* {sig_symbol(inst)}() '
-                   f'{{ return ::ascgen::entry::signature(&{inst}); }}')
+                   f'{{ return ::ascgen::entry::signature(&{target}); }}')
     return out
 
 
 def render(include_path: str | None, inline_text: str | None, user_name: str, digest: str,
-           instances, host_main: bool = False) -> str:
+           instances, host_main: bool = False, scopes: dict | None = None) -> str:
     """The wrapper's text. Either `include_path` (a file on disk, included by absolute path) or
     `inline_text` (a source given as a string, placed under `#line 1 "<user_name>"`)."""
     lines = [
@@ -70,7 +72,7 @@ def render(include_path: str | None, inline_text: str | None, user_name: str, di
         "#define ASCGEN_ENTRY_HALF half",
         "#define ASCGEN_ENTRY_BF16 bfloat16_t",
         '#include "ascgen/host_trampoline.h"',
-        *_trampolines(instances),
+        *_trampolines(instances, scopes or {}),
     ]
     lines.append(f'extern "C" __attribute__((visibility("default"))) void {CRASH_HANDLER_SYMBOL}() '
                  '{ ::ascgen::crash::install(); }')
