@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <unistd.h>   // environ
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -102,6 +103,9 @@ inline int main_of(int (*m)(), int, char**) { return m(); }
 inline int main_of(int (*m)(int, char**), int argc, char** argv) { return m(argc, argv); }
 inline int main_of(int (*m)(int, const char**), int argc, char** argv) {
     return m(argc, const_cast<const char**>(argv));
+}
+inline int main_of(int (*m)(int, char**, char**), int argc, char** argv) {   // main(argc, argv, envp)
+    return m(argc, argv, environ);
 }
 
 template <class M>
