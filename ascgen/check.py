@@ -43,7 +43,7 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
     extra = []
     if product is not None:
         # The macros the CANN toolchain defines per product, unless the user defines them.
-        for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", getattr(product, "cce_aicore", None))):
+        for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", product.cce_aicore)):
             if value is not None and not any(str(d).split("=")[0] == name for d in defines):
                 extra.append(f"{name}={value}")
     parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
