@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from . import config, console
@@ -22,7 +23,9 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the selected subcommand's module is imported (to add its arguments), so one
+    command never fails because another command's module cannot be imported."""
     parser = argparse.ArgumentParser(prog="ascgen", description="Generate, emulate and check Ascend C kernels.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
@@ -30,25 +33,22 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-q", "--quiet", action="store_true", help="print only results and errors")
         p.add_argument("-v", "--verbose", action="store_true", help="print more detail")
         p.set_defaults(_module=module_name)
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            p.set_defaults(_missing=True)
-            continue
-        module.add_arguments(p)
+        if name == selected:
+            importlib.import_module(module_name).add_arguments(p)
     return parser
 
 
+def _selected_command(argv: list[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is not an option)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_selected_command(argv))
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
-        return 2
-    if getattr(args, "_missing", False):
-        print(f"ascgen: error: `ascgen {args.command}` is not available in this build", file=sys.stderr)
         return 2
     console.configure(quiet=args.quiet, verbose=args.verbose)
     module = importlib.import_module(args._module)
@@ -66,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error; keep Python from complaining at exit.
+        sys.stdout = open(os.devnull, "w")
+        return 0
 
 
 if __name__ == "__main__":
