@@ -58,21 +58,20 @@ _ARITH_1001 = ("float16", "float32", "int32")
 class ArchCaps:
     dtypes: tuple[str, ...]                 # element types the architecture has
     casts: dict                             # (from, to) -> round modes
-    data_copy_pad: bool                     # DataCopyPad (GM <-> UB copies of any byte length)
     op_dtypes: dict = field(default_factory=dict)   # ops whose dtypes differ from builder_ops.OPS
     vector_api: bool = True                 # the basic vector API (Add, Exp, Cast...) exists at all
 
 
 # The Atlas inference Vector Core (310P, vector_only) shares __NPU_ARCH__ 2002 but the API pages list
 # Add, Exp, Relu, Cast... as unsupported there: builder kernels cannot target it.
-_VECTOR_CORE_2002 = ArchCaps(_NO_BF16, {}, False, vector_api=False)
+_VECTOR_CORE_2002 = ArchCaps(_NO_BF16, {}, vector_api=False)
 
 CAPS: dict[int, ArchCaps] = {
-    2201: ArchCaps(_ALL, _CASTS_2201, True),
-    3002: ArchCaps(_ALL, _CASTS_2201, True),
-    3510: ArchCaps(_ALL, _CASTS_3510, True),
-    2002: ArchCaps(_NO_BF16, _CASTS_2002, False),
-    1001: ArchCaps(_NO_BF16, _CASTS_1001, False, {
+    2201: ArchCaps(_ALL, _CASTS_2201),
+    3002: ArchCaps(_ALL, _CASTS_2201),
+    3510: ArchCaps(_ALL, _CASTS_3510),
+    2002: ArchCaps(_NO_BF16, _CASTS_2002),
+    1001: ArchCaps(_NO_BF16, _CASTS_1001, {
         "Add": _ARITH_1001, "Sub": _ARITH_1001, "Mul": _ARITH_1001, "Max": _ARITH_1001, "Min": _ARITH_1001,
         "Adds": ("float16", "float32"), "Muls": ("float16", "float32"), "Maxs": (), "Mins": (),
         "Relu": ("float16",)}),

@@ -15,12 +15,6 @@ from .builder_types import DTYPES
 from .errors import SpecError
 
 
-def has_data_copy_pad(product) -> bool:
-    """DataCopyPad exists (a Product field once the table has it, else the architecture's row)."""
-    value = getattr(product, "data_copy_pad", None)
-    return value if value is not None else caps(product).data_copy_pad
-
-
 @dataclass(frozen=True)
 class GmTensor:
     name: str            # the parameter name
@@ -106,7 +100,7 @@ def plan_kernel(spec_or_kernel, product) -> KernelPlan:
     items = _ub_items(spec, inputs, outputs, temps)
     used = sum(b for _, b in items)
     plan = KernelPlan(spec, product, "Kernel" + _camel(spec.name), inputs, outputs, spec.params_of("scalar"),
-                      temps, uses, steps, align, has_data_copy_pad(product), used, product.ub_bytes, items)
+                      temps, uses, steps, align, product.data_copy_pad, used, product.ub_bytes, items)
     _check_ub(plan)
     return plan
 
