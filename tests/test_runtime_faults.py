@@ -79,6 +79,11 @@ def test_loop_calling_the_api_stops_at_the_time_limit(faults):
     assert "spin_with_api" in str(exc) or exc.site.kernel == "spin_with_api"
 
 
+def test_a_loop_that_touches_no_gm_is_stopped_at_its_own_line(faults):
+    # Every library op records its caller's line (rt::poll(loc)), so the report points into the loop.
+    launch_expecting(faults, "spin_with_barrier", KernelTimeoutError, time_limit_s=0.5)
+
+
 def test_the_interpreter_keeps_working_after_faults(faults):
     for kernel in ("gm_out_of_bounds", "datacopy_length"):
         with pytest.raises(KernelError):

@@ -136,6 +136,11 @@ void poll() {
     if (tl_run && tl_run->cancelled.load(std::memory_order_relaxed)) core::throw_cancelled();
 }
 
+void poll(Loc loc) {
+    core::note_loc(tl_core, loc);
+    poll();
+}
+
 // Lines are prefixed "[AIV3] " and appended whole, so lines of different cores never interleave.
 void print(const char* text) {
     if (!text) return;

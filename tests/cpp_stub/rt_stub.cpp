@@ -92,6 +92,7 @@ void fail(Fault kind, Loc loc, const char* fmt, ...) {
     throw Cancelled{};
 }
 void poll() { ++counters.poll; }
+void poll(Loc) { ++counters.poll; }
 
 void gm_access(const void* addr, uint64_t bytes, bool write, Loc loc) {
     ++counters.gm_access;

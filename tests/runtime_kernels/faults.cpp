@@ -81,3 +81,10 @@ extern "C" __global__ __aicore__ void spin_bare(GM_ADDR x, uint32_t n)
         k = k + 1;  // FAULT:spin_bare (never ends; never calls the API)
     }
 }
+
+extern "C" __global__ __aicore__ void spin_with_barrier(GM_ADDR x, uint32_t n)
+{
+    for (;;) {
+        AscendC::PipeBarrier<PIPE_V>();  // FAULT:spin_with_barrier (calls the API, touches no GM)
+    }
+}

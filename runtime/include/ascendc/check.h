@@ -19,7 +19,7 @@ inline rt::Loc& last_loc() {
 // Every op starts here: remember where the user is, and let a cancelled run stop.
 inline void enter(rt::Loc loc) {
     last_loc() = loc;
-    rt::poll();
+    rt::poll(loc);
 }
 
 // A location for operator faults: "near" the latest call, since operators have no Loc parameter.

@@ -66,6 +66,9 @@ ASCGEN_RT_API const char* core_name();   // "AIV3", "AIC0"  (for messages and pr
 // Throw Cancelled if the run was cancelled. Cheap (one relaxed atomic load); called by every library op so
 // runaway loops that call any API stop at the time limit.
 ASCGEN_RT_API void poll();
+// The same, remembering `loc` as the core's latest user line, so a time-limit report can name the line
+// of a runaway loop that calls only, say, PipeBarrier (two relaxed stores).
+ASCGEN_RT_API void poll(Loc loc);
 
 // ---- global memory ----
 // Check [addr, addr+bytes) lies inside one registered GM allocation (launch arguments, GmAlloc, aclrtMalloc)
