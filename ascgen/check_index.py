@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import check_api as api
-from .check_tokens import Call, FileTokens, Tok, read_macro, tokenize
+from .check_tokens import Call, LazyFile, Tok, read_macro
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
 _SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
@@ -82,9 +82,9 @@ class Index:
         text = _COMMENTS.sub(b" ", self.file_bytes(file)[start:end])
         return [w.decode("utf-8", "replace") for w in _WORD.findall(text)]
 
-    def file_tokens(self, filename: str) -> FileTokens:
+    def file_tokens(self, filename: str) -> LazyFile:
         if filename not in self.tokens:
-            self.tokens[filename] = tokenize(self.tu, filename, self.texts.get(filename))
+            self.tokens[filename] = LazyFile(self.tu, filename, self.texts.get(filename))
         return self.tokens[filename]
 
     def object_type(self, name: str, caller: FuncDef | None) -> tuple[set, bool]:
@@ -107,15 +107,6 @@ class Index:
                     out.add(base)
                     todo.append(base)
         return out
-
-    def directive_lines(self, filename: str) -> set:
-        """Lines holding preprocessor directives (their tokens are not declarations)."""
-        key = ("#lines", filename)
-        if key not in self.tokens:
-            toks = self.file_tokens(filename).toks
-            self.tokens[key] = {t.line for i, t in enumerate(toks)
-                                if t.text == "#" and (i == 0 or toks[i - 1].line != t.line)}
-        return self.tokens[key]
 
     def cursor_tokens(self, cursor) -> list[Tok]:
         """The tokens of a cursor's extent. Cached by cursor: statements are re-read once per path state,

@@ -270,9 +270,7 @@ class Interpreter(TokenStatements):
 
     def _if_parts(self, children):
         if len(children) >= 2:
-            ft = self.index.file_tokens(self._file(children[-2]))
-            i = ft.index_at(children[-2].extent.end.offset)
-            nxt = ft.toks[i:i + 2]
+            nxt = self.index.file_tokens(self._file(children[-2])).after(children[-2].extent.end.offset, 2)
             if nxt and (nxt[0].text == "else" or (nxt[0].text == ";" and len(nxt) > 1 and nxt[1].text == "else")):
                 return children[-2], children[-1]
         return children[-1], None

@@ -83,7 +83,7 @@ KEYWORDS = frozenset("""alignas alignof asm auto bool break case catch char char
     short signed sizeof static static_assert static_cast struct switch template this thread_local throw true try
     typedef typeid typename union unsigned using virtual void volatile wchar_t while""".split())
 
-_TRIVIA = rb"(?:[ \t\r\n\f\v]+|\\\n|//[^\n]*|/\*.*?\*/)*"
+_TRIVIA = rb"(?>(?:[ \t\r\n\f\v]+|\\\n|//[^\n]*|/\*.*?\*/)*)"   # atomic: no backtracking
 _LITERAL = (rb"(?:u8|u|U|L)?R\"([^(\s]*)\(.*?\)\2\""
             rb"|(?:u8|u|U|L)?\"(?:\\.|[^\"\\\n])*\""
             rb"|(?:u8|u|U|L)?'(?:\\.|[^'\\\n])*'"
@@ -97,7 +97,7 @@ _LEX_BYTES = re.compile(_TRIVIA + rb"(?:(" + _LITERAL + rb")|(" + _IDENT + rb")|
 _LEX_TEXT = re.compile(_LEX_BYTES.pattern.decode("latin-1"), re.DOTALL)
 
 
-def lex(data: bytes) -> list[Tok]:
+def lex(data: bytes, base: int = 0, line_starts: list[int] | None = None) -> list[Tok]:
     """C++ tokens of a file's bytes, with clang's byte offsets and 1-based line/byte columns.
 
     Our own lexer (one regular expression) instead of clang's token API: the libclang bindings cost a
@@ -107,12 +107,8 @@ def lex(data: bytes) -> list[Tok]:
     ascii_only = data.isascii()
     subject = data.decode("latin-1")
     pattern = _LEX_TEXT
-    newline = "\n"
-    line_starts = [0]
-    pos = subject.find(newline)
-    while pos >= 0:
-        line_starts.append(pos + 1)
-        pos = subject.find(newline, pos + 1)
+    if line_starts is None:                        # lexing a whole file
+        line_starts = newline_offsets(subject)
     toks = []
     find_line = bisect.bisect_right
     new_tok = tuple.__new__          # skips the named tuple's Python-level __new__ (a third of the time)
@@ -120,7 +116,7 @@ def lex(data: bytes) -> list[Tok]:
         group = m.lastindex
         if group == 2:
             group = 1
-        start = m.start(group)
+        start = m.start(group) + base
         text = m.group(group)
         if not ascii_only and not text.isascii():
             text = text.encode("latin-1").decode("utf-8", errors="replace")
@@ -133,6 +129,59 @@ def lex(data: bytes) -> list[Tok]:
         line = find_line(line_starts, start)
         toks.append(new_tok(Tok, (kind, text, start, line, start - line_starts[line - 1] + 1, "")))
     return toks
+
+
+def newline_offsets(text) -> list[int]:
+    """Offsets where each line starts (line n starts at [n - 1])."""
+    starts, newline = [0], "\n" if isinstance(text, str) else b"\n"
+    pos = text.find(newline)
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = text.find(newline, pos + 1)
+    return starts
+
+
+class LazyFile:
+    """The code tokens of one file, lexed range by range on demand: a large operator's headers hold far
+    more code than the kernel being checked runs, and lexing is the costliest step after clang."""
+
+    def __init__(self, tu, filename: str, text: str | None = None):
+        self.data = text.encode("utf-8") if text is not None else open(filename, "rb").read()
+        self.line_starts = newline_offsets(self.data)
+        self.directives = directive_lines(self.data.decode("utf-8", errors="replace"))
+        self.skipped = skipped_ranges(tu, filename)
+        self._ranges: dict = {}
+        self._lexed: list = []          # (start, end, tokens) of ranges lexed, sorted by start
+
+    def between(self, start: int, end: int) -> list[Tok]:
+        """Code tokens in [start, end) (cursor extents start and end at token boundaries). A range
+        inside one already lexed (a statement inside its function) is sliced from it, not lexed again."""
+        key = (start, end)
+        if key not in self._ranges:
+            self._ranges[key] = self._slice(start, end)
+        return self._ranges[key]
+
+    def _slice(self, start: int, end: int) -> list[Tok]:
+        i = bisect.bisect_right(self._lexed, (start, float("inf")))
+        for s, e, toks in reversed(self._lexed[max(0, i - 8):i]):
+            if s <= start and end <= e:
+                lo = bisect.bisect_left(toks, start, key=lambda t: t.offset)
+                hi = bisect.bisect_left(toks, end, key=lambda t: t.offset)
+                return toks[lo:hi]
+        toks = [t for t in lex(self.data[start:end], start, self.line_starts) if t.line not in self.directives]
+        if self.skipped:
+            toks = [t for t in toks if not any(a <= t.offset < b for a, b in self.skipped)]
+        bisect.insort(self._lexed, (start, end, toks), key=lambda r: (r[0], r[1]))
+        return toks
+
+    def after(self, offset: int, count: int) -> list[Tok]:
+        """The first `count` code tokens at or after `offset`."""
+        window = 256
+        while True:
+            toks = self.between(offset, min(offset + window, len(self.data)))
+            if len(toks) > count or offset + window >= len(self.data):
+                return toks[:count]
+            window *= 4
 
 
 def tokenize(tu, filename: str, text: str | None = None) -> FileTokens:

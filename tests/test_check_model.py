@@ -240,3 +240,23 @@ def test_configuration_selector_inside_a_macro(tmp_path, selector, errors):
                   f"#define RUN(cls) do {{ {selector} {{ cls op; op.Process(); }} }} while (0)")
     result = check_file(src)
     assert [d.rule for d in result.diagnostics] == ["tasksync-once-per-path"] * errors
+
+
+def test_lazy_ranges_match_whole_file_tokens():
+    """LazyFile lexes only the ranges asked for; the tokens must equal those of the whole file."""
+    from pathlib import Path
+
+    from ascgen import check_index, check_parse
+    from ascgen.check_tokens import LazyFile, tokenize
+
+    path = str(Path(__file__).parent / "check_corpus" / "switch_missing_wait.cpp")
+    parsed = check_parse.parse(path)
+    index = check_index.build(parsed)
+    whole = tokenize(parsed.tu, path)
+    lazy = LazyFile(parsed.tu, path)
+    functions = [d for defs in index.functions.values() for d in defs]
+    assert len(functions) >= 5
+    for fn in functions:
+        _, _, start, end = index.info(fn.cursor)
+        assert lazy.between(start, end) == whole.between(start, end), fn.name
+    assert [t.text for t in lazy.after(0, 3)] == [t.text for t in whole.toks[:3]]
