@@ -4,7 +4,6 @@ right line, and large examples (templates, CANN headers we do not ship) are anal
 Timings are measured by benchmarks/bench_check.py, not asserted here."""
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
@@ -12,7 +11,8 @@ import pytest
 
 from ascgen.check import check_file
 
-DEFAULT_MIRROR = "/work/.mirror/mirror-cann+asc-devkit/repo"
+import devkit_mirror  # tests/devkit_mirror.py
+
 TASK_SYNC = "examples/01_simd_cpp_api/03_basic_api/05_sync_control/task_sync/task_sync.asc"
 LARGE = [
     "examples/01_simd_cpp_api/04_advanced_api/08_transpose/add_broadcast/add_broadcast.asc",
@@ -26,9 +26,9 @@ LARGE = [
 
 @pytest.fixture(scope="module")
 def mirror() -> Path:
-    path = Path(os.environ.get("ASCGEN_ASC_DEVKIT") or DEFAULT_MIRROR)
-    if not (path / "HEAD").is_file() and not (path / ".git").exists():
-        pytest.skip(f"the asc-devkit mirror is not on this machine (set ASCGEN_ASC_DEVKIT; looked at {path})")
+    path = devkit_mirror.find()
+    if path is None:
+        pytest.skip(devkit_mirror.missing_reason())
     return path
 
 

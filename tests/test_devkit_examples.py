@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-DEFAULT_MIRROR = "/work/.mirror/mirror-cann+asc-devkit/repo"
+import devkit_mirror  # tests/devkit_mirror.py
+
 BASIC = "examples/01_simd_cpp_api/03_basic_api"
 VEC = f"{BASIC}/01_memory_vector_compute"
 SYNC = f"{BASIC}/05_sync_control"
@@ -78,17 +79,6 @@ CASES: list[Case] = [
 ]
 
 
-def mirror() -> Path | None:
-    """The asc-devkit mirror (a bare git dir): ASCGEN_ASC_DEVKIT or the default path; None if absent."""
-    path = Path(os.environ.get("ASCGEN_ASC_DEVKIT") or DEFAULT_MIRROR)
-    try:
-        ok = subprocess.run(["git", "-C", str(path), "rev-parse", "--verify", "-q", "HEAD"],
-                            capture_output=True, timeout=60).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return path if ok else None
-
-
 def extract(repo: Path, folder: str, dest: Path) -> Path:
     """Copy one example folder out of the mirror with `git show` (into dest/<name>)."""
     names = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "--name-only", "HEAD", folder],
@@ -112,10 +102,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def devkit():
-    repo = mirror()
+    repo = devkit_mirror.find()
     if repo is None:
-        pytest.skip(f"the asc-devkit mirror is not on this machine (set ASCGEN_ASC_DEVKIT; looked at "
-                    f"{os.environ.get('ASCGEN_ASC_DEVKIT') or DEFAULT_MIRROR})")
+        pytest.skip(devkit_mirror.missing_reason())
     return repo
 
 

@@ -13,7 +13,6 @@ import io
 import os
 import re
 import runpy
-import shutil
 import subprocess
 import sys
 import warnings
@@ -25,12 +24,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "cpp_stub"))
 import harness  # noqa: E402
 
-MIRROR = Path("/work/.mirror/mirror-cann+asc-devkit/repo")
+import devkit_mirror  # noqa: E402  (tests/devkit_mirror.py)
+
+MIRROR = devkit_mirror.find()
 BASE = "examples/01_simd_cpp_api"
 VEC = f"{BASE}/03_basic_api/01_memory_vector_compute"
 SYNC = f"{BASE}/03_basic_api/05_sync_control"
 
-pytestmark = [pytest.mark.skipif(not MIRROR.exists(), reason="asc-devkit mirror not present on this machine"),
+pytestmark = [pytest.mark.skipif(MIRROR is None, reason=devkit_mirror.missing_reason()),
               pytest.mark.skipif(not harness.have_compiler(), reason="no C++ compiler on PATH")]
 
 # (example dir, scenarios) that run on the stub; None = no SCENARIO_NUM. Scenarios the examples' CMake
