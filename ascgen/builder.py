@@ -61,7 +61,8 @@ def _check_ident(name, what: str, where: str) -> str:
         raise SpecError(f"{what} name {name!r} at {where} is not a C identifier (letters, digits, '_')")
     if (name in _CPP_RESERVED or keyword.iskeyword(name) or name.startswith("__")
             or re.fullmatch(r"tmp(Buf)?\d+|.*(Local|Gm)|(in|out)Queue.*|dev_.*|host_.*", name)):
-        raise SpecError(f"{what} name {name!r} at {where} is reserved in the emitted C++; pick another name")
+        raise SpecError(f"{what} name {name!r} at {where} is reserved: it is a C++ or Python keyword or a "
+                        "name the emitted kernel or host code uses itself (docs/emit.md); pick another name")
     return name
 
 
