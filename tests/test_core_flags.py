@@ -97,7 +97,7 @@ def test_wait_never_set_is_a_hang_with_the_exact_core_and_line(k):
     assert f"AIV0 wait in CrossCoreWaitFlag (basic.cpp:{line}): flag 4" in msg
     assert "AIV1..AIV7: returned from kernel" in msg
     assert msg.startswith("==================\nERROR: ascgen: hang") and "\nSUMMARY: ascgen: hang flag 4" in msg
-    assert os_threads() == before
+    assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
 
 
 def test_sync_all_with_cores_that_returned_is_a_hang_naming_them(k):
@@ -120,7 +120,7 @@ def test_a_fault_on_one_core_cancels_all_and_joins_every_thread(k):
     assert (e.site.core, e.site.kernel, e.site.line) == ("AIV3", "k_fault_one_core", line_of("OOB_LINE"))
     assert "GM write of 32 B at arg0+112 overflows arg0 (128 B, 16 x int64)" in str(e)
     assert "elements [16, 18) of int64" in str(e)
-    assert threading.active_count() == py_before and os_threads() == os_before
+    assert threading.active_count() <= py_before and os_threads() <= os_before   # none left behind
 
 
 def test_address_in_no_buffer(k):
@@ -149,7 +149,7 @@ def test_time_limit_names_each_cores_last_line(k):
     assert time.perf_counter() - t0 < 2.5
     msg = str(err.value)
     assert f"AIV3: running in kernel \"k_forever\", last seen at basic.cpp:{line_of('FOREVER_LINE')}" in msg
-    assert os_threads() == before
+    assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
 
 
 def test_a_core_that_never_calls_the_api_is_reported_not_waited_for(k):
@@ -162,7 +162,7 @@ def test_a_core_that_never_calls_the_api_is_reported_not_waited_for(k):
     deadline = time.time() + 5
     while os_threads() > before and time.time() < deadline:   # the spinning thread ends on its own
         time.sleep(0.05)
-    assert os_threads() == before
+    assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
 
 
 def test_printf_lines_are_prefixed_by_core_and_whole(k):
@@ -174,7 +174,7 @@ def test_runs_leave_no_threads_behind(k):
     before = os_threads()
     for _ in range(50):
         h.run([k.task("k_empty", 8)])
-    assert os_threads() == before
+    assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
 
 
 def test_bad_time_limit_is_a_spec_error(k):
@@ -243,7 +243,7 @@ def test_interrupt_stops_every_core_and_joins_them(k):
     with pytest.raises(KernelAssertError, match="interrupted"):
         h.run([k.task("k_forever", 4, np.zeros(4, np.int64))], time_limit_s=30)
     timer.join()
-    assert os_threads() == before
+    assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
 
 
 def test_sk_options_may_be_given_as_a_string(k):

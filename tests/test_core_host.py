@@ -43,6 +43,6 @@ def test_a_failed_launch_raises_its_typed_error(prog):
     with pytest.raises(KernelMemoryError) as err:
         core.run_host(products.get("ascend910_93"), prog.host_main, ["prog", "vec_kernel", "oob"])
     assert "hostbuf" in str(err.value) and err.value.site.core in ("AIV2", "AIV3")   # both write past the end
-    assert len(os.listdir("/proc/self/task")) == before
+    assert len(os.listdir("/proc/self/task")) <= before   # none left behind
     # the unwound program never reached gm_unregister: the session end forgets its registrations
     assert core.ensure_loaded().ascgen_gm_allocation_count() == allocations

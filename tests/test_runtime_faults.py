@@ -40,7 +40,7 @@ def launch_expecting(faults, kernel, error, blocks=4, n=256, **options):
     assert re.fullmatch(r"AI[VC]\d+", exc.site.core or ""), exc.site
     assert exc.site.file and Path(exc.site.file).name == "faults.cpp", exc.site
     assert exc.site.line == marker_line(kernel), (exc.site, str(exc))
-    assert os_threads() == before_os and threading.active_count() == before_py, "a core thread was left running"
+    assert os_threads() <= before_os and threading.active_count() <= before_py, "a core thread was left running"
     return exc
 
 
@@ -104,7 +104,7 @@ def test_null_pointer_write_in_isolated_mode_is_a_crash_report(faults):
     assert exc.site.core == "AIV1"
     assert Path(exc.site.file).name == "faults.cpp" and exc.site.line == marker_line("null_write"), str(exc)
     assert "SIGSEGV" in str(exc) and "null pointer" in str(exc)
-    assert os_threads() == before
+    assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
 
 
 def test_bare_infinite_loop_in_isolated_mode_is_killed_at_the_time_limit(faults):

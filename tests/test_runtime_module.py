@@ -219,7 +219,7 @@ def test_repeated_launches_leave_no_thread_behind(add_relu):
     before = len(os.listdir("/proc/self/task"))
     for _ in range(100):
         add_relu.launch("add_relu", 8, x, x, z, x.size)
-    assert len(os.listdir("/proc/self/task")) == before
+    assert len(os.listdir("/proc/self/task")) <= before   # none left behind
 
 
 def test_kernels_inside_namespaces():
