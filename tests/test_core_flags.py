@@ -87,10 +87,8 @@ def test_sync_all_is_a_barrier(k, ktype, aiv_only):
 
 def test_wait_never_set_is_a_hang_with_the_exact_core_and_line(k):
     before = os_threads()
-    t0 = time.perf_counter()
-    with pytest.raises(HangError) as err:
-        h.run([k.task("k_wait_never_set", 8)])
-    assert time.perf_counter() - t0 < 2.0
+    with pytest.raises(HangError) as err:     # not KernelTimeoutError: found exactly, not by the time limit
+        h.run([k.task("k_wait_never_set", 8)], time_limit_s=600)
     msg = str(err.value)
     line = line_of("WAIT_NEVER_SET")
     assert err.value.site.core == "AIV0" and err.value.site.line == line
@@ -143,10 +141,8 @@ def test_fail_from_the_library_keeps_kind_core_and_line(k):
 
 def test_time_limit_names_each_cores_last_line(k):
     before = os_threads()
-    t0 = time.perf_counter()
-    with pytest.raises(KernelTimeoutError) as err:
+    with pytest.raises(KernelTimeoutError) as err:   # latency is measured in benchmarks/bench_core.py
         h.run([k.task("k_forever", 4, np.zeros(4, np.int64))], time_limit_s=0.3)
-    assert time.perf_counter() - t0 < 2.5
     msg = str(err.value)
     assert f"AIV3: running in kernel \"k_forever\", last seen at basic.cpp:{line_of('FOREVER_LINE')}" in msg
     assert os_threads() <= before   # none left behind (another test's thread may end meanwhile)
