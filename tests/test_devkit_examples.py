@@ -29,17 +29,16 @@ class Case:
     gen_args: tuple = ()            # scripts/gen_data.py arguments; None: the example has no scripts
     verify_args: tuple | None = ("output/output.bin", "output/golden.bin")
     product: str = "ascend910b"     # CMAKE_ASC_ARCHITECTURES dav-2201 unless the README says otherwise
-    xfail: str = ""                 # why it is known not to pass (see docs/devkit.md)
     has_scripts: bool = True
     extra: dict = field(default_factory=dict)
 
 
-def _scenarios(name, folder, count, flag, start=1, verify_extra=lambda n: (), arch3510=(), missing=None, **kw):
+def _scenarios(name, folder, count, flag, start=1, verify_extra=lambda n: (), arch3510=(), **kw):
     """One case per SCENARIO_NUM; scenarios in `arch3510` exist only under __NPU_ARCH__ == 3510 (their
     source compiles them out on dav-2201), so they run as ascend950."""
     return [Case(f"{name}[{n}]", folder, f"{Path(folder).name}.asc", (f"SCENARIO_NUM={n}",),
                  (f"{flag}={n}",), ("output/output.bin", "output/golden.bin", *verify_extra(n)),
-                 product="ascend950" if n in arch3510 else "ascend910b", xfail=(missing or {}).get(n, ""), **kw)
+                 product="ascend950" if n in arch3510 else "ascend910b", **kw)
             for n in range(start, start + count)]
 
 
@@ -114,12 +113,7 @@ def _run(cmd, cwd, timeout=300):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def _param(case: Case):
-    marks = [pytest.mark.xfail(reason=case.xfail, strict=False)] if case.xfail else []
-    return pytest.param(case, id=case.id, marks=marks)
-
-
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
 def test_devkit_example_runs_unchanged(case, devkit, tmp_path):
     root = extract(devkit, case.folder, tmp_path)
     build = root / "build"
