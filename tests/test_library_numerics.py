@@ -16,22 +16,12 @@ import harness  # noqa: E402
 pytestmark = pytest.mark.skipif(not harness.have_compiler(), reason="no C++ compiler on PATH")
 
 MODES = {"none": 0, "rint": 1, "floor": 2, "ceil": 3, "round": 4, "trunc": 5, "odd": 6}
-NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i16": np.int16,
-      "i8": np.int8, "u8": np.uint8}
+NP = harness.NP
 
 
 @pytest.fixture(scope="session")
 def vd():
-    exe = harness.build("vec_driver", harness.HERE / "vec_driver.cpp")
-
-    def call(*args, data: bytes = b"", expect_fault: bool = False):
-        res = harness.run(exe, *args, stdin=data, env={"ASCGEN_STUB_UB": str(64 << 20)})   # big arrays at once
-        if expect_fault:
-            assert res.returncode == 3, res.stderr.decode()
-            return res.stderr.decode()
-        assert res.returncode == 0, res.stderr.decode()
-        return res.stdout
-    return call
+    return harness.vec_driver(64 << 20)   # big arrays at once
 
 
 def _random_floats(n: int, seed: int = 0) -> np.ndarray:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 import pytest
 
@@ -15,23 +14,13 @@ import harness  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not harness.have_compiler(), reason="no C++ compiler on PATH")
 
-NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i16": np.int16,
-      "i8": np.int8, "u8": np.uint8}
+NP = harness.NP
 N = 4096 + 64   # several 256-byte repeats and a partial one
 
 
 @pytest.fixture(scope="session")
 def vd():
-    exe = harness.build("vec_driver", harness.HERE / "vec_driver.cpp")
-
-    def call(*args, data: bytes = b"", expect_fault: bool = False):
-        res = harness.run(exe, *args, stdin=data, env={"ASCGEN_STUB_UB": str(16 << 20)})
-        if expect_fault:
-            assert res.returncode == 3, res.stderr.decode()
-            return res.stderr.decode()
-        assert res.returncode == 0, res.stderr.decode()
-        return res.stdout
-    return call
+    return harness.vec_driver(16 << 20)
 
 
 def _inputs(dt: str, n: int = N, seed: int = 0, positive: bool = False):

@@ -15,6 +15,9 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+import ml_dtypes
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 INCLUDE = ROOT / "runtime" / "include"
@@ -96,3 +99,23 @@ def run(exe: Path, *args: str, stdin: bytes = b"", env: dict | None = None, cwd:
 
 def have_compiler() -> bool:
     return shutil.which(CXX) is not None
+
+
+# Short dtype names the C++ drivers use, and their numpy types.
+NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i16": np.int16,
+      "i8": np.int8, "u8": np.uint8}
+
+
+def vec_driver(ub_bytes: int):
+    """A caller of vec_driver.cpp (built once) with `ub_bytes` of stub UB: call(*args, data=, expect_fault=)
+    returns stdout, or with expect_fault the fault text (the driver exits 3 on a library fault)."""
+    exe = build("vec_driver", HERE / "vec_driver.cpp")
+
+    def call(*args, data: bytes = b"", expect_fault: bool = False):
+        res = run(exe, *args, stdin=data, env={"ASCGEN_STUB_UB": str(ub_bytes)})
+        if expect_fault:
+            assert res.returncode == 3, res.stderr.decode()
+            return res.stderr.decode()
+        assert res.returncode == 0, res.stderr.decode()
+        return res.stdout
+    return call
