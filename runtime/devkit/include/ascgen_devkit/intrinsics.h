@@ -1,0 +1,9 @@
+// The CCE intrinsics this backend implements, on the ascgen core (rt.h). What is not here is declared in
+// missing.h and fails the link by name.
+#pragma once
+#include "state.h"
+#include "scalar.h"
+#include "sync.h"
+#include "vector.h"
+#include "dma.h"
+#include "hooks.h"
