@@ -50,7 +50,11 @@ public:
         char buf[256];
         const char* bare = bare_name(name_, buf, sizeof buf);
         Ctx ctx{kernel_, &values, bare};
+#if defined(ASCGEN_DEVKIT)
+        ::ascgen_devkit::host_launch(bare, &thunk, &ctx, block_dim_, loc_);   // per-core module copies
+#else
         rt::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
+#endif
     }
 
 private:
@@ -67,7 +71,12 @@ private:
             ~Mark() { crash::current_kernel = saved; }
         } mark;
         crash::current_kernel = ctx->name;
+#if defined(ASCGEN_DEVKIT)
+        // This thunk runs in the calling core's module copy; the kernel pointer was taken in copy 0.
+        std::apply(::ascgen_devkit::relocate(ctx->kernel, reinterpret_cast<const void*>(&thunk)), *ctx->values);
+#else
         std::apply(ctx->kernel, *ctx->values);
+#endif
     }
     void (*kernel_)(P...);
     const char* name_;

@@ -7,3 +7,4 @@
 #include "vector.h"
 #include "dma.h"
 #include "hooks.h"
+#include "copies.h"

@@ -42,6 +42,19 @@ int ProcessLock::Unlock() { return 0; }
 // intrinsic layer instead (UB bounds and alignment, GM bounds and races on every DMA), so the API-level
 // hooks accept; a wrong argument is still caught where it touches memory.
 namespace check {
+bool CheckFunBcBImpl(VecBroadCastApiParams&, uint32_t, const char*) { return true; }
+bool CheckFunDupImpl(VecDupApiParams&, const char*) { return true; }
+bool CheckFunDupImpl(VecDupApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunProposalImpl(VecProposalApiParams&, const char*) { return true; }
+bool CheckFunReduceImpl(VecReduceApiParams&, const char*) { return true; }
+bool CheckFunReduceImpl(VecReduceApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceOtherImpl(VecReduceApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceOtherWhlImpl(VecReduceWhlApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunScatterImpl(VecScatterApiParams&, const char*) { return true; }
+bool CheckFunScatterImpl(VecScatterApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunTransposeImpl(VecTransposeApiParams&, const char*) { return true; }
+bool CheckFunVecBinaryScalarImpl(VecBinaryScalarApiParams&, const char*) { return true; }
+bool CheckFunVecBinaryScalarImpl(VecBinaryScalarApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFuncBilinearInterpolationImpl(VecBilinearInterpolationApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFuncBilinearInterpolationImpl(VecBilinearInterpolationApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncBroadCastToMMImpl(VecBroadCastToMMApiParams&, const char*) { return true; }
@@ -89,26 +102,13 @@ inline void enter() {
     sub_block_idx = aic ? 0 : rt::sub_block_idx();
     block_idx = aic ? rt::block_idx() : rt::block_idx() / (g_taskRation > 0 ? g_taskRation : 1);
     block_num = rt::block_num();
-    const uint64_t ub_base = regs.ub_base, ub_len = regs.ub_len;
-    regs = CoreRegs{};
-    regs.ub_base = ub_base;   // the library reports UB once, when its TPipe is built; it does not move
-    regs.ub_len = ub_len;
+    // The library reports its buffers once, when its TPipe is built; they do not move.
+    CoreRegs fresh{};
+    fresh.ub_base = regs.ub_base, fresh.ub_len = regs.ub_len;
+    fresh.l1_base = regs.l1_base, fresh.l1_len = regs.l1_len;
+    regs = fresh;
 }
 
-// Slot of the current core in a kernel's table of per-core copies: AIV cores first, AIC from 256.
-constexpr int SLOTS = 512;
-inline int slot() {
-    namespace rt = ::ascgen::rt;
-    return (rt::core_type() == rt::CoreType::AIC ? 256 : 0) + int(rt::block_idx());
-}
-using Entry = void (*)(void**);
-inline void dispatch(void* const* table, void** args, const char* kernel) {
-    int s = slot();
-    Entry f = (s >= 0 && s < SLOTS) ? reinterpret_cast<Entry>(table[s]) : nullptr;
-    if (!f)
-        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen::rt::Loc{kernel, 0},
-                           "devkit backend: no module copy was loaded for core %s of kernel %s",
-                           ::ascgen::rt::core_name(), kernel);
-    f(args);
-}
 }  // namespace ascgen_devkit
+
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter() { ::ascgen_devkit::enter(); }
