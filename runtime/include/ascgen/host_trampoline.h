@@ -81,6 +81,9 @@ void invoke(void (*kernel)(P...), void** args, const char* name) {
         ~Mark() { crash::current_kernel = saved; }
     } mark;
     crash::current_kernel = name;
+#if defined(ASCGEN_DEVKIT)
+    __ascgen_devkit_enter();   // this core's identity in the real library's globals (runtime/devkit)
+#endif
     call(kernel, args, std::index_sequence_for<P...>{});
 }
 
