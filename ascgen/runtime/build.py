@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence, Union
 
-from .. import config, console, resources
-from ..errors import CompileError
+from ascgen import config, console, resources
+from ascgen.errors import CompileError
 
 CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")

@@ -13,13 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import config, resources
-from ..errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
+from ascgen import config, resources
+from ascgen.errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
                       SpecError, SyncCountError)
-from ..products import Product
-from . import build, geometry
-from .geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
-from .sk_options import SkOptions
+from ascgen.products import Product
+from ascgen.runtime import build, geometry
+from ascgen.runtime.geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
+from ascgen.runtime.sk_options import SkOptions
 
 __all__ = ["Task", "GmBuffer", "RunRequest", "RunResult", "SkOptions", "Geometry", "run", "run_host",
            "register_kernel", "ensure_loaded", "PIPES", "MARKS"]
@@ -84,10 +84,10 @@ class RunResult:
 
 def _make_ffi():
     """The committed out-of-line module (fast to import) when it matches core_api.h, else a parse of it."""
-    from . import core_cffi_build as glue
+    from ascgen.runtime import core_cffi_build as glue
     header = glue.header_text()
     try:
-        from ._core_cffi import HEADER_SHA256, ffi
+        from ascgen.runtime._autogen.core_cffi import HEADER_SHA256, ffi
         if HEADER_SHA256 == glue.header_hash(header):
             return ffi
     except ImportError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import SpecError, UnsupportedProductError
+from ascgen.errors import SpecError, UnsupportedProductError
 
 KERNEL_TYPES = ("aiv", "aic", "mix_1_1", "mix_1_2")
 KERNEL_TYPE_CODE = {name: i for i, name in enumerate(KERNEL_TYPES)}   # core_api.h numbering

@@ -15,9 +15,9 @@ import re
 import tempfile
 from pathlib import Path
 
-from .. import config
-from ..errors import SpecError
-from .signature import strip_comments
+from ascgen import config
+from ascgen.errors import SpecError
+from ascgen.source.signature import strip_comments
 
 HELPER_INCLUDE = '#include "ascgen/host_launch.h"'
 _IDENT_END = re.compile(r"[A-Za-z_]\w*$")

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import errors
-from ..errors import KernelCrashError, KernelSite, KernelTimeoutError
+from ascgen import errors
+from ascgen.errors import KernelCrashError, KernelSite, KernelTimeoutError
 
 CRASH_FLAGS = ("-g1",)              # line tables only: enough for addr2line, cheap to compile
 WORKER_GRACE_S = 5.0                # past the time limit before the parent kills a silent worker
@@ -209,7 +209,7 @@ def _picklable(value):
 
 
 def _worker(req_path: str, res_path: str, started_path: str) -> int:
-    from .module import Module
+    from ascgen.runtime.module import Module
     request = pickle.loads(Path(req_path).read_bytes())
     payload: dict
     try:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import cffi
 
-from .. import products, resources
-from ..errors import SpecError
-from . import analysis, binding, build, host_rewrite, wrapper
-from .signature import KERNEL_TYPES, Kernel, SourceInfo
+from ascgen import products, resources
+from ascgen.errors import SpecError
+from ascgen.runtime import analysis, binding, build, host_rewrite, wrapper
+from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _open_lock = threading.Lock()
 _libs: dict[str, ctypes.CDLL] = {}      # .so path -> handle (a library is opened once per process)
@@ -37,7 +37,7 @@ def _ffi():
     global _mem
     if _mem is None:
         try:
-            from ._core_cffi import ffi
+            from ascgen.runtime._autogen.core_cffi import ffi
         except ImportError:
             ffi = cffi.FFI()
         _mem = ffi
@@ -45,7 +45,7 @@ def _ffi():
 
 
 def _core():
-    from . import core          # imported late: the core library is built on first use
+    from ascgen.runtime import core          # imported late: the core library is built on first use
     return core
 
 
@@ -272,7 +272,7 @@ class Module:
         """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
         `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py)."""
         if isolated:
-            from . import isolate
+            from ascgen.runtime import isolate
             return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s,
                                   tiling_key=tiling_key)
         core = _core()
