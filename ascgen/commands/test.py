@@ -120,7 +120,7 @@ def run_case(module, kernel, length: int, seed: int = 0) -> CaseResult:
     return CaseResult(kernel.name, product, length, not details, "; ".join(details), worst)
 
 
-def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
+def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "builtin") -> KernelResult:
     """Emit, load and run `kernel` on `product` at each length; the per-length verdicts."""
     from ascgen.codegen.emit import emit
     from ascgen.runtime.module import load
@@ -131,7 +131,7 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
         from ascgen.codegen.tasksync import TaskSyncNoEffectWarning
         warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
         source = emit(kernel, product)
-    module = load(source, product, filename=f"{kernel.name}.cpp")
+    module = load(source, product, filename=f"{kernel.name}.cpp", backend=backend)
     result = KernelResult(kernel.name, product.id, min_length=min_length(kernel, product))
     wanted = lengths or lengths_for(kernel)
     if not lengths and result.min_length > 1:      # the shortest supported lengths are edge cases too
@@ -174,6 +174,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--length", type=int, action="append", default=None,
                         help="test this length instead of the default set (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    parser.add_argument("--backend", choices=("builtin", "devkit"), default="builtin",
+                        help="builtin: ascgen's AscendC:: headers (default); devkit: the real asc-devkit library "
+                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT)")
 
 
 def run(args) -> int:
@@ -189,7 +192,7 @@ def run(args) -> int:
     results = []
     for product in args.product or ["ascend910b"]:
         for kernel in kernels:
-            results.append(check_kernel(kernel, product, args.length, args.seed))
+            results.append(check_kernel(kernel, product, args.length, args.seed, args.backend))
     print(format_table(results))
     failed = sum(not r.ok for r in results)
     console.info(f"{len(results) - failed} passed, {failed} failed")
