@@ -5,6 +5,8 @@
 #include "scalar.h"
 #include "sync.h"
 #include "vector.h"
+#include "convert.h"
+#include "cmpsel.h"
 #include "dma.h"
 #include "hooks.h"
 #include "copies.h"

@@ -45,21 +45,29 @@ namespace check {
 bool CheckFunBcBImpl(VecBroadCastApiParams&, uint32_t, const char*) { return true; }
 bool CheckFunDupImpl(VecDupApiParams&, const char*) { return true; }
 bool CheckFunDupImpl(VecDupApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunDupImplForMaskArray(VecDupApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunProposalImpl(VecProposalApiParams&, const char*) { return true; }
 bool CheckFunReduceImpl(VecReduceApiParams&, const char*) { return true; }
 bool CheckFunReduceImpl(VecReduceApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceImplForMaskArray(VecReduceApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFunReduceImplMode2(VecReduceApiParams&, const char*) { return true; }
 bool CheckFunReduceOtherImpl(VecReduceApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceOtherImplForMaskArray(VecReduceApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunReduceOtherWhlImpl(VecReduceWhlApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceOtherWhlImplForMaskArray(VecReduceWhlApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunScatterImpl(VecScatterApiParams&, const char*) { return true; }
 bool CheckFunScatterImpl(VecScatterApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunScatterImplForMaskArray(VecScatterApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunTransposeImpl(VecTransposeApiParams&, const char*) { return true; }
 bool CheckFunVecBinaryScalarImpl(VecBinaryScalarApiParams&, const char*) { return true; }
 bool CheckFunVecBinaryScalarImpl(VecBinaryScalarApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunVecBinaryScalarImplForMaskArray(VecBinaryScalarApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncBilinearInterpolationImpl(VecBilinearInterpolationApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFuncBilinearInterpolationImpl(VecBilinearInterpolationApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncBroadCastToMMImpl(VecBroadCastToMMApiParams&, const char*) { return true; }
 bool CheckFuncCopyImpl(CopyApiParams&, const char*) { return true; }
 bool CheckFuncCopyImpl(CopyApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncCopyImplForMaskArray(CopyApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncCreateVecIndexImpl(VecCreateVecIndexApiParams&, const char*) { return true; }
 bool CheckFuncCreateVecIndexImpl(VecCreateVecIndexApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFuncCreateVecIndexImpl(VecCreateVecIndexApiParams&, const uint64_t[], const char*) { return true; }
@@ -80,14 +88,18 @@ bool CheckFuncLoadImageToLocalImpl(LoadImageToLocalApiParams&, const char*) { re
 bool CheckFuncMmadImpl(MmadApiParams&, const char*) { return true; }
 bool CheckFuncVecBinaryCmpImpl(VecBinaryApiParams&, const char*) { return true; }
 bool CheckFuncVecBinaryCmpImpl(VecBinaryApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecBinaryCmpImplForMaskArray(VecBinaryApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncVecBinaryImpl(VecBinaryApiParams&, const char*) { return true; }
 bool CheckFuncVecBinaryImpl(VecBinaryApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecBinaryImplForMaskArray(VecBinaryApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncVecBinaryScalarCmpImpl(VecBinaryScalarApiParams&, const char*) { return true; }
 bool CheckFuncVecBinaryScalarCmpImpl(VecBinaryScalarApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFuncVecCmpRgtImpl(VecCmpRgtApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecCmpRgtImplForMaskArray(VecCmpRgtApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFuncVecGatherMaskImpl(VecGatherMaskApiParams&, const uint32_t, const char*) { return true; }
 bool CheckFuncVecSelectImpl(VecSelectApiParams&, const char*) { return true; }
 bool CheckFuncVecSelectImpl(VecSelectApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecSelectImplForMaskArray(VecSelectApiParams&, const uint64_t[], const char*) { return true; }
 }  // namespace check
 }  // namespace AscendC
 

@@ -203,3 +203,77 @@ inline void vector_dup(T* dst, U scalar, uint64_t repeat, uint64_t db, uint64_t,
     const W s = W(ascgen_devkit::wide_t<U>(scalar));
     ascgen_devkit::unary("vector_dup", dst, dst, repeat, db, db, dr, dr, [s](W) -> W { return s; });
 }
+
+// ---- more element-wise forms ----
+#define ASCGEN_DEVKIT_BINARY2(name, expr)                                                                     \
+    template <class T>                                                                                       \
+    inline void name(T* dst, T* src0, T* src1, uint64_t repeat, uint64_t db, uint64_t ab, uint64_t bb,       \
+                     uint64_t dr, uint64_t ar, uint64_t br) {                                                \
+        using W = ascgen_devkit::wide_t<T>;                                                                  \
+        ascgen_devkit::binary(#name, dst, src0, src1, repeat, db, ab, bb, dr, ar, br,                        \
+                              [](W a, W b) -> W { return expr; });                                          \
+    }
+ASCGEN_DEVKIT_BINARY2(vaddrelu, (a + b) > W(0) ? W(a + b) : W(0))
+ASCGEN_DEVKIT_BINARY2(vsubrelu, (a - b) > W(0) ? W(a - b) : W(0))
+#undef ASCGEN_DEVKIT_BINARY2
+
+namespace ascgen_devkit {
+// dst = f(src0, src1, dst): the accumulating forms read their destination.
+template <class T, class Fn>
+struct Accumulate {
+    const Operand& d; const Operand& a; const Operand& b; Fn fn;
+    void one(uint64_t r, uint64_t e) const {
+        T* dp = reinterpret_cast<T*>(d.at(r, e));
+        *dp = T(fn(wide_t<T>(*reinterpret_cast<const T*>(a.at(r, e))), wide_t<T>(*reinterpret_cast<const T*>(b.at(r, e))),
+                   wide_t<T>(*dp)));
+    }
+    void flat(uint64_t n) const {
+        T* dp = reinterpret_cast<T*>(d.base);
+        const T* ap = reinterpret_cast<const T*>(a.base);
+        const T* bp = reinterpret_cast<const T*>(b.base);
+        for (uint64_t i = 0; i < n; ++i) dp[i] = T(fn(wide_t<T>(ap[i]), wide_t<T>(bp[i]), wide_t<T>(dp[i])));
+    }
+};
+}  // namespace ascgen_devkit
+
+// vmla: dst = src0 * src1 + dst
+template <class T>
+inline void vmla(T* dst, T* src0, T* src1, uint64_t repeat, uint64_t db, uint64_t ab, uint64_t bb, uint64_t dr,
+                 uint64_t ar, uint64_t br) {
+    using W = ascgen_devkit::wide_t<T>;
+    const ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src0, ab, ar),
+                                           ascgen_devkit::op(src1, bb, br)};
+    auto fn = [](W a, W b, W d) -> W { return a * b + d; };
+    ascgen_devkit::run("vmla", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
+}
+
+// vaxpy: dst = scalar * src + dst
+template <class T, class U>
+inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+    using W = ascgen_devkit::wide_t<T>;
+    const W s = W(ascgen_devkit::wide_t<U>(scalar));
+    const ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src, sb, sr),
+                                           ascgen_devkit::op(src, sb, sr)};
+    auto fn = [s](W a, W, W d) -> W { return s * a + d; };
+    ascgen_devkit::run("vaxpy", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
+}
+
+// Scalar forms with one more flag argument on some call sites.
+#define ASCGEN_DEVKIT_SCALAR2(name, expr)                                                                     \
+    template <class T, class U>                                                                              \
+    inline void name(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr,       \
+                     uint64_t sr, bool = false) {                                                            \
+        using W = ascgen_devkit::wide_t<T>;                                                                  \
+        const W s = W(ascgen_devkit::wide_t<U>(scalar));                                                     \
+        ascgen_devkit::unary(#name, dst, src, repeat, db, sb, dr, sr, [s](W x) -> W { return expr; });      \
+    }
+ASCGEN_DEVKIT_SCALAR2(vlrelu, x >= W(0) ? x : W(x * s))
+ASCGEN_DEVKIT_SCALAR2(vshl, W(x << s))
+ASCGEN_DEVKIT_SCALAR2(vshr, W(x >> s))
+#undef ASCGEN_DEVKIT_SCALAR2
+
+// vcopy(dst, src, repeat, dst block stride, src block stride, dst repeat stride, src repeat stride)
+template <class T>
+inline void vcopy(T* dst, T* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+    ascgen_devkit::unary("vcopy", dst, src, repeat, db, sb, dr, sr, [](ascgen_devkit::wide_t<T> x) { return x; });
+}
