@@ -106,8 +106,15 @@ def include_dirs(root: Path) -> list[Path]:
     return [model_dir(), tiling_dir(root), *(root / d for d in LIBRARY_DIRS)]
 
 
+# What the SuperKernel compiler defines so the library's SetNextTaskStart / WaitPreTaskEnd emit their flag
+# sequences (early start V1). Always on: outside a SuperKernel the core treats the calls as no-ops, as it
+# does for the builtin backend; runtime/devkit/include/ascgen_devkit/tasksync.h recognises the sequences.
+SK_DEFINES = {"__ASCENDC_ENABLE_SET_NEXT_TASK_START": 1, "__ASCENDC_ENABLE_WAIT_PRE_TASK_END": 1,
+              "__ASCENDC_SUPERKERNEL_EARLY_START_V1": 1}
+
+
 def defines(product) -> dict:
-    return {"ASCENDC_CPU_DEBUG": 1, "__NPU_ARCH__": product.npu_arch, "ASCGEN_DEVKIT": 1,
+    return {"ASCENDC_CPU_DEBUG": 1, "__NPU_ARCH__": product.npu_arch, "ASCGEN_DEVKIT": 1, **SK_DEFINES,
             # part of every flag list, so of every cache key: the model's headers and the library's version
             "ASCGEN_DEVKIT_STAMP": f"0x{_model_stamp()}{_tree_stamp(tree())[:8]}"}
 

@@ -47,7 +47,7 @@ class DevkitModule(Module):
             s_text = s.read_text(errors="replace")
             extra.append(host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s)
         product_defines = {k: v for k, v in self.defines.items()
-                           if k in ("__NPU_ARCH__", "__CCE_AICORE__") or k.startswith(("ASCENDC_", "ASCGEN_DEVKIT"))}
+                           if k in ("__NPU_ARCH__", "__CCE_AICORE__") or k.startswith(("ASCENDC_", "__ASCENDC", "ASCGEN_DEVKIT"))}
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
         flags = [*devkit.MODEL_FLAGS, *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]

@@ -85,6 +85,9 @@ void invoke(void (*kernel)(P...), void** args, const char* name) {
     __ascgen_devkit_enter();   // this core's identity in the real library's globals (runtime/devkit)
 #endif
     call(kernel, args, std::index_sequence_for<P...>{});
+#if defined(ASCGEN_DEVKIT)
+    __ascgen_devkit_leave();
+#endif
 }
 
 template <class... P>

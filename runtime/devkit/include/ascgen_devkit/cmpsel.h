@@ -26,7 +26,7 @@ inline void put_bit(uint8_t* p, uint64_t i, bool v) {
 
 template <class T, class Pred>
 inline void compare_bits(const char* name, uint8_t* dst, const Operand& a, const Operand* b, uint64_t repeat, Pred pred) {
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t per = 256 / sizeof(T);
     Plan p = plan(repeat, per);
     check_ub(a.base, a.extent(p.repeats, per), name);
@@ -92,7 +92,7 @@ template <class T, class U>
 inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab, uint64_t bb, uint64_t dr,
                  uint64_t ar, uint64_t br, uint8_t mode = 0) {
     using namespace ascgen_devkit;
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     const uint64_t per = 256 / sizeof(T);
     const Operand d = op(dst, db, dr), a = op(s0, ab, ar);
     Plan p = plan(repeat, per);
@@ -124,7 +124,7 @@ namespace ascgen_devkit {
 template <class T, class Fold>
 inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t dst_stride, uint64_t sb, uint64_t sr,
                    int order, bool with_index, Fold fold) {
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     const uint64_t per = 256 / sizeof(T);
     const Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
@@ -179,7 +179,7 @@ template <class T>
 inline void vcadd(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uint64_t sr, uint64_t accumulate = 0) {
     using namespace ascgen_devkit;
     if (!accumulate) return reduce("vcadd", dst, src, repeat, dr, sb, sr, 0, false, SumFold{});
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     const uint64_t per = 256 / sizeof(T);
     const Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);

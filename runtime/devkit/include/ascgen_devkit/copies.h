@@ -18,6 +18,7 @@
 #include "ascgen_devkit/state.h"
 
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter();
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave();
 
 namespace ascgen_devkit {
 
@@ -124,6 +125,7 @@ inline void host_thunk(void* c) {
     void* enter = symbol_in_copy(s, "__ascgen_devkit_enter");
     reinterpret_cast<void (*)()>(enter)();
     relocate(h->thunk, enter)(h->ctx);
+    reinterpret_cast<void (*)()>(symbol_in_copy(s, "__ascgen_devkit_leave"))();
 }
 
 }  // namespace ascgen_devkit

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstring>
 #include "state.h"
+#include "tasksync.h"
 
 namespace ascgen_devkit {
 
@@ -61,7 +62,7 @@ inline void copy_rows(uint8_t* dst, const uint8_t* src, uint64_t nburst, uint64_
 template <int ESIZE>
 inline void gm_to_ub_pad(void* dst, void* src, uint64_t nburst, uint64_t len, uint64_t left, uint64_t right,
                          uint64_t src_gap, uint64_t dst_gap, const char* name) {
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t row = align32((left + right) * ESIZE + len);
     gm_side(src, len, nburst, len + src_gap, false, name);
     ub_side(dst, row, nburst, row + dst_gap * 32, name);
@@ -77,7 +78,7 @@ inline void gm_to_ub_pad(void* dst, void* src, uint64_t nburst, uint64_t len, ui
 }
 inline void ub_to_gm_pad(void* dst, void* src, uint64_t nburst, uint64_t len, uint64_t src_gap, uint64_t dst_gap,
                          const char* name) {
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t row = align32(len);
     gm_side(dst, len, nburst, len + dst_gap, true, name);
     ub_side(src, len, nburst, row + src_gap * 32, name);
@@ -91,7 +92,7 @@ inline void ub_to_gm_pad(void* dst, void* src, uint64_t nburst, uint64_t len, ui
 inline void copy_gm_to_ubuf(void* dst, void* src, uint64_t /*sid*/, uint64_t nburst, uint64_t len, uint64_t src_gap,
                             uint64_t dst_gap) {
     using namespace ascgen_devkit;
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t b = len * BLOCK;
     gm_side(src, b, nburst, b + src_gap * BLOCK, false, "copy_gm_to_ubuf");
     ub_side(dst, b, nburst, b + dst_gap * BLOCK, "copy_gm_to_ubuf");
@@ -101,7 +102,7 @@ inline void copy_gm_to_ubuf(void* dst, void* src, uint64_t /*sid*/, uint64_t nbu
 inline void copy_ubuf_to_gm(void* dst, void* src, uint64_t /*sid*/, uint64_t nburst, uint64_t len, uint64_t src_gap,
                             uint64_t dst_gap) {
     using namespace ascgen_devkit;
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t b = len * BLOCK;
     gm_side(dst, b, nburst, b + dst_gap * BLOCK, true, "copy_ubuf_to_gm");
     ub_side(src, b, nburst, b + src_gap * BLOCK, "copy_ubuf_to_gm");
@@ -111,7 +112,7 @@ inline void copy_ubuf_to_gm(void* dst, void* src, uint64_t /*sid*/, uint64_t nbu
 inline void copy_ubuf_to_ubuf(void* dst, void* src, uint64_t /*sid*/, uint64_t nburst, uint64_t len, uint64_t src_gap,
                               uint64_t dst_gap) {
     using namespace ascgen_devkit;
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t b = len * BLOCK;
     ub_side(dst, b, nburst, b + dst_gap * BLOCK, "copy_ubuf_to_ubuf");
     ub_side(src, b, nburst, b + src_gap * BLOCK, "copy_ubuf_to_ubuf");
@@ -141,7 +142,7 @@ ASCGEN_DEVKIT_PAD(32, 4)
 inline void copy_gm_to_cbuf(void* dst, void* src, uint64_t /*sid*/, uint64_t nburst, uint64_t len, uint64_t src_gap,
                             uint64_t dst_gap, pad_t = PAD_NONE) {
     using namespace ascgen_devkit;
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t b = len * BLOCK;
     gm_side(src, b, nburst, b + src_gap * BLOCK, false, "copy_gm_to_cbuf");
     if (nburst) check_l1(dst, (nburst - 1) * (b + dst_gap * BLOCK) + b, "copy_gm_to_cbuf");
@@ -151,7 +152,7 @@ inline void copy_gm_to_cbuf(void* dst, void* src, uint64_t /*sid*/, uint64_t nbu
 inline void copy_cbuf_to_gm(void* dst, void* src, uint64_t /*sid*/, uint64_t nburst, uint64_t len, uint64_t src_gap,
                             uint64_t dst_gap) {
     using namespace ascgen_devkit;
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t b = len * BLOCK;
     gm_side(dst, b, nburst, b + dst_gap * BLOCK, true, "copy_cbuf_to_gm");
     if (nburst) check_l1(src, (nburst - 1) * (b + src_gap * BLOCK) + b, "copy_cbuf_to_gm");

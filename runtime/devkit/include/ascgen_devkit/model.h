@@ -124,3 +124,5 @@ inline void enter() {
 }  // namespace ascgen_devkit
 
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter() { ::ascgen_devkit::enter(); }
+// After the kernel returns: a SetNextTaskStart still pending in the task-sync recogniser is issued now.
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave() { ::ascgen_devkit::flush_sync(); }

@@ -1,6 +1,7 @@
 // Scalar and special-register intrinsics: core identity, CTRL, mask registers, atomics, cache ops.
 #pragma once
 #include "state.h"
+#include "tasksync.h"
 #include "globals.h"
 
 inline int64_t get_block_idx() { return block_idx; }
@@ -31,9 +32,9 @@ inline void set_atomic_min() { ascgen_devkit::regs.atomic_op = ATOMIC_MIN; }
 
 // Data-cache maintenance: GM is coherent host memory here, so there is nothing to write back.
 template <class P, class A, class B>
-inline void dcci(P*, A, B) { ::ascgen::rt::poll(); }
+inline void dcci(P*, A, B) { ascgen_devkit::tick(); }
 template <class P, class A>
-inline void dcci(P*, A) { ::ascgen::rt::poll(); }
+inline void dcci(P*, A) { ascgen_devkit::tick(); }
 
 // Scalar bit operations on 64-bit values.
 inline int64_t sff0(uint64_t x) { return ~x ? __builtin_ctzll(~x) : -1; }

@@ -6,26 +6,28 @@
 // SetNextTaskStart visible to the hang, count and race detectors.
 #pragma once
 #include "state.h"
+#include "tasksync.h"
 
-inline void set_flag(pipe_t, pipe_t, event_t) { ::ascgen::rt::poll(); }
-inline void wait_flag(pipe_t, pipe_t, event_t) { ::ascgen::rt::poll(); }
-inline void set_flag(pipe_t, pipe_t, int) { ::ascgen::rt::poll(); }
-inline void wait_flag(pipe_t, pipe_t, int) { ::ascgen::rt::poll(); }
+inline void set_flag(pipe_t, pipe_t, event_t) { ascgen_devkit::tick(); }
+inline void wait_flag(pipe_t, pipe_t, event_t) { ascgen_devkit::tick(); }
+inline void set_flag(pipe_t, pipe_t, int) { ascgen_devkit::tick(); }
+inline void wait_flag(pipe_t, pipe_t, int) { ascgen_devkit::tick(); }
+// SyncAll starts with PipeBarrier<PIPE_ALL>; a barrier does not end a pending flag sequence.
 inline void pipe_barrier(pipe_t) { ::ascgen::rt::poll(); }
-inline void dsb(mem_dsb_t) { ::ascgen::rt::poll(); }
+inline void dsb(mem_dsb_t) { ascgen_devkit::tick(); }
 
-// config = 1 | mode << 4 | flag << 8 (the library's GetffstMsg).
+// config = 1 | mode << 4 | flag << 8 (the library's GetffstMsg). Flags 11-14 go through the task-sync
+// recogniser (tasksync.h); the others straight to the core's flag model.
 inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config) {
     int mode = int((config >> 4) & 0x3);
     int flag = int((config >> 8) & 0xf);
-    ::ascgen::rt::cross_core_set_flag(mode, int(pipe), flag, ascgen_devkit::at("ffts_cross_core_sync"));
+    ascgen_devkit::flag_op(ascgen_devkit::FlagOp{true, mode, int(pipe), flag});
 }
-inline void wait_flag_dev(int64_t flag) {
-    ::ascgen::rt::cross_core_wait_flag(int(flag), ascgen_devkit::at("wait_flag_dev"));
-}
+inline void wait_flag_dev(int64_t flag) { ascgen_devkit::flag_op(ascgen_devkit::FlagOp{false, 0, 0, int(flag)}); }
 
 // The library's CPU-mode barrier around its software SyncAll (it spins on GM between the two calls).
 inline void __sync_all_stub(int /*usedCores*/, bool aivOnly) {
+    ascgen_devkit::tick();
     ::ascgen::rt::sync_all(aivOnly, ascgen_devkit::at("SyncAll"));
 }
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <type_traits>
 #include "state.h"
+#include "tasksync.h"
 
 namespace ascgen_devkit {
 
@@ -75,7 +76,7 @@ template <class T> using wide_t = typename Wide<T>::type;
 // once per instruction (not per element).
 template <class F, size_t N>
 inline void run(const char* name, const Operand (&ops)[N], uint64_t repeat, F&& f) {
-    ::ascgen::rt::poll();
+    ascgen_devkit::tick();
     uint64_t widest = 1;
     for (auto& o : ops) widest = std::max(widest, o.esize);
     uint64_t per_repeat = 256 / widest;
