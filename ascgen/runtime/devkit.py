@@ -155,6 +155,7 @@ def pch_flags(product, product_defines: dict) -> list[str]:
 # ---- missing intrinsics -----------------------------------------------------------------------------
 
 _MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::)?([A-Za-z_]\w*)")
+_MISSING_VOID = ("load_cbuf_to_ca", "load_cbuf_to_cb", "mad", "copy_matrix_cc_to_gm")   # missing.h, void forms
 
 
 def undefined_symbols(so: Path) -> list[str]:
@@ -177,8 +178,11 @@ def missing_report(so: Path, relink=None) -> str | None:
     symbols = undefined_symbols(so)
     if not symbols:
         return None
-    intrinsics = sorted({m.group(1) for s in symbols for m in [_MISSING.search(s)] if m and m.group(1) != "operator"})
-    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s)
+    intrinsics = {m.group(1) for s in symbols for m in [_MISSING.search(s)] if m and m.group(1) != "operator"}
+    intrinsics |= {s.split("<")[0].split()[-1] for s in symbols if s.split("<")[0].split()[-1] in _MISSING_VOID}
+    intrinsics = sorted(intrinsics)
+    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s
+                    and s.split("<")[0].split()[-1] not in _MISSING_VOID)
     cmd = relink() if relink else None
     callers = _callers(cmd) if cmd else {}
     lines = []
@@ -205,7 +209,7 @@ def _callers(cmd: list[str]) -> dict:
         if m:
             func = m.group(1)
             continue
-        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing )?([A-Za-z_]\w*)", line)
+        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing |void )?([A-Za-z_]\w*)", line)
         if m and func and m.group(1) not in found:
             found[m.group(1)] = func.split("(")[0]
     return found
