@@ -135,8 +135,17 @@ def pch_flags(product, product_defines: dict) -> list[str]:
     key = _digest(*flags, build.compiler_identity(compiler))
     folder = config.cache_dir() / f"devkit-pch-{product.npu_arch}-{key}"
     header, gch = folder / PCH_NAME, folder / (PCH_NAME + ".gch")
+    if gch.is_file():
+        return ["-include", str(header), "-Winvalid-pch"]
+    folder.mkdir(parents=True, exist_ok=True)
+    with build._lock(folder / "build.lock"):        # concurrent builders wait for one PCH, not build several
+        _build_pch(compiler, flags, product, header, gch)
+    return ["-include", str(header), "-Winvalid-pch"]
+
+
+def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
+    folder = header.parent
     if not gch.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
         header.write_text('// ascgen devkit backend: the library, precompiled\n#include "kernel_operator.h"\n')
         tmp = folder / f".{PCH_NAME}.{os.getpid()}.gch"
         console.progress(f"precompiling the asc-devkit headers for {product.id}...")
@@ -149,7 +158,6 @@ def pch_flags(product, product_defines: dict) -> list[str]:
             tmp.unlink(missing_ok=True)
             raise CompileError("precompiling the asc-devkit headers failed:\n" + "\n".join(proc.stderr.splitlines()[:30]))
         os.replace(tmp, gch)
-    return ["-include", str(header), "-Winvalid-pch"]
 
 
 # ---- missing intrinsics -----------------------------------------------------------------------------
