@@ -9,9 +9,11 @@ is never mistaken for a mere finding.
 from __future__ import annotations
 
 import re
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascgen import config
 from ascgen import products as products_mod
 from ascgen.check import index as check_index
 from ascgen.check import parse as check_parse
@@ -38,9 +40,30 @@ class CheckResult:
         return self.failure is None and not self.errors
 
 
+class CheckInternalError(AscgenError):
+    """The checker itself failed on a file: a bug in ascgen check, reported as "not analysed" (exit 2)."""
+
+
 def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
-    """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry)."""
+    """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry),
+    CheckInternalError (an AscgenError) when the checker fails on it: never another exception, so one
+    odd file cannot stop a run over many, and a failure is never mistaken for a finding (exit 1)."""
     product = products_mod.get(product) if product is not None else None
+    try:
+        return _check(path, product, include_dirs, defines)
+    except AscgenError:
+        raise
+    except Exception as exc:           # RecursionError included
+        if config.debug():
+            raise
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        raise CheckInternalError(
+            f"{path}: internal error of ascgen check ({type(exc).__name__}: {exc} at "
+            f"{Path(frame.filename).name}:{frame.lineno}); the file was not analysed. Please report it with "
+            "the source; ASCGEN_DEBUG=1 shows the traceback") from exc
+
+
+def _check(path, product, include_dirs, defines) -> CheckResult:
     extra = []
     if product is not None:
         # The macros the CANN toolchain defines per product, unless the user defines them.

@@ -52,6 +52,11 @@ class KernelTrace:
     initial_core: str
 
 
+# Statements whose handler reads children and tokens by position.
+_STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO_STMT", "CXX_FOR_RANGE_STMT",
+                         "LABEL_STMT"})
+
+
 class Interpreter(TokenStatements):
     def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None):
         self.index = index
@@ -140,9 +145,31 @@ class Interpreter(TokenStatements):
             # read the expansion from tokens once instead of walking them.
             return self.exec_tokens(toks, states, fn, loop)
         handler = getattr(self, "_exec_" + kind.lower(), None)
+        if handler is not None and kind in _STRUCTURED and not self._well_formed(cur, kind, toks):
+            # clang gave a statement without its parts (e.g. an empty `case` when the body instantiates a
+            # template with a type the headers do not declare): read the statement from its tokens.
+            return self.exec_tokens(toks, states, fn, loop)
         if handler is not None:
             return handler(cur, states, fn, loop)
         return Flow(fall=self.leaf(toks, states, fn, loop))
+
+    def _well_formed(self, cur, kind: str, toks: list[Tok]) -> bool:
+        """The AST node has the parts its handler reads: tokens, children, and tokens for each case."""
+        children = self.index.children(cur)
+        if not toks or not children:
+            return False
+        if kind != "SWITCH_STMT":
+            return True
+        body = children[-1]
+        for child in (self.index.children(body) if body.kind.name == "COMPOUND_STMT" else [body]):
+            while child.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
+                if not self.index.cursor_tokens(child):
+                    return False
+                inner = self.index.children(child)
+                if not inner:
+                    break
+                child = inner[-1]
+        return True
 
     def _exec_compound_stmt(self, cur, states, fn, loop) -> Flow:
         flow = Flow()
