@@ -35,6 +35,9 @@ FORBIDDEN_INTRINSICS = {
 # Flags the SuperKernel boundary uses (11 all AIC, 12 AIV->AIC relay, 13 AIC->AIV relay, 14 all AIV).
 SK_FLAGS = range(11, 15)
 CROSS_CORE_FLAG_CALLS = ("CrossCoreSetFlag", "CrossCoreWaitFlag")
+# The library's named flag ids (declared by the CANN kernel headers, which the emulated headers do not
+# ship): operators pass them to CrossCoreSetFlag / CrossCoreWaitFlag. The user's own definitions win.
+LIBRARY_CONSTANTS = {"SYNC_AIC_FLAG": 11, "SYNC_AIV_FLAG": 12, "SYNC_AIC_AIV_FLAG": 13, "SYNC_AIV_ONLY_ALL": 14}
 HARDWARE_SYNC_ALL = "SyncAll"       # SyncAll() without arguments; SyncAll(gm, ub, n) is the software one
 
 # GM access by library calls. "args": (argument index, direction) pairs whose GlobalTensor argument is

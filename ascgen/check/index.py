@@ -147,9 +147,12 @@ class Index:
     # ---- call resolution ----
     def resolve(self, call: Call, caller: FuncDef | None) -> list[FuncDef]:
         """The user's definitions a call may run (empty for library or unknown functions)."""
-        if (call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES) or call.name in api.LEAF_CALLS:
+        if call.name in api.LEAF_CALLS:
             return []
         candidates = self.functions.get(call.name, [])
+        if call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES:
+            # `AscendC::Helper()`: the user's own function in that namespace, if there is one.
+            candidates = [d for d in candidates if call.qualifier[-1] in d.scope]
         if not candidates:
             return []
         if call.obj is not None:
@@ -178,7 +181,7 @@ def _prefer(items, predicate):
 
 
 def build(parsed) -> Index:
-    index = Index(parsed.tu, parsed.user_files, texts=parsed.texts)
+    index = Index(parsed.tu, parsed.user_files, texts=parsed.texts, constants=dict(api.LIBRARY_CONSTANTS))
     _walk(index, parsed.tu.cursor, ())
     # TilingKeys from the text (comments removed): no need to tokenize every header for them.
     for name in index.user_files:
@@ -248,8 +251,8 @@ def _add_function(index: Index, cursor, scope) -> None:
             index.template_params.add(child.spelling)
     for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
         _walk_locals(index, child, cursor.hash)
-    if not cursor.is_definition() or api.LIBRARY_NAMESPACES.intersection(scope):
-        return
+    if not cursor.is_definition():
+        return                  # library code never gets here: _walk keeps only the user's files
     parent = cursor.semantic_parent
     owner = parent.spelling if parent is not None and parent.kind.name in _CLASS_KINDS else None
     params = [c for c in cursor.get_children() if c.kind.name == "PARM_DECL"]

@@ -96,12 +96,20 @@ def system_include_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
+def _is_library_tree(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "kernel_operator.h"))
+
+
 class _Preparer:
     """Walks the user's files from the main source, resolving includes the way the compiler would."""
 
     def __init__(self, include_dirs: list[str]):
         self.include_dirs = include_dirs
-        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs()]
+        # Library code is decided by where a file is, never by its namespace (operators put their own
+        # helpers in `namespace AscendC`): the emulated headers, the system headers, and any -I folder that
+        # is an Ascend C library tree (it holds kernel_operator.h, e.g. a CANN include folder).
+        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs(),
+                             *(os.path.realpath(d) for d in include_dirs if _is_library_tree(d))]
         self.texts: dict[str, str] = {}        # file -> edited text (only files that changed)
         self.user_files: set[str] = set()
         self.skipped: list[Skipped] = []
