@@ -18,12 +18,12 @@ calls) with the states that reach them; check_rules turns events and exit states
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ascgen.check import api
 from ascgen.check.index import FuncDef, Index
 from ascgen.check.parse import Skipped
-from ascgen.check.tokens import Call, Tok, arg_root, expand, join, match_paren
+from ascgen.check.tokens import Call, Tok, arg_root, expand, int_value, join, match_paren
 from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
 from ascgen.check.state import Flow, Key, States, Step, index_at as _index_at, merge as _merge, step as _step
 from ascgen.check.tokstmt import TokenStatements
@@ -40,6 +40,7 @@ class Event:
     loop: Step | None
     access: str = ""             # gm: "read" | "write" | "access"
     tensor: str = ""             # gm: the GlobalTensor variable
+    ident: tuple = ()            # (kind, file, offset, tensor): the id carried in Key.pre
 
 
 @dataclass
@@ -50,6 +51,37 @@ class KernelTrace:
     visited: list                # FuncDefs the kernel runs
     unreliable: set              # task-sync kinds whose counts cannot be trusted (unparsed statements)
     initial_core: str
+    tracked: set = field(default_factory=set)     # hazard ids followed to the exits through Key.pre
+    untracked: set = field(default_factory=set)   # hazard ids dropped on some path (MAX_HAZARDS reached)
+
+    def counted_exits(self) -> States:
+        """The exit states without their hazard marks: what the path counts are judged on."""
+        out: States = {}
+        for k, w in self.exits.items():
+            _merge(out, {k.with_(pre=frozenset()): w})
+        return out
+
+    def hazard_reaches(self, ident, kinds=(api.WAIT,)) -> bool | None:
+        """Whether some path through the hazard goes on to call one of `kinds`; None when not followed."""
+        if ident not in self.tracked or ident in self.untracked:
+            return None
+        return any(ident in k.pre and any(k.count(kind) for kind in kinds) for k in self.exits)
+
+
+MAX_HAZARDS = 6          # pre-wait hazards carried per path state (beyond: the old, path-blind verdict)
+
+
+def _is_hazard(event: Event, index: Index) -> bool:
+    """A GM write, a hardware SyncAll or a cross-core call on flag 11-14: wrong before the wait."""
+    call = event.call
+    if event.kind == "gm":
+        return event.access == "write"
+    if call.name == api.HARDWARE_SYNC_ALL:
+        return not any(call.args)
+    if call.name in api.CROSS_CORE_FLAG_CALLS and call.args:
+        flag = int_value(call.args[0], index.constants)
+        return flag is not None and flag in api.SK_FLAGS
+    return False
 
 
 # Statements whose handler reads children and tokens by position.
@@ -71,6 +103,8 @@ class Interpreter(TokenStatements):
         self.visited: dict = {}
         self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
         self.prefix: tuple = ()
+        self.tracked: set = set()
+        self.untracked: set = set()
         # What each function may do, shared by every kernel of the file.
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
 
@@ -80,7 +114,7 @@ class Interpreter(TokenStatements):
         keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
         exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
-                           self._unparsed_sync(), core)
+                           self._unparsed_sync(), core, self.tracked, self.untracked)
 
     def _initial_core(self) -> str:
         for tok in self.kernel.leading:
@@ -118,7 +152,7 @@ class Interpreter(TokenStatements):
         for key, witness in states.items():
             # Run the callee on the part of the state it can observe: a helper without core-type or
             # TilingKey conditions is interpreted once, not once per TilingKey still possible.
-            seen = Key(key.waits, key.sets, key.core if uses_core else "*", key.keys if uses_keys else None)
+            seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None)
             memo_key = (id(fn), seen, loop)
             if memo_key not in self.memo:
                 saved = self.prefix
@@ -132,7 +166,7 @@ class Interpreter(TokenStatements):
                 _merge(result, flow.ret)
                 self.memo[memo_key] = result
             for k, suffix in self.memo[memo_key].items():
-                restored = Key(k.waits, k.sets, k.core if uses_core else key.core, k.keys if uses_keys else key.keys)
+                restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys)
                 _merge(out, {restored: witness + suffix})
         return out
 
@@ -369,12 +403,12 @@ class Interpreter(TokenStatements):
                     want = core[0] if taken else core[1]
                     if key.core not in ("*", want):
                         continue
-                    new = Key(key.waits, key.sets, want, key.keys)
+                    new = key.with_(core=want)
                 elif keyset is not None and key.keys is not None:
                     keys = key.keys & keyset if taken else key.keys - keyset
                     if not keys:
                         continue
-                    new = Key(key.waits, key.sets, key.core, frozenset(keys))
+                    new = key.with_(keys=frozenset(keys))
                 _merge(true_s if value else false_s, {new: witness + (step,)})
         return true_s, false_s
 
@@ -422,40 +456,55 @@ class Interpreter(TokenStatements):
             for callee in callees:
                 _merge(out, self.call_function(callee, states, loop, site))
             return out
-        self._classify_library_call(call, where, fn, states, loop)
-        return states
+        return self._classify_library_call(call, where, fn, states, loop)
 
-    def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> None:
+    def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> States:
+        """Record the GM accesses and library calls; returns the states, marked with pre-wait hazards."""
         gts = self.index.global_tensors
         if call.name in gts and call.obj is None and not call.qualifier:
-            self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read", call.name)
-            return
+            return self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read",
+                                call.name)
         if call.obj is not None and call.obj in gts and call.name in api.GM_METHODS:
-            self._record("gm", call, where, fn, states, loop, api.GM_METHODS[call.name], call.obj)
-            return
+            return self._record("gm", call, where, fn, states, loop, api.GM_METHODS[call.name], call.obj)
         if call.name in api.GM_CALLS:
             for position, access in api.GM_CALLS[call.name]:
                 if position < len(call.args) and arg_root(call.args[position]) in gts:
-                    self._record("gm", call, where, fn, states, loop, access, arg_root(call.args[position]))
-            self._record("lib", call, where, fn, states, loop)
-            return
+                    states = self._record("gm", call, where, fn, states, loop, access,
+                                          arg_root(call.args[position]))
+            return self._record("lib", call, where, fn, states, loop)
         if call.name not in api.GM_NON_ACCESS and call.obj not in gts:
             for arg in call.args:
                 root = arg_root(arg)
                 if root in gts and not any(t.text in ("&", "GetPhyAddr") for t in arg):
-                    self._record("gm", call, where, fn, states, loop, "access", root)
+                    states = self._record("gm", call, where, fn, states, loop, "access", root)
                     break
-        self._record("lib", call, where, fn, states, loop)
+        return self._record("lib", call, where, fn, states, loop)
 
-    def _record(self, kind, call, where, fn, states, loop, access="", tensor="") -> None:
+    def _record(self, kind, call, where, fn, states, loop, access="", tensor="") -> States:
         key = (kind, where, call.tok.offset, tensor)
         full = {k: self.prefix + w for k, w in states.items()}
         if key in self.events:
             _merge(self.events[key].states, full)
             if loop is not None and self.events[key].loop is None:
                 self.events[key].loop = loop
-            return
-        self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor)
+        else:
+            self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor, key)
+        return self._mark_hazard(key, self.events[key], states)
+
+    def _mark_hazard(self, ident, event: Event, states: States) -> States:
+        """Carry a pre-wait hazard in the states that pass it (see Key.pre); bounded per path."""
+        if not _is_hazard(event, self.index):
+            return states
+        out: States = {}
+        for k, w in states.items():
+            before = k.waits == 0 and (event.kind == "gm" or k.sets == 0)
+            if before and len(k.pre) < MAX_HAZARDS:
+                self.tracked.add(ident)
+                k = k.with_(pre=k.pre | {ident})
+            elif before:
+                self.untracked.add(ident)
+            _merge(out, {k: w})
+        return out
 
     # ---- helpers ----
     def _file(self, cur) -> str:

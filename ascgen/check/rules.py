@@ -49,7 +49,7 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
     for kind in sorted(uses(trace) - trace.unreliable):
         first = _sync_events(trace, kind)[0]
         reported = set()
-        for key, witness in sorted(trace.exits.items(), key=lambda kv: len(kv[1])):
+        for key, witness in sorted(trace.counted_exits().items(), key=lambda kv: len(kv[1])):
             count = key.count(kind)
             if count == 1:
                 continue
@@ -122,7 +122,11 @@ def gm_order(trace: KernelTrace) -> list[Diagnostic]:
     echoes = _missing_wait_decisions(trace) if api.WAIT not in trace.unreliable else set()
     for e in sorted((e for e in trace.events if e.kind == "gm"), key=lambda e: (e.file, e.call.tok.offset)):
         if api.WAIT in used:
-            bad = [w for k, w in e.states.items() if k.waits == 0 and not echoes.intersection(w)]
+            # A write followed to the exits counts when some path through it goes on to wait (one early
+            # return elsewhere hides nothing); on paths that never wait it is an echo of that error.
+            goes_on = trace.hazard_reaches(e.ident) if e.access == "write" else None
+            bad = [w for k, w in e.states.items() if k.waits == 0
+                   and (goes_on if goes_on is not None else not echoes.intersection(w))]
             if bad:
                 out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", waits[0],
                                        "WaitPreTaskEnd is here; call it before the first GM access"))
@@ -211,8 +215,9 @@ def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     for e in sorted((e for e in trace.events if e.kind == "lib"), key=lambda e: (e.file, e.call.tok.offset)):
         # Compile-time configurations are separate binaries: a SyncAll on a path that never calls the
         # pair may belong to a configuration without task sync. Report it when its path has called
-        # one already, or when every path of the kernel calls them.
-        if not every_path_syncs and not any(k.waits or k.sets for k in e.states):
+        # one already or goes on to call one (Key.pre), or when every path of the kernel calls them.
+        if not every_path_syncs and not any(k.waits or k.sets for k in e.states) \
+                and not trace.hazard_reaches(e.ident, api.TASK_SYNC):
             continue
         if e.call.name == api.HARDWARE_SYNC_ALL and not any(e.call.args):
             out.append(_diag(e.file, e.call.tok, "error", rule,

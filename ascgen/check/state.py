@@ -3,6 +3,7 @@ the state key, its witness steps, and the flow of states out of a statement."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from dataclasses import dataclass, field
 
 from ascgen.check import api
@@ -26,11 +27,18 @@ class Key:
     sets: int
     core: str                    # "*" both core types, "aiv", "aic"
     keys: frozenset | None       # TilingKeys still possible, None when the kernel has none
+    # Pre-wait hazards on this path (event ids: GM writes before any wait, hardware SyncAll and flag 11-14
+    # before any task-sync call). At the exit they say whether the path through a hazard went on to call
+    # the pair, so one early return elsewhere does not hide it (and a path that never syncs is no echo).
+    pre: frozenset = frozenset()
 
     def bump(self, kind: str) -> "Key":
         if kind == api.WAIT:
-            return Key(min(self.waits + 1, 2), self.sets, self.core, self.keys)
-        return Key(self.waits, min(self.sets + 1, 2), self.core, self.keys)
+            return Key(min(self.waits + 1, 2), self.sets, self.core, self.keys, self.pre)
+        return Key(self.waits, min(self.sets + 1, 2), self.core, self.keys, self.pre)
+
+    def with_(self, **changes) -> "Key":
+        return dataclasses.replace(self, **changes)
 
     def count(self, kind: str) -> int:
         return self.waits if kind == api.WAIT else self.sets
