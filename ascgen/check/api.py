@@ -71,6 +71,12 @@ KERNEL_TYPE_CORES = {
     "KERNEL_TYPE_MIX_AIV_1_0": "aiv", "KERNEL_TYPE_MIX_AIC_1_0": "aic",
     "KERNEL_TYPE_MIX_AIC_1_1": "*", "KERNEL_TYPE_MIX_AIC_1_2": "*",
 }
+# Per-template kernel types (ASCENDC_TPL_KERNEL_TYPE_SEL(...) in a tiling-key template header).
+KERNEL_TYPE_SELECTOR = "ASCENDC_TPL_KERNEL_TYPE_SEL"
+TEMPLATE_KERNEL_TYPES = {
+    "ASCENDC_TPL_AIV_ONLY": "aiv", "ASCENDC_TPL_AIC_ONLY": "aic", "ASCENDC_TPL_MIX_AIV_1_0": "aiv",
+    "ASCENDC_TPL_MIX_AIC_1_0": "aic", "ASCENDC_TPL_MIX_AIC_1_1": "*", "ASCENDC_TPL_MIX_AIC_1_2": "*",
+}
 QUALIFIER_CORES = {"__vector__": "aiv", "__cube__": "aic", "__mix__": "*"}
 
 # Core-type conditions: macro spelling -> (core type when true, core type when false).

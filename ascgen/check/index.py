@@ -62,6 +62,7 @@ class Index:
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)
     bases: dict = field(default_factory=dict)             # class -> {base classes}
+    aliases: dict = field(default_factory=dict)           # type alias / object-like macro -> names it uses
 
     def file_bytes(self, filename: str) -> bytes:
         """The text clang parsed for a file (the edited copy when includes were blanked)."""
@@ -98,6 +99,25 @@ class Index:
                 classes = self.scoped[(scope, name)]
                 return classes - {GENERIC}, GENERIC in classes
         return self.var_classes.get(name, set()), name in self.var_generic
+
+    def alias_closure(self, names: set) -> set:
+        """`names` and every name the type aliases and object-like macros among them stand for."""
+        out, todo = set(names), list(names)
+        while todo:
+            for used in self.aliases.get(todo.pop(), ()):
+                if used not in out:
+                    out.add(used)
+                    todo.append(used)
+        return out
+
+    def template_kernel_types(self) -> set:
+        """Kernel types named by ASCENDC_TPL_KERNEL_TYPE_SEL(...) in the user's files."""
+        found = set()
+        for name in self.user_files:
+            text = _COMMENTS.sub(b" ", self.file_bytes(name))
+            for m in _KERNEL_TYPE_SEL.finditer(text):
+                found |= {w.decode() for w in _WORD.findall(m.group(1))} & set(api.TEMPLATE_KERNEL_TYPES)
+        return found
 
     def with_bases(self, classes: set) -> set:
         out, todo = set(classes), list(classes)
@@ -216,6 +236,10 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
             macro = read_macro(child)
             if macro is not None and macro.params is not None:
                 index.macros[macro.name] = macro
+            elif macro is not None:
+                index.aliases[macro.name] = {t.text for t in macro.body if t.kind == "id"}
+        elif kind in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL", "TYPE_ALIAS_TEMPLATE_DECL"):
+            index.aliases[child.spelling] = set(index.source_words(child)) - {child.spelling}
         elif kind == "ENUM_DECL":
             for e in child.get_children():
                 index.constants[e.spelling] = e.enum_value
@@ -223,6 +247,7 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
 
 _WORD = re.compile(rb"[A-Za-z_][0-9A-Za-z_]*")
 _TILING_KEY = re.compile(rb"\b" + api.TILING_KEY_MACRO.encode() + rb"\s*\(\s*((?:0[xX])?[0-9a-fA-F]+[uUlL]*)\s*\)")
+_KERNEL_TYPE_SEL = re.compile(rb"\b" + api.KERNEL_TYPE_SELECTOR.encode() + rb"\s*\(([^)]*)\)")
 _COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 

@@ -117,16 +117,27 @@ class Interpreter(TokenStatements):
                            self._unparsed_sync(), core, self.tracked, self.untracked)
 
     def _initial_core(self) -> str:
+        """The core types the kernel runs on: its qualifier, else KERNEL_TASK_TYPE_DEFAULT anywhere it
+        runs, else the per-template kernel types, else inferred like the toolchain (cube API names in
+        the code it runs, seen through type aliases and macros: MIX; otherwise vector only)."""
         for tok in self.kernel.leading:
             if tok in api.QUALIFIER_CORES:
                 return api.QUALIFIER_CORES[tok]
-        body = self.index.cursor_tokens(self.kernel.cursor)
-        for i, t in enumerate(body):
-            if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
-                return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
-        for fn in self.summary.reachable(self.kernel):
-            if any(t.text in api.CUBE_NAMES for t in self.index.cursor_tokens(fn.cursor)):
-                return "*"
+        reachable = self.summary.reachable(self.kernel)
+        for fn in reachable:
+            body = self.summary.expanded_tokens(fn)
+            for i, t in enumerate(body):
+                if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
+                    return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
+        template_types = self.index.template_kernel_types()
+        if template_types:
+            cores = {api.TEMPLATE_KERNEL_TYPES[t] for t in template_types}
+            return cores.pop() if len(cores) == 1 else "*"
+        names = set()
+        for fn in reachable:
+            names |= self.summary.names(fn)
+        if self.index.alias_closure(names) & api.CUBE_NAMES:
+            return "*"
         return "aiv"
 
     # ---- functions ----
