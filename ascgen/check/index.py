@@ -100,6 +100,20 @@ class Index:
                 return classes - {GENERIC}, GENERIC in classes
         return self.var_classes.get(name, set()), name in self.var_generic
 
+    def _constructor_or_functor(self, call: Call, caller: FuncDef | None) -> list[FuncDef] | None:
+        """`Type obj(args)`: Type's constructor; `obj(args)` on an object of the user's class: its
+        operator(). None when the call is neither."""
+        n = len(call.args)
+        if call.declared_as in self.classes:
+            ctors = [d for d in self.functions.get(call.declared_as, []) if d.owner == call.declared_as]
+            return [d for d in ctors if d.min_args <= n <= d.max_args]
+        owners, _ = self.object_type(call.name, caller)
+        if owners:
+            owners = self.with_bases(owners)
+            functors = [d for d in self.functions.get("operator()", []) if d.owner in owners]
+            return [d for d in functors if d.min_args <= n <= d.max_args] or None
+        return None
+
     def alias_closure(self, names: set) -> set:
         """`names` and every name the type aliases and object-like macros among them stand for."""
         out, todo = set(names), list(names)
@@ -169,6 +183,10 @@ class Index:
         """The user's definitions a call may run (empty for library or unknown functions)."""
         if call.name in api.LEAF_CALLS:
             return []
+        if call.obj is None and not call.qualifier:
+            special = self._constructor_or_functor(call, caller)
+            if special is not None:
+                return special
         candidates = self.functions.get(call.name, [])
         if call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES:
             # `AscendC::Helper()`: the user's own function in that namespace, if there is one.
