@@ -114,6 +114,24 @@ class Index:
             return [d for d in functors if d.min_args <= n <= d.max_args] or None
         return None
 
+    def op_wide_sync(self) -> dict:
+        """{kind: first token} for the task-sync calls written anywhere in the user's active code, the way
+        the SuperKernel compiler (and ascgen's runtime, ascgen.source.signature) decides that an operator
+        uses them: by text, after the preprocessor, comments excluded, whether or not a path runs them."""
+        if "#op_wide" not in self.tokens:
+            found: dict = {}
+            for name in sorted(self.user_files):
+                toks = self.file_tokens(name).between(0, len(self.file_bytes(name)))
+                for t in toks:
+                    if t.text in api.TASK_SYNC and t.text not in found:
+                        found[t.text] = t
+            for macro in self.macros.values():           # macro bodies: directive lines are not tokens
+                for t in macro.body:
+                    if t.text in api.TASK_SYNC and t.text not in found:
+                        found[t.text] = t
+            self.tokens["#op_wide"] = found
+        return self.tokens["#op_wide"]
+
     def alias_closure(self, names: set) -> set:
         """`names` and every name the type aliases and object-like macros among them stand for."""
         out, todo = set(names), list(names)

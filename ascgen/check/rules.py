@@ -77,6 +77,29 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
     return out
 
 
+def op_wide(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    """A kernel that never reaches a task-sync call the operator's source contains elsewhere. The
+    SuperKernel compiler (and ascgen's runtime) decide per operator, by text, that the task uses the call,
+    so the boundary waits for every core of this kernel's task to make it: none does (a hang on a
+    device, SyncCountError or a hang in the emulator). Typical: a build configuration or a second kernel
+    whose code path never calls the pair."""
+    rule, out = "tasksync-op-wide", []
+    for kind, tok in index.op_wide_sync().items():
+        if kind in uses(trace) or kind in trace.unreliable:
+            continue
+        k = trace.kernel
+        file = tok.file or k.file
+        out.append(Diagnostic(
+            k.file, k.line, k.col, "error", rule,
+            f"kernel `{k.name}` never calls {kind}, but the operator's source does (line {tok.line}): the "
+            f"SuperKernel compiler decides op-wide, by text, that this task uses {kind}, so the boundary waits "
+            "for calls its cores never make and hangs",
+            [_note(file, tok, rule=rule, message=f"{kind} is written here; call it exactly once on every path "
+                                                 "of this kernel too, or move it out of this operator's "
+                                                 "source")]))
+    return out
+
+
 def in_loop(trace: KernelTrace) -> list[Diagnostic]:
     rule, out = "tasksync-in-loop", []
     for e in _sync_events(trace):
@@ -245,6 +268,6 @@ def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
 
 
 def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
-    return [*once_per_path(trace), *in_loop(trace), *gm_order(trace),
+    return [*once_per_path(trace), *op_wide(trace, index), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
             *flag_alias(trace, index), *product_notes(trace, product)]

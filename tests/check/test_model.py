@@ -134,10 +134,25 @@ def test_two_kernels_in_one_file_are_checked_separately(tmp_path):
                    'extern "C" __global__ __aicore__ void c(GM_ADDR x) {\n    uint32_t i = block_idx;\n}\n')
     result = check_file(src)
     assert result.kernels == ["a", "b", "c"]
-    # b waits and never sets: nothing requires a set (the SK inserts one for a task that never calls it);
-    # c does not use task sync, so block_idx only makes it unfit for a SuperKernel: a warning.
+    # The SuperKernel compiler (and ascgen's runtime) decide op-wide, by text, that the operator uses both
+    # calls: b never sets and c never calls either, so their boundaries hang (tasksync-op-wide at each
+    # entry). c reaches no task-sync call itself, so block_idx there is only a warning.
     assert [(d.line, d.rule, d.severity) for d in result.diagnostics] == [
+        (6, "tasksync-op-wide", "error"), (9, "tasksync-op-wide", "error"), (9, "tasksync-op-wide", "error"),
         (10, "sk-forbidden-intrinsic", "warning")]
+
+
+def test_op_wide_detection_agrees_with_the_runtime():
+    """The checker's op-wide set is the runtime's (ascgen.source.signature, the SK compiler's text search):
+    on every corpus file (none has `#if` blocks, so the runtime's preprocessing step does not matter here)."""
+    from ascgen.check import index as check_index, parse as check_parse
+    from ascgen.source.signature import analyse
+    for path in sorted(CHECK_CORPUS.glob("*.cpp")):
+        info = analyse(path.read_text())
+        runtime = {k for k, used in (("WaitPreTaskEnd", info.uses_wait), ("SetNextTaskStart", info.uses_set))
+                   if used}
+        index = check_index.build(check_parse.parse(str(path), (), (), ()))
+        assert set(index.op_wide_sync()) == runtime, path.name
 
 
 def test_allow_comment_silences_only_the_named_rule(tmp_path):
