@@ -34,6 +34,7 @@ class FuncDef:
     max_args: int
     entry: bool = False
     leading: tuple[str, ...] = ()   # tokens before the declaration: extern "C" __global__ __aicore__ ...
+    tparams: tuple[str, ...] = ()   # template type parameters, in order (for binding explicit arguments)
 
     @property
     def where(self) -> str:
@@ -63,6 +64,7 @@ class Index:
     template_params: set = field(default_factory=set)
     bases: dict = field(default_factory=dict)             # class -> {base classes}
     aliases: dict = field(default_factory=dict)           # type alias / object-like macro -> names it uses
+    generic_param: dict = field(default_factory=dict)     # (scope, variable) -> the template parameter typing it
 
     def file_bytes(self, filename: str) -> bytes:
         """The text clang parsed for a file (the edited copy when includes were blanked)."""
@@ -88,15 +90,19 @@ class Index:
             self.tokens[filename] = LazyFile(self.tu, filename, self.texts.get(filename))
         return self.tokens[filename]
 
-    def object_type(self, name: str, caller: FuncDef | None) -> tuple[set, bool]:
+    def object_type(self, name: str, caller: FuncDef | None, bindings=None) -> tuple[set, bool]:
         """(user classes, typed-by-template-parameter) of the variable `name` seen from `caller`: its
-        locals and parameters first, then its class's fields, then globals, then any declaration."""
+        locals and parameters first, then its class's fields, then globals, then any declaration. A
+        variable typed by a template parameter bound at the call (`Run<QuantCompute>()`) has that class."""
         if name == "this":
             return ({caller.owner} if caller and caller.owner else set()), False
         scopes = [caller.cursor.hash, caller.owner] if caller else []
         for scope in [*scopes, None]:
             if (scope, name) in self.scoped:
                 classes = self.scoped[(scope, name)]
+                param = self.generic_param.get((scope, name))
+                if GENERIC in classes and bindings and param in bindings:
+                    return set(bindings[param]), False
                 return classes - {GENERIC}, GENERIC in classes
         return self.var_classes.get(name, set()), name in self.var_generic
 
@@ -197,7 +203,19 @@ class Index:
         return self._user_cache[name]
 
     # ---- call resolution ----
-    def resolve(self, call: Call, caller: FuncDef | None) -> list[FuncDef]:
+    def bind(self, call: Call, callee: FuncDef, bindings=None) -> tuple:
+        """The callee's template parameters bound to the user's classes by the call's explicit template
+        arguments (or through the caller's own bindings): ((param, (class, ...)), ...)."""
+        out = []
+        for param, arg in zip(callee.tparams, call.template_args or ()):
+            words = [t.text for t in arg if t.kind == "id"]
+            if words and words[0] in self.classes:
+                out.append((param, (words[0],)))
+            elif len(words) == 1 and bindings and words[0] in bindings:
+                out.append((param, tuple(bindings[words[0]])))
+        return tuple(out)
+
+    def resolve(self, call: Call, caller: FuncDef | None, bindings=None) -> list[FuncDef]:
         """The user's definitions a call may run (empty for library or unknown functions)."""
         if call.name in api.LEAF_CALLS:
             return []
@@ -212,7 +230,7 @@ class Index:
         if not candidates:
             return []
         if call.obj is not None:
-            owners, generic = self.object_type(call.obj, caller)
+            owners, generic = self.object_type(call.obj, caller, bindings)
             if owners:
                 owners = self.with_bases(owners)
                 candidates = [d for d in candidates if d.owner in owners]
@@ -322,9 +340,10 @@ def _add_function(index: Index, cursor, scope) -> None:
     # Only free functions can be kernel entries: methods skip the declaration-specifier scan.
     leading = _leading_tokens(index, cursor) if owner is None else ()
     name = cursor.spelling.split("<")[0]
+    tparams = tuple(c.spelling for c in cursor.get_children() if c.kind.name == "TEMPLATE_TYPE_PARAMETER")
     d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
                 len(params) - defaults, 99 if _is_variadic(cursor) else len(params),
-                entry=("__global__" in leading and owner is None), leading=leading)
+                entry=("__global__" in leading and owner is None), leading=leading, tparams=tparams)
     index.functions.setdefault(name, []).append(d)
     if d.entry:
         index.entries.append(d)
@@ -375,6 +394,9 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
     elif any(t in index.template_params or t in ("auto", "decltype") for t in type_names):
         index.var_generic.add(name)
         index.scoped.setdefault(key, set()).add(GENERIC)
+        param = next((t for t in type_toks if t in index.template_params), None)
+        if param is not None:
+            index.generic_param[key] = param
     else:
         index.scoped.setdefault(key, set())
     if "const" in type_toks or "constexpr" in type_toks:

@@ -104,6 +104,7 @@ class Interpreter(TokenStatements):
         self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
         self.prefix: tuple = ()
         self.tracked: set = set()
+        self.bindings: dict = {}               # template parameter -> user classes, in the function run
         self.untracked: set = set()
         # What each function may do, shared by every kernel of the file.
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
@@ -141,7 +142,8 @@ class Interpreter(TokenStatements):
         return "aiv"
 
     # ---- functions ----
-    def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None) -> States:
+    def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None,
+                      bindings: tuple = ()) -> States:
         if fn in self.stack:
             self.skipped.append(Skipped(fn.file, fn.line, f"recursive call of {fn.name}",
                                         "recursion is not followed; the call is treated as doing nothing"))
@@ -164,14 +166,15 @@ class Interpreter(TokenStatements):
             # Run the callee on the part of the state it can observe: a helper without core-type or
             # TilingKey conditions is interpreted once, not once per TilingKey still possible.
             seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None)
-            memo_key = (id(fn), seen, loop)
+            memo_key = (id(fn), seen, loop, bindings)
             if memo_key not in self.memo:
-                saved = self.prefix
+                saved, saved_bindings = self.prefix, self.bindings
                 self.prefix = saved + witness + ((site,) if site else ())
+                self.bindings = dict(bindings)
                 self.stack.append(fn)
                 flow = self.exec(body, {seen: ()}, fn, loop)
                 self.stack.pop()
-                self.prefix = saved
+                self.prefix, self.bindings = saved, saved_bindings
                 result: States = {}
                 _merge(result, flow.fall)
                 _merge(result, flow.ret)
@@ -459,13 +462,16 @@ class Interpreter(TokenStatements):
             for key, witness in states.items():
                 _merge(out, {key.bump(call.name): witness + (step,)})
             return out
-        callees = self.index.resolve(call, fn)
+        callees = self.index.resolve(call, fn, self.bindings)
         if callees:
             out = {}
             site = Step(where, call.tok.line, call.tok.col, f"the call of {call.name} at line {call.tok.line}",
                         decision=False, call=True)
             for callee in callees:
-                _merge(out, self.call_function(callee, states, loop, site))
+                # Methods of the same object keep the caller's bindings (a class template's members).
+                bindings = self.index.bind(call, callee, self.bindings) or \
+                    (tuple(self.bindings.items()) if callee.owner is not None and callee.owner == fn.owner else ())
+                _merge(out, self.call_function(callee, states, loop, site, bindings))
             return out
         return self._classify_library_call(call, where, fn, states, loop)
 

@@ -139,6 +139,14 @@ def _gm_finding(e: Event, bad: list, rule: str, side: str, anchor: Event, anchor
     return _diag(e.file, e.call.tok, severity, rule, message, notes)
 
 
+def _anchor(e: Event, calls: list[Event]) -> Event:
+    """The task-sync call to name for a misplaced access: one on the access's own path when the path
+    state says so (a wait reached after this write), else one in the same function, else the first."""
+    on_path = [c for c in calls if any(e.ident in k.pre for k in c.states)]
+    same_function = [c for c in calls if c.function is e.function]
+    return (on_path or same_function or calls)[0]
+
+
 def gm_order(trace: KernelTrace) -> list[Diagnostic]:
     used, out = uses(trace), []
     waits, sets = _sync_events(trace, api.WAIT), _sync_events(trace, api.SET)
@@ -151,12 +159,12 @@ def gm_order(trace: KernelTrace) -> list[Diagnostic]:
             bad = [w for k, w in e.states.items() if k.waits == 0
                    and (goes_on if goes_on is not None else not echoes.intersection(w))]
             if bad:
-                out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", waits[0],
+                out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", _anchor(e, waits),
                                        "WaitPreTaskEnd is here; call it before the first GM access"))
         if api.SET in used:
             bad = [w for k, w in e.states.items() if k.sets >= 1]
             if bad:
-                out.append(_gm_finding(e, bad, "tasksync-gm-after-set", "after", sets[0],
+                out.append(_gm_finding(e, bad, "tasksync-gm-after-set", "after", _anchor(e, sets),
                                        "SetNextTaskStart is here; call it after the last GM access"))
     return out
 

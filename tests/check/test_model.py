@@ -273,3 +273,13 @@ def test_lazy_ranges_match_whole_file_tokens():
         _, _, start, end = index.info(fn.cursor)
         assert lazy.between(start, end) == whole.between(start, end), fn.name
     assert [t.text for t in lazy.after(0, 3)] == [t.text for t in whole.toks[:3]]
+
+
+def test_misplaced_access_names_the_wait_on_its_own_path():
+    """The compute class bound by a template argument decides which Process() runs, and the note names
+    that class's wait (line 24), not the first wait of the file (QuantCompute's, line 11)."""
+    path = CHECK_CORPUS / "method_by_static_type.cpp"
+    (d,) = check_file(path).diagnostics
+    assert (d.line, d.rule) == (line_of(path, "EXPECT: tasksync-gm-before-wait"),
+                                "tasksync-gm-before-wait")
+    assert d.notes[-1].line == d.line + 1 and "WaitPreTaskEnd" in d.notes[-1].message
