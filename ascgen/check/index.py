@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ascgen.check import api
+from ascgen.check import api, consteval
 from ascgen.check.tokens import Call, LazyFile, Tok, read_macro
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
@@ -65,6 +65,8 @@ class Index:
     bases: dict = field(default_factory=dict)             # class -> {base classes}
     aliases: dict = field(default_factory=dict)           # type alias / object-like macro -> names it uses
     generic_param: dict = field(default_factory=dict)     # (scope, variable) -> the template parameter typing it
+    value_params: set = field(default_factory=set)        # template value parameters (`bool B`, `int N`)
+    bool_params: set = field(default_factory=set)         # the bool ones
 
     def file_bytes(self, filename: str) -> bytes:
         """The text clang parsed for a file (the edited copy when includes were blanked)."""
@@ -209,11 +211,22 @@ class Index:
         out = []
         for param, arg in zip(callee.tparams, call.template_args or ()):
             words = [t.text for t in arg if t.kind == "id"]
-            if words and words[0] in self.classes:
+            if param in self.value_params:
+                value = consteval.evaluate(list(arg), consteval.Env(self.known_values(bindings), frozenset(),
+                                                                     self.bool_params))
+                if value is not None:
+                    out.append((param, value))
+            elif words and words[0] in self.classes:
                 out.append((param, (words[0],)))
             elif len(words) == 1 and bindings and words[0] in bindings:
-                out.append((param, tuple(bindings[words[0]])))
+                out.append((param, bindings[words[0]]))
         return tuple(out)
+
+    def known_values(self, bindings=None) -> dict:
+        """Constants and the template value arguments bound in the function being run."""
+        values = dict(self.constants)
+        values.update((p, v) for p, v in (bindings or {}).items() if isinstance(v, int))
+        return values
 
     def resolve(self, call: Call, caller: FuncDef | None, bindings=None) -> list[FuncDef]:
         """The user's definitions a call may run (empty for library or unknown functions)."""
@@ -277,6 +290,8 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
             _add_function(index, child, scope)
         elif kind == "TEMPLATE_TYPE_PARAMETER":
             index.template_params.add(child.spelling)
+        elif kind == "TEMPLATE_NON_TYPE_PARAMETER":
+            _add_value_param(index, child)
         elif kind == "CXX_BASE_SPECIFIER":
             base = child.spelling.split("<")[0].split("::")[-1].strip()
             index.bases.setdefault(cursor.spelling, set()).add(base)
@@ -328,6 +343,8 @@ def _add_function(index: Index, cursor, scope) -> None:
     for child in cursor.get_children():
         if child.kind.name == "TEMPLATE_TYPE_PARAMETER":
             index.template_params.add(child.spelling)
+        elif child.kind.name == "TEMPLATE_NON_TYPE_PARAMETER":
+            _add_value_param(index, child)
     for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
         _walk_locals(index, child, cursor.hash)
     if not cursor.is_definition():
@@ -340,13 +357,20 @@ def _add_function(index: Index, cursor, scope) -> None:
     # Only free functions can be kernel entries: methods skip the declaration-specifier scan.
     leading = _leading_tokens(index, cursor) if owner is None else ()
     name = cursor.spelling.split("<")[0]
-    tparams = tuple(c.spelling for c in cursor.get_children() if c.kind.name == "TEMPLATE_TYPE_PARAMETER")
+    tparams = tuple(c.spelling for c in cursor.get_children()
+                    if c.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER"))
     d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
                 len(params) - defaults, 99 if _is_variadic(cursor) else len(params),
                 entry=("__global__" in leading and owner is None), leading=leading, tparams=tparams)
     index.functions.setdefault(name, []).append(d)
     if d.entry:
         index.entries.append(d)
+
+
+def _add_value_param(index: Index, cursor) -> None:
+    index.value_params.add(cursor.spelling)
+    if cursor.type.spelling == "bool" or "bool" in index.source_words(cursor, stop_at_name=True):
+        index.bool_params.add(cursor.spelling)
 
 
 def _param_text(index: Index, cursor) -> bytes:

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ascgen.check import api
+from ascgen.check import api, consteval
 from ascgen.check.index import FuncDef, Index
 from ascgen.check.parse import Skipped
 from ascgen.check.tokens import Call, Tok, arg_root, expand, int_value, join, match_paren
 from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
-from ascgen.check.state import Flow, Key, States, Step, index_at as _index_at, merge as _merge, step as _step
+from ascgen.check.state import (Flow, Key, States, Step, index_at as _index_at, merge as _merge,
+                                selects_configuration, step as _step)
 from ascgen.check.tokstmt import TokenStatements
 
 
@@ -287,7 +288,8 @@ class Interpreter(TokenStatements):
         cond = toks[start:_index_at(toks, then.extent.start.offset)]
         states = self.leaf(cond, states, fn, loop)
         true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
-        if start == 2 and other is None and self.summary.toks_sync(self.index.cursor_tokens(then), fn):
+        if start == 2 and other is None and true_states \
+                and selects_configuration(self.index.cursor_tokens(then), self.summary, fn):
             false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
         flow = self.exec(then, true_states, fn, loop)
         other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
@@ -405,11 +407,19 @@ class Interpreter(TokenStatements):
         f_step = _step(at, where, f"`{text}` is false")
         core = api.CORE_CONDITIONS.get(toks[0].text) if len(toks) == 1 else None
         keyset = _tiling_keys(toks)
+        compile_time = self.index.value_params - set(self.bindings)
+        values = self.index.known_values(self.bindings)
         for key, witness in states.items():
+            decided = None if core is not None or keyset is not None else \
+                consteval.evaluate(list(cond), consteval.Env(values, key.facts, self.index.bool_params))
             outcomes = ((True, t_step), (False, f_step))
             for value, step in outcomes:
+                if decided is not None and value != bool(decided):
+                    continue        # the compiler decides it: the other side is no path of any binary
                 taken = value != negate
                 new = key
+                if compile_time:
+                    new = new.with_(facts=new.facts | consteval.facts_of(cond, value, compile_time))
                 if core is not None and self.coupled:
                     if taken != (not toks[0].text.startswith("ASCEND_IS_NOT")):
                         continue
@@ -417,12 +427,12 @@ class Interpreter(TokenStatements):
                     want = core[0] if taken else core[1]
                     if key.core not in ("*", want):
                         continue
-                    new = key.with_(core=want)
+                    new = new.with_(core=want)
                 elif keyset is not None and key.keys is not None:
                     keys = key.keys & keyset if taken else key.keys - keyset
                     if not keys:
                         continue
-                    new = key.with_(keys=frozenset(keys))
+                    new = new.with_(keys=frozenset(keys))
                 _merge(true_s if value else false_s, {new: witness + (step,)})
         return true_s, false_s
 

@@ -121,7 +121,7 @@ class TokenStatements:
             else_end = self._statement_span(toks, end + 1)
             other = self.exec_tokens(toks[end + 1:else_end], false_s, fn, loop, depth)
             end = else_end
-        elif k == i + 2 and self.summary.toks_sync(toks[then_at:then_end], fn):
+        elif k == i + 2 and true_s and state.selects_configuration(toks[then_at:then_end], self.summary, fn):
             other = state.Flow()    # `if constexpr` selecting a configuration: see check_paths' docstring
         else:
             other = state.Flow(fall=false_s)
