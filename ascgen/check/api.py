@@ -79,6 +79,13 @@ TEMPLATE_KERNEL_TYPES = {
 }
 QUALIFIER_CORES = {"__vector__": "aiv", "__cube__": "aic", "__mix__": "*"}
 
+# Per-core-side macros of separated products, by __NPU_ARCH__: the toolchain compiles a MIX kernel once
+# per side, defining these on that side (operators select side-specific code with `#if defined(...)`).
+CORE_SIDE_MACROS = {
+    2201: (("aic", ("__DAV_C220_CUBE__", "__DAV_CUBE__")), ("aiv", ("__DAV_C220_VEC__", "__DAV_VEC__"))),
+    3510: (("aic", ("__DAV_C310_CUBE__", "__DAV_CUBE__")), ("aiv", ("__DAV_C310_VEC__", "__DAV_VEC__"))),
+}
+
 # Core-type conditions: macro spelling -> (core type when true, core type when false).
 CORE_CONDITIONS = {
     "ASCEND_IS_AIV": ("aiv", "aic"), "ASCEND_IS_AIC": ("aic", "aiv"),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ascgen import config
 from ascgen import products as products_mod
+from ascgen.check import api
 from ascgen.check import index as check_index
 from ascgen.check import parse as check_parse
 from ascgen.check import paths as check_paths
@@ -76,16 +77,51 @@ def _check(path, product, include_dirs, defines) -> CheckResult:
     if not index.entries:
         raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
                           "nothing to check")
-    diagnostics, visited = [], {}
-    for entry in index.entries:
-        trace = check_paths.Interpreter(index, entry, result.skipped, product).run()
-        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
-        result.kernels.append(entry.name)
-        visited.update((id(fn), fn) for fn in trace.visited)
-    result.skipped += _unparsed_kernel_code(parsed, visited.values())
+    sides = _core_sides(product, index)
+    if not sides:
+        diagnostics = _analyse(parsed, index, product, None, result)
+    else:
+        # A MIX kernel is compiled once per core side with that side's macros: analyse each side as
+        # its own binary, with the code its `#if defined(__DAV_C220_CUBE__)` blocks select.
+        diagnostics = []
+        for side, macros in sides:
+            side_parsed = check_parse.parse(str(path), include_dirs, defines, (*extra, *macros))
+            side_result = CheckResult(str(path))
+            diagnostics += _analyse(side_parsed, check_index.build(side_parsed), product, side, side_result)
+            result.skipped += side_result.skipped
+            result.kernels += [k for k in side_result.kernels if k not in result.kernels]
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
+
+
+def _core_sides(product, index) -> list:
+    """[(core side, its macros), ...] when the product compiles each core side separately and the user's
+    code tests a side macro; [] otherwise (one analysis covers both sides)."""
+    if product is None or not product.separated:
+        return []
+    sides = api.CORE_SIDE_MACROS.get(product.npu_arch)
+    if sides is None:
+        return []
+    names = {m for _, macros in sides for m in macros}
+    texts = (index.file_bytes(f) for f in index.user_files)
+    if not any(name.encode() in text for text in texts for name in names):
+        return []
+    return list(sides)
+
+
+def _analyse(parsed, index, product, side, result: CheckResult) -> list:
+    diagnostics, visited = [], {}
+    for entry in index.entries:
+        trace = check_paths.Interpreter(index, entry, result.skipped, product, side).run()
+        if trace is None:
+            continue            # the kernel does not run on this core side
+        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
+        if entry.name not in result.kernels:
+            result.kernels.append(entry.name)
+        visited.update((id(fn), fn) for fn in trace.visited)
+    result.skipped += _unparsed_kernel_code(parsed, visited.values())
+    return diagnostics
 
 
 def _unparsed_kernel_code(parsed, functions) -> list:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ascgen.check import api, consteval
-from ascgen.check.tokens import Call, LazyFile, Tok, read_macro
+from ascgen.check.tokens import Call, LazyFile, Tok, calls_in, expand, match_paren, read_macro
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
 _SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
@@ -35,6 +35,7 @@ class FuncDef:
     entry: bool = False
     leading: tuple[str, ...] = ()   # tokens before the declaration: extern "C" __global__ __aicore__ ...
     tparams: tuple[str, ...] = ()   # template type parameters, in order (for binding explicit arguments)
+    macro_body: list | None = None  # a kernel defined by a macro invocation: its body's expanded tokens
 
     @property
     def where(self) -> str:
@@ -359,12 +360,40 @@ def _add_function(index: Index, cursor, scope) -> None:
     name = cursor.spelling.split("<")[0]
     tparams = tuple(c.spelling for c in cursor.get_children()
                     if c.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER"))
+    macro_body = None
+    if owner is None and "__global__" not in leading:
+        leading, macro_body = _macro_definition(index, cursor, name) or (leading, None)
     d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
                 len(params) - defaults, 99 if _is_variadic(cursor) else len(params),
-                entry=("__global__" in leading and owner is None), leading=leading, tparams=tparams)
+                entry=("__global__" in leading and owner is None), leading=leading, tparams=tparams,
+                macro_body=macro_body)
     index.functions.setdefault(name, []).append(d)
     if d.entry:
         index.entries.append(d)
+
+
+def _macro_definition(index: Index, cursor, name: str):
+    """(declaration words, body tokens) of a function defined by one of the user's macros
+    (`DEFINE_KERNEL(kernel_fp32, float)`), read from the macro's expansion; None otherwise."""
+    toks = index.cursor_tokens(cursor)
+    if not toks or toks[0].text not in index.macros:
+        return None
+    call = next((c for c in calls_in(toks) if c.tok is toks[0]), None)
+    if call is None:
+        return None
+    body = expand(index.macros[call.name], call)
+    at = next((i for i, t in enumerate(body) if t.text == name and i + 1 < len(body) and body[i + 1].text == "("),
+              None)
+    if at is None:
+        return None
+    close = match_paren(body, at + 1)
+    brace = next((j for j in range(close or len(body), len(body)) if body[j].text == "{"), None)
+    end = match_paren(body, brace) if brace is not None else None
+    if end is None:
+        return None
+    words = tuple(t.text for t in body[:at] if t.kind == "id") + (('"C"',) if any(
+        t.text == '"C"' for t in body[:at]) else ())
+    return words, body[brace + 1:end]
 
 
 def _add_value_param(index: Index, cursor) -> None:

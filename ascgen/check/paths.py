@@ -91,12 +91,13 @@ _STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO
 
 
 class Interpreter(TokenStatements):
-    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None):
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None):
         self.index = index
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
         # true there, so core-type branches are not alternatives.
         self.coupled = product is not None and not product.separated
         self.kernel = kernel
+        self.side = side                       # "aic" / "aiv": this analysis is one core side's binary
         self.skipped = skipped
         self.events: dict = {}                 # (kind, file, offset) -> Event
         self.memo: dict = {}
@@ -111,8 +112,13 @@ class Interpreter(TokenStatements):
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
 
     # ---- entry point ----
-    def run(self) -> KernelTrace:
+    def run(self) -> KernelTrace | None:
+        """The kernel's trace; None when it does not run on the core side being analysed."""
         core = self._initial_core()
+        if self.side is not None:
+            if core not in ("*", self.side):
+                return None
+            core = self.side
         keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
         exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
@@ -151,7 +157,7 @@ class Interpreter(TokenStatements):
             return states
         self.visited.setdefault(id(fn), fn)
         body = next((c for c in self.index.children(fn.cursor) if c.kind.name == "COMPOUND_STMT"), None)
-        if body is None:
+        if body is None and fn.macro_body is None:
             return states
         if self.summary.inert(fn):
             # Nothing in it (or below it) can change a verdict: no task-sync call, no GM tensor, no
@@ -173,7 +179,8 @@ class Interpreter(TokenStatements):
                 self.prefix = saved + witness + ((site,) if site else ())
                 self.bindings = dict(bindings)
                 self.stack.append(fn)
-                flow = self.exec(body, {seen: ()}, fn, loop)
+                flow = self.exec_tokens(fn.macro_body, {seen: ()}, fn, loop) if fn.macro_body is not None \
+                    else self.exec(body, {seen: ()}, fn, loop)
                 self.stack.pop()
                 self.prefix, self.bindings = saved, saved_bindings
                 result: States = {}
