@@ -71,31 +71,35 @@ def _check(path, product, include_dirs, defines) -> CheckResult:
         for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", product.cce_aicore)):
             if value is not None and not any(str(d).split("=")[0] == name for d in defines):
                 extra.append(f"{name}={value}")
-    parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
-    index = check_index.build(parsed)
-    result = CheckResult(str(path), skipped=list(parsed.skipped))
-    if not index.entries:
-        raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
-                          "nothing to check")
-    sides = _core_sides(product, index)
-    if not sides:
-        diagnostics = _analyse(parsed, index, product, None, result)
-    else:
+    sides = _core_sides(product, path, include_dirs)
+    if sides:
         # A MIX kernel is compiled once per core side with that side's macros: analyse each side as
         # its own binary, with the code its `#if defined(__DAV_C220_CUBE__)` blocks select.
-        diagnostics = []
+        result, diagnostics = CheckResult(str(path)), []
         for side, macros in sides:
-            side_parsed = check_parse.parse(str(path), include_dirs, defines, (*extra, *macros))
-            side_result = CheckResult(str(path))
-            diagnostics += _analyse(side_parsed, check_index.build(side_parsed), product, side, side_result)
-            result.skipped += side_result.skipped
-            result.kernels += [k for k in side_result.kernels if k not in result.kernels]
+            parsed = check_parse.parse(str(path), include_dirs, defines, (*extra, *macros))
+            index = _index_with_entries(parsed, path)
+            result.skipped += parsed.skipped
+            diagnostics += _analyse(parsed, index, product, side, result)
+    else:
+        parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
+        index = _index_with_entries(parsed, path)
+        result = CheckResult(str(path), skipped=list(parsed.skipped))
+        diagnostics = _analyse(parsed, index, product, None, result)
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
 
 
-def _core_sides(product, index) -> list:
+def _index_with_entries(parsed, path):
+    index = check_index.build(parsed)
+    if not index.entries:
+        raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
+                          "nothing to check")
+    return index
+
+
+def _core_sides(product, path, include_dirs) -> list:
     """[(core side, its macros), ...] when the product compiles each core side separately and the user's
     code tests a side macro; [] otherwise (one analysis covers both sides)."""
     if product is None or not product.separated:
@@ -104,8 +108,7 @@ def _core_sides(product, index) -> list:
     if sides is None:
         return []
     names = {m for _, macros in sides for m in macros}
-    texts = (index.file_bytes(f) for f in index.user_files)
-    if not any(name.encode() in text for text in texts for name in names):
+    if not any(name in text for text in check_parse.user_texts(str(path), include_dirs) for name in names):
         return []
     return list(sides)
 

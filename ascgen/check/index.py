@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from ascgen.check import api, consteval
-from ascgen.check.tokens import Call, LazyFile, Tok, calls_in, expand, match_paren, read_macro
+from ascgen.check.tokens import (Call, LazyFile, Tok, calls_in, expand, match_paren, read_macro,
+                                 skipped_ranges)
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
 _SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
@@ -124,20 +125,26 @@ class Index:
         return None
 
     def op_wide_sync(self) -> dict:
-        """{kind: first token} for the task-sync calls written anywhere in the user's active code, the way
-        the SuperKernel compiler (and ascgen's runtime, ascgen.source.signature) decides that an operator
-        uses them: by text, after the preprocessor, comments excluded, whether or not a path runs them."""
+        """{kind: Tok} for the task-sync calls written anywhere in the user's active code, the way the
+        SuperKernel compiler (and ascgen's runtime, ascgen.source.signature) decides that an operator uses
+        them: by text, after the preprocessor (`#if` blocks it skipped excluded, `#define` lines kept),
+        comments excluded, whether or not a path runs them. A text search, not a full lex: operators
+        include tens of thousands of lines of their own headers."""
         if "#op_wide" not in self.tokens:
             found: dict = {}
             for name in sorted(self.user_files):
-                toks = self.file_tokens(name).between(0, len(self.file_bytes(name)))
-                for t in toks:
-                    if t.text in api.TASK_SYNC and t.text not in found:
-                        found[t.text] = t
-            for macro in self.macros.values():           # macro bodies: directive lines are not tokens
-                for t in macro.body:
-                    if t.text in api.TASK_SYNC and t.text not in found:
-                        found[t.text] = t
+                data = self.file_bytes(name)
+                if not any(kind.encode() in data for kind in api.TASK_SYNC):
+                    continue
+                code = _COMMENTS.sub(lambda m: b" " * len(m.group(0)), data)   # same offsets
+                skipped = skipped_ranges(self.tu, name)
+                for m in _TASK_SYNC_WORD.finditer(code):
+                    kind = m.group(0).decode()
+                    if kind in found or any(a <= m.start() < b for a, b in skipped):
+                        continue
+                    line = data.count(b"\n", 0, m.start()) + 1
+                    col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+                    found[kind] = Tok("id", kind, m.start(), line, col, name)
             self.tokens["#op_wide"] = found
         return self.tokens["#op_wide"]
 
@@ -318,6 +325,7 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
 _WORD = re.compile(rb"[A-Za-z_][0-9A-Za-z_]*")
 _TILING_KEY = re.compile(rb"\b" + api.TILING_KEY_MACRO.encode() + rb"\s*\(\s*((?:0[xX])?[0-9a-fA-F]+[uUlL]*)\s*\)")
 _KERNEL_TYPE_SEL = re.compile(rb"\b" + api.KERNEL_TYPE_SELECTOR.encode() + rb"\s*\(([^)]*)\)")
+_TASK_SYNC_WORD = re.compile(rb"\b(?:" + b"|".join(k.encode() for k in api.TASK_SYNC) + rb")\b")
 _COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 

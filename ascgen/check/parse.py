@@ -213,6 +213,22 @@ def precompiled_library(args: list[str], cindex) -> str | None:
         return None
 
 
+def user_texts(path: str, include_dirs=()) -> list[str]:
+    """The texts of the user's files `path` includes (no clang: the include walk only), for cheap
+    questions asked before parsing, such as whether the code tests a core-side macro."""
+    if not os.path.isfile(path):
+        return []
+    prep = _Preparer([str(d) for d in include_dirs])
+    prep.visit(path)
+    out = []
+    for name in prep.user_files:
+        try:
+            out.append(prep.texts.get(name) or Path(name).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return out
+
+
 def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSource:
     """Parse `path` for analysis. Raises AscgenError when the file cannot be read or parsed at all."""
     try:

@@ -54,6 +54,7 @@ class KernelTrace:
     initial_core: str
     tracked: set = field(default_factory=set)     # hazard ids followed to the exits through Key.pre
     untracked: set = field(default_factory=set)   # hazard ids dropped on some path (MAX_HAZARDS reached)
+    reached: set = field(default_factory=set)     # (hazard id, kind): some path through it called kind
 
     def counted_exits(self) -> States:
         """The exit states without their hazard marks: what the path counts are judged on."""
@@ -66,10 +67,10 @@ class KernelTrace:
         """Whether some path through the hazard goes on to call one of `kinds`; None when not followed."""
         if ident not in self.tracked or ident in self.untracked:
             return None
-        return any(ident in k.pre and any(k.count(kind) for kind in kinds) for k in self.exits)
+        return any((ident, kind) in self.reached for kind in kinds)
 
 
-MAX_HAZARDS = 6          # pre-wait hazards carried per path state (beyond: the old, path-blind verdict)
+MAX_HAZARDS = 4          # pre-wait hazards carried per path state (beyond: the old, path-blind verdict)
 
 
 def _is_hazard(event: Event, index: Index) -> bool:
@@ -110,6 +111,9 @@ class Interpreter(TokenStatements):
         self.untracked: set = set()
         # What each function may do, shared by every kernel of the file.
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
+        self.reached: set = set()               # (hazard id, task-sync kind) settled on some path
+        self._facts_cache: dict = {}
+        self.track_hazards = bool(self.summary.has_sync(kernel))
 
     # ---- entry point ----
     def run(self) -> KernelTrace | None:
@@ -122,7 +126,7 @@ class Interpreter(TokenStatements):
         keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
         exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
-                           self._unparsed_sync(), core, self.tracked, self.untracked)
+                           self._unparsed_sync(), core, self.tracked, self.untracked, self.reached)
 
     def _initial_core(self) -> str:
         """The core types the kernel runs on: its qualifier, else KERNEL_TASK_TYPE_DEFAULT anywhere it
@@ -172,7 +176,10 @@ class Interpreter(TokenStatements):
         for key, witness in states.items():
             # Run the callee on the part of the state it can observe: a helper without core-type or
             # TilingKey conditions is interpreted once, not once per TilingKey still possible.
-            seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None)
+            # Facts about compile-time names are kept per function (see _fact_names): the callee starts
+            # without the caller's and the caller gets its own back.
+            seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None,
+                             facts=frozenset())
             memo_key = (id(fn), seen, loop, bindings)
             if memo_key not in self.memo:
                 saved, saved_bindings = self.prefix, self.bindings
@@ -188,7 +195,8 @@ class Interpreter(TokenStatements):
                 _merge(result, flow.ret)
                 self.memo[memo_key] = result
             for k, suffix in self.memo[memo_key].items():
-                restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys)
+                restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys,
+                                   facts=key.facts)
                 _merge(out, {restored: witness + suffix})
         return out
 
@@ -294,7 +302,7 @@ class Interpreter(TokenStatements):
         start = 2 if len(toks) > 1 and toks[1].text == "constexpr" else 1
         cond = toks[start:_index_at(toks, then.extent.start.offset)]
         states = self.leaf(cond, states, fn, loop)
-        true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
+        true_states, false_states = self.branch(cond, toks[0], self._file(cur), states, fn)
         if start == 2 and other is None and true_states \
                 and selects_configuration(self.index.cursor_tokens(then), self.summary, fn):
             false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
@@ -398,7 +406,8 @@ class Interpreter(TokenStatements):
         return self._loop(cur, states, fn, body, cond, True)
 
     # ---- conditions ----
-    def branch(self, cond: list[Tok], at: Tok, where: str, states: States) -> tuple[States, States]:
+    def branch(self, cond: list[Tok], at: Tok, where: str, states: States, fn: FuncDef | None = None
+               ) -> tuple[States, States]:
         """Split states by a condition: core-type and TilingKey conditions constrain the key."""
         toks = list(cond)
         negate = False
@@ -414,7 +423,7 @@ class Interpreter(TokenStatements):
         f_step = _step(at, where, f"`{text}` is false")
         core = api.CORE_CONDITIONS.get(toks[0].text) if len(toks) == 1 else None
         keyset = _tiling_keys(toks)
-        compile_time = self.index.value_params - set(self.bindings)
+        compile_time = self._fact_names(fn) - set(self.bindings) if fn is not None else set()
         values = self.index.known_values(self.bindings)
         for key, witness in states.items():
             decided = None if core is not None or keyset is not None else \
@@ -442,6 +451,19 @@ class Interpreter(TokenStatements):
                     new = new.with_(keys=frozenset(keys))
                 _merge(true_s if value else false_s, {new: witness + (step,)})
         return true_s, false_s
+
+    def _fact_names(self, fn: FuncDef) -> set:
+        """Template value parameters written at least twice in `fn` (with its macros): only those can
+        have a later condition that a recorded fact decides. Facts about the others would only split
+        path states that the join points should merge (exponential in the number of `if constexpr`)."""
+        found = self._facts_cache.get(id(fn))
+        if found is None:
+            counts: dict = {}
+            for t in self.summary.expanded_tokens(fn):
+                if t.text in self.index.value_params:
+                    counts[t.text] = counts.get(t.text, 0) + 1
+            found = self._facts_cache[id(fn)] = {name for name, n in counts.items() if n >= 2}
+        return found
 
     # ---- leaf statements: the calls they make ----
     def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
@@ -477,7 +499,7 @@ class Interpreter(TokenStatements):
             step = _step(call.tok, where, f"{call.name} at line {call.tok.line}", decision=False)
             out: States = {}
             for key, witness in states.items():
-                _merge(out, {key.bump(call.name): witness + (step,)})
+                _merge(out, {self._settle_hazards(key, call.name).bump(call.name): witness + (step,)})
             return out
         callees = self.index.resolve(call, fn, self.bindings)
         if callees:
@@ -525,9 +547,20 @@ class Interpreter(TokenStatements):
             self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor, key)
         return self._mark_hazard(key, self.events[key], states)
 
+    def _settle_hazards(self, key: Key, kind: str) -> Key:
+        """A task-sync call settles the hazards it answers: record that their path went on to `kind`
+        and drop them from the key, so hazards live only between themselves and the first call (the
+        state space stays small after the wait)."""
+        if not key.pre:
+            return key
+        settled = {h for h in key.pre if kind == api.WAIT or h[0] != "gm"}   # a GM write waits for the wait
+        self.reached |= {(h, kind) for h in settled}
+        return key.with_(pre=key.pre - settled)
+
     def _mark_hazard(self, ident, event: Event, states: States) -> States:
-        """Carry a pre-wait hazard in the states that pass it (see Key.pre); bounded per path."""
-        if not _is_hazard(event, self.index):
+        """Carry a pre-wait hazard in the states that pass it (see Key.pre); bounded per path, and only
+        in kernels that can reach a task-sync call (the others have no wait to be before)."""
+        if not self.track_hazards or not _is_hazard(event, self.index):
             return states
         out: States = {}
         for k, w in states.items():

@@ -113,7 +113,7 @@ class TokenStatements:
             then_at = next((j for j in range(k, len(toks)) if toks[j].text == "{"), len(toks))
             cond = toks[k:then_at]
         states = self.leaf(cond, states, fn, loop, depth)
-        true_s, false_s = self.branch(cond, toks[i], self._where(toks[i], fn), states)
+        true_s, false_s = self.branch(cond, toks[i], self._where(toks[i], fn), states, fn)
         then_end = self._statement_span(toks, then_at)
         flow = self.exec_tokens(toks[then_at:then_end], true_s, fn, loop, depth)
         end = then_end
