@@ -28,10 +28,20 @@ def literal(text: str):
 class Env:
     """Known values: constants and bound template arguments, plus the path's facts."""
 
-    def __init__(self, values: dict, facts: frozenset, bools: set):
+    def __init__(self, values: dict, facts: frozenset, bools: set, domains: dict | None = None):
         self.values = values
         self.facts = facts
         self.bools = bools
+        self.domains = domains or {}
+
+    def domain(self, name: str):
+        """The values `name` can still have on this path (None: unbounded)."""
+        base = self.domains.get(name)
+        if base is None and name in self.bools:
+            base = frozenset({0, 1})
+        if base is None:
+            return None
+        return base - {v for f, rel, v in self.facts if f == name and rel == "ne"}
 
     def lookup(self, name: str):
         if name in self.values:
@@ -39,16 +49,12 @@ class Env:
         for fname, rel, value in self.facts:
             if fname == name and rel == "eq":
                 return value
-        if name in self.bools:
-            excluded = {v for f, rel, v in self.facts if f == name and rel == "ne"}
-            if excluded & {0}:
-                return 1
-            if excluded & {1}:
-                return 0
-        return None
+        left = self.domain(name)
+        return next(iter(left)) if left is not None and len(left) == 1 else None
 
     def excluded(self, name: str, value) -> bool:
-        return (name, "ne", value) in self.facts
+        left = self.domain(name)
+        return (name, "ne", value) in self.facts or (left is not None and value not in left)
 
 
 def evaluate(toks: list[Tok], env: Env):
@@ -104,26 +110,27 @@ def _unary(toks, i, env):
         if i + 1 < len(toks) and toks[i + 1].text in ("(", "[", ".", "->", "<"):
             raise ValueError("call or member: run-time")
         name = toks[i].text
-        if i + 2 < len(toks) and toks[i + 1].text in ("==", "!=") and toks[i + 2].kind == "lit" \
-                and env.lookup(name) is None and env.excluded(name, literal(toks[i + 2].text)):
-            # `X == c` where the path already knows X != c.
-            op, value = toks[i + 1].text, literal(toks[i + 2].text)
-            return (0 if op == "==" else 1), i + 3
+        if i + 2 < len(toks) and toks[i + 1].text in ("==", "!=") and env.lookup(name) is None:
+            # `X == c` where the path already knows X != c, or no build selects c.
+            value = literal(toks[i + 2].text) if toks[i + 2].kind == "lit" else env.values.get(toks[i + 2].text)
+            if value is not None and (i + 3 >= len(toks) or toks[i + 3].text not in ("(", "[", ".", "::")) \
+                    and env.excluded(name, value):
+                return (0 if toks[i + 1].text == "==" else 1), i + 3
         return env.lookup(name), i + 1
     raise ValueError("unsupported token")
 
 
-def facts_of(toks: list[Tok], taken: bool, compile_time: set) -> frozenset:
+def facts_of(toks: list[Tok], taken: bool, compile_time: set, values: dict | None = None) -> frozenset:
     """What a decided condition says about one compile-time name: `B`, `!B`, `B == c`, `B != c`."""
     toks = list(toks)
     while toks and toks[0].text == "(" and toks[-1].text == ")":
         toks = toks[1:-1]
     if toks and toks[0].text == "!":
-        return facts_of(toks[1:], not taken, compile_time)
+        return facts_of(toks[1:], not taken, compile_time, values)
     if len(toks) == 1 and toks[0].text in compile_time:
         return frozenset({(toks[0].text, "ne" if taken else "eq", 0)})
     if len(toks) == 3 and toks[0].text in compile_time and toks[1].text in ("==", "!="):
-        value = literal(toks[2].text)
+        value = literal(toks[2].text) if values is None or toks[2].kind == "lit" else values.get(toks[2].text)
         if value is None:
             return frozenset()
         equal = taken == (toks[1].text == "==")

@@ -69,6 +69,7 @@ class Index:
     generic_param: dict = field(default_factory=dict)     # (scope, variable) -> the template parameter typing it
     value_params: set = field(default_factory=set)        # template value parameters (`bool B`, `int N`)
     bool_params: set = field(default_factory=set)         # the bool ones
+    domains: dict = field(default_factory=dict)           # template parameter -> values any build selects
 
     def file_bytes(self, filename: str) -> bytes:
         """The text clang parsed for a file (the edited copy when includes were blanked)."""
@@ -157,6 +158,26 @@ class Index:
                     out.add(used)
                     todo.append(used)
         return out
+
+    def template_domains(self) -> dict:
+        """The values the tiling-key template selects for each template parameter: the union of its
+        `ASCENDC_TPL_*_SEL(NAME, values...)` lists over every selection group (no build instantiates
+        other values). Names with a range selection or a value that is not a known constant get none."""
+        if "#domains" not in self.tokens:
+            domains: dict = {}
+            open_ended = set()
+            for name in self.user_files:
+                text = _COMMENTS.sub(b" ", self.file_bytes(name))
+                for m in _TPL_SEL.finditer(text):
+                    words = [w.strip() for w in m.group(2).decode("utf-8", "replace").split(",")]
+                    param, values = words[0], [w for w in words[1:] if w and w != "ASCENDC_TPL_UI_LIST"]
+                    known = [consteval.literal(v) if consteval.literal(v) is not None else self.constants.get(v)
+                             for v in values]
+                    if any(v in ("ASCENDC_TPL_UI_RANGE", "ASCENDC_TPL_UI_MIX") for v in values) or None in known:
+                        open_ended.add(param)
+                    domains.setdefault(param, set()).update(k for k in known if k is not None)
+            self.tokens["#domains"] = {p: frozenset(v) for p, v in domains.items() if p not in open_ended and v}
+        return self.tokens["#domains"]
 
     def template_kernel_types(self) -> set:
         """Kernel types named by ASCENDC_TPL_KERNEL_TYPE_SEL(...) in the user's files."""
@@ -315,6 +336,9 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
                 index.macros[macro.name] = macro
             elif macro is not None:
                 index.aliases[macro.name] = {t.text for t in macro.body if t.kind == "id"}
+                value = consteval.literal(macro.body[0].text) if len(macro.body) == 1 else None
+                if value is not None and macro.body[0].kind == "lit":
+                    index.constants.setdefault(macro.name, value)   # `#define GMM_TPL_INT8 2`
         elif kind in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL", "TYPE_ALIAS_TEMPLATE_DECL"):
             index.aliases[child.spelling] = set(index.source_words(child)) - {child.spelling}
         elif kind == "ENUM_DECL":
@@ -324,6 +348,7 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
 
 _WORD = re.compile(rb"[A-Za-z_][0-9A-Za-z_]*")
 _TILING_KEY = re.compile(rb"\b" + api.TILING_KEY_MACRO.encode() + rb"\s*\(\s*((?:0[xX])?[0-9a-fA-F]+[uUlL]*)\s*\)")
+_TPL_SEL = re.compile(rb"\bASCENDC_TPL_(BOOL|UINT|DTYPE|DATATYPE|FORMAT)_SEL\s*\(([^()]*)\)")
 _KERNEL_TYPE_SEL = re.compile(rb"\b" + api.KERNEL_TYPE_SELECTOR.encode() + rb"\s*\(([^)]*)\)")
 _TASK_SYNC_WORD = re.compile(rb"\b(?:" + b"|".join(k.encode() for k in api.TASK_SYNC) + rb")\b")
 _COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)

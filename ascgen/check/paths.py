@@ -427,7 +427,8 @@ class Interpreter(TokenStatements):
         values = self.index.known_values(self.bindings)
         for key, witness in states.items():
             decided = None if core is not None or keyset is not None else \
-                consteval.evaluate(list(cond), consteval.Env(values, key.facts, self.index.bool_params))
+                consteval.evaluate(list(cond), consteval.Env(values, key.facts, self.index.bool_params,
+                                                             self.index.template_domains()))
             outcomes = ((True, t_step), (False, f_step))
             for value, step in outcomes:
                 if decided is not None and value != bool(decided):
@@ -435,7 +436,7 @@ class Interpreter(TokenStatements):
                 taken = value != negate
                 new = key
                 if compile_time:
-                    new = new.with_(facts=new.facts | consteval.facts_of(cond, value, compile_time))
+                    new = new.with_(facts=new.facts | consteval.facts_of(cond, value, compile_time, values))
                 if core is not None and self.coupled:
                     if taken != (not toks[0].text.startswith("ASCEND_IS_NOT")):
                         continue
