@@ -177,6 +177,25 @@ static int gemv(int k, int n, bool fractal) {
     return 0;
 }
 
+// nd2nz ND N D SRCMAT SRCD C0STRIDE NSTRIDE DSTMAT SRCLEN DSTLEN: DataCopy(Nd2NzParams) of SRCLEN halves from
+// stdin into an L1 tensor of DSTLEN halves filled with -1 first; writes the L1 tensor.
+static int nd2nz(char** v) {
+    int x[10];
+    for (int i = 0; i < 10; ++i) x[i] = std::atoi(v[i]);
+    const half* sp = take<half>(size_t(x[8]));
+    std::vector<half> src(sp, sp + x[8]);
+    ascgen::rt::gm_register(src.data(), src.size() * 2, "src");
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(src.data(), src.size());
+    LocalTensor<half> l1(TPosition::A1, 0, uint32_t(x[9]));
+    for (int i = 0; i < x[9]; ++i) l1.data()[i] = half(-1.0f);
+    Nd2NzParams p{uint16_t(x[0]), uint16_t(x[1]), uint16_t(x[2]), uint16_t(x[3]), uint16_t(x[4]), uint16_t(x[5]),
+                  uint16_t(x[6]), uint16_t(x[7])};
+    DataCopy(l1, g, p);
+    put(l1.data(), size_t(x[9]));
+    return 0;
+}
+
 int main(int argc, char** argv) {
     char buf[1 << 16];
     size_t got;
@@ -184,6 +203,7 @@ int main(int argc, char** argv) {
     std::string cmd = argc > 1 ? argv[1] : "";
     try {
         if (cmd == "widen") return widen();
+        if (cmd == "nd2nz") return nd2nz(argv + 2);
         if (cmd == "gemv") return gemv(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]) != 0);
         if (cmd == "gemm") {
             std::string t = argv[2];
@@ -281,6 +301,29 @@ def test_gemm_bfloat16_within_the_float_sum_bound(driver):
 def test_vector_conversion_matches_the_scalar_one_for_every_bit_pattern(driver):
     bad = np.frombuffer(driver("widen"), np.int32)
     assert list(bad) == [0, 0], "blocks of 16 half / bfloat16 patterns converted differently"
+
+
+@pytest.mark.parametrize("nd,rows,cols,src_mat,src_d,c0_stride,n_stride,dst_mat", [
+    (1, 20, 40, 0, 40, 32, 1, 0),         # ragged: 40 columns = 2 whole 16-element pieces + 8
+    (2, 5, 19, 120, 23, 8, 1, 600),       # two matrices, source rows wider than the copy
+    (1, 6, 33, 0, 33, 3, 2, 0),           # dstNzNStride 2: every other 32-byte row
+    (1, 4, 48, 0, 48, 0, 1, 0),           # dstNzC0Stride 0: pieces overlap, the last column block wins
+])
+def test_nd2nz_copy_matches_the_element_formula(nd, rows, cols, src_mat, src_d, c0_stride, n_stride, dst_mat):
+    exe = harness.build("cube_driver_baseline", DRIVER)
+    src_len = (nd - 1) * src_mat + (rows - 1) * src_d + cols
+    dst_len = (nd - 1) * dst_mat + ((cols - 1) // 16) * c0_stride * 16 + (rows - 1) * n_stride * 16 + 16
+    src = np.arange(src_len, dtype=np.float16)
+    res = harness.run(exe, "nd2nz", nd, rows, cols, src_mat, src_d, c0_stride, n_stride, dst_mat, src_len, dst_len,
+                      stdin=src.tobytes())
+    assert res.returncode == 0, res.stderr.decode()
+    expect = np.full(dst_len, -1.0, np.float16)
+    for m in range(nd):                     # the documented element order: matrices, rows, columns
+        for r in range(rows):
+            for c in range(cols):
+                expect[m * dst_mat + (c // 16) * c0_stride * 16 + r * n_stride * 16 + c % 16] = \
+                    src[m * src_mat + r * src_d + c]
+    assert np.array_equal(np.frombuffer(res.stdout, np.float16), expect)
 
 
 @pytest.mark.parametrize("k,n", [(256, 32), (100, 20), (1000, 32)])

@@ -99,14 +99,19 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     for (int64_t k = 0; k < nd; ++k) {
         const T* s = src.data() + k * p.srcNdMatrixStride;
         L::gm_record(s, uint64_t(cols) * sizeof(T), uint64_t(rows), uint64_t(p.srcDValue) * sizeof(T), false, loc);
-        // One 32-byte row piece (c0 elements, fewer at the right edge) per memmove: element (r, c) goes
-        // to (c / c0) * dstNzC0Stride * c0 + r * dstNzNStride * c0 + c % c0. memmove: strides of 0 may
-        // overlap pieces, and the element-by-element order (later pieces win) is kept.
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < cols; c += c0)
-                std::memmove(dst.data() + k * p.dstNzMatrixStride + (c / c0) * p.dstNzC0Stride * c0 +
-                                 r * p.dstNzNStride * c0,
-                             s + r * p.srcDValue + c, size_t(cols - c < c0 ? cols - c : c0) * sizeof(T));
+        // One 32-byte row piece (c0 elements, fewer at the right edge) per copy: element (r, c) goes to
+        // (c / c0) * dstNzC0Stride * c0 + r * dstNzNStride * c0 + c % c0. Pieces are copied in the old
+        // element-by-element order, so where strides make them overlap the later one still wins; a
+        // piece never overlaps its GM source. Whole pieces are a fixed 32-byte memcpy (inlined).
+        T* d = dst.data() + k * p.dstNzMatrixStride;
+        const int64_t whole = cols / c0 * c0;
+        for (int64_t r = 0; r < rows; ++r) {
+            const T* sr = s + r * p.srcDValue;
+            T* dr = d + r * p.dstNzNStride * c0;
+            for (int64_t c = 0; c < whole; c += c0) std::memcpy(dr + (c / c0) * p.dstNzC0Stride * c0, sr + c, 32);
+            if (whole < cols)
+                std::memcpy(dr + (whole / c0) * p.dstNzC0Stride * c0, sr + whole, size_t(cols - whole) * sizeof(T));
+        }
     }
     ::ascgen::rt::cost(PIPE_MTE2, uint64_t(nd * rows * cols) * sizeof(T));
 }
