@@ -5,6 +5,8 @@ matmul kernel of benchmarks/bench_cube.py.
   bit for half (same summation order, exact products), int8 against numpy exactly, bfloat16 within the
   float-sum bound; fractal padding filled with NaN patterns must not leak in or be overwritten.
 * The vectorised half -> float conversion against the scalar one for all 65536 bit patterns.
+* int8 through the library: ND -> NZ with 16 x 32 fractals, LoadData, Mmad into int32, Fixpipe to int32 GM.
+* DataCopy ND -> NZ against its element formula (ragged, two matrices, gaps, overlapping pieces).
 * GEMV mode (m == 1): L0A holds A as one contiguous row (the asc-devkit mmad_gemv sequence) in an L0A
   whose other bytes are garbage; the old emulation read a 16-row fractal there and got a wrong answer.
   Refused by name where GEMV is not emulated; disableGemv (dav-3510) keeps the fractal layout.
@@ -196,6 +198,47 @@ static int nd2nz(char** v) {
     return 0;
 }
 
+// mmad_i8 M K N: int8 A (MxK) and B stored transposed (NxK) in GM -> L1 (ND -> NZ, 16 x 32 fractals) ->
+// LoadData -> Mmad into an int32 L0C -> Fixpipe to int32 GM; writes C (MxN).
+static int mmad_i8(int m, int k, int n) {
+    auto up = [](int v, int a) { return (v + a - 1) / a * a; };
+    const int8_t* ap = take<int8_t>(size_t(m) * k);
+    const int8_t* bp = take<int8_t>(size_t(n) * k);
+    std::vector<int8_t> a(ap, ap + size_t(m) * k), b(bp, bp + size_t(n) * k);
+    std::vector<int32_t> c(size_t(m) * n, 0);
+    ascgen::rt::gm_register(a.data(), a.size(), "a");
+    ascgen::rt::gm_register(b.data(), b.size(), "b");
+    ascgen::rt::gm_register(c.data(), c.size() * 4, "c");
+    GlobalTensor<int8_t> ag, bg;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer(a.data(), a.size());
+    bg.SetGlobalBuffer(b.data(), b.size());
+    cg.SetGlobalBuffer(c.data(), c.size());
+    const int mf = up(m, 16) / 16, nf = up(n, 16) / 16, kf = up(k, 32) / 32;
+    const uint32_t aSize = uint32_t(mf * kf * 512), bSize = uint32_t(nf * kf * 512);
+    LocalTensor<int8_t> a1(TPosition::A1, 0, aSize), b1(TPosition::B1, aSize, bSize);
+    LocalTensor<int8_t> a2(TPosition::A2, 0, aSize), b2(TPosition::B2, 0, bSize);
+    LocalTensor<int32_t> c1(TPosition::CO1, 0, uint32_t(mf * nf * 256));
+    Nd2NzParams pa{1, uint16_t(m), uint16_t(k), 0, uint16_t(k), uint16_t(mf * 16), 1, 0};
+    DataCopy(a1, ag, pa);
+    Nd2NzParams pb{1, uint16_t(n), uint16_t(k), 0, uint16_t(k), uint16_t(nf * 16), 1, 0};
+    DataCopy(b1, bg, pb);
+    LoadData2DParams la;
+    la.repeatTimes = uint8_t(kf), la.srcStride = uint16_t(mf);
+    for (int i = 0; i < mf; ++i) LoadData(a2[uint32_t(i * kf * 512)], a1[uint32_t(i * 512)], la);
+    LoadData2DParams lb;
+    lb.repeatTimes = uint8_t(nf * kf), lb.srcStride = 1;
+    LoadData(b2, b1, lb);
+    MmadParams mp;
+    mp.m = uint16_t(m), mp.n = uint16_t(n), mp.k = uint16_t(k);
+    Mmad(c1, a2, b2, mp);
+    FixpipeParamsV220 fp;
+    fp.nSize = uint16_t(n), fp.mSize = uint16_t(m), fp.srcStride = uint16_t(mf * 16), fp.dstStride = uint32_t(n);
+    Fixpipe(cg, c1, fp);
+    put(c.data(), c.size());
+    return 0;
+}
+
 int main(int argc, char** argv) {
     char buf[1 << 16];
     size_t got;
@@ -204,6 +247,7 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "widen") return widen();
         if (cmd == "nd2nz") return nd2nz(argv + 2);
+        if (cmd == "mmad_i8") return mmad_i8(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]));
         if (cmd == "gemv") return gemv(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]) != 0);
         if (cmd == "gemm") {
             std::string t = argv[2];
@@ -281,6 +325,18 @@ def test_gemm_int8_is_exact(driver, m, n, k):
     assert out[-1] == 0
     ref = a.astype(np.int64) @ b.astype(np.int64) + c0
     assert np.array_equal(new, ref) and np.array_equal(old, ref)
+
+
+@pytest.mark.parametrize("m,k,n", [(16, 32, 16), (20, 70, 35)])
+def test_int8_cube_path_through_the_library_is_exact(m, k, n):
+    exe = harness.build("cube_driver_baseline", DRIVER)
+    rng = np.random.default_rng(m + k + n)
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    bt = rng.integers(-128, 128, (n, k), dtype=np.int8)     # B transposed (N x K): its NZ copy is zN
+    res = harness.run(exe, "mmad_i8", m, k, n, stdin=a.tobytes() + bt.tobytes())
+    assert res.returncode == 0, res.stderr.decode()
+    out = np.frombuffer(res.stdout, np.int32).reshape(m, n)
+    assert np.array_equal(out, a.astype(np.int64) @ bt.T.astype(np.int64))
 
 
 def test_gemm_bfloat16_within_the_float_sum_bound(driver):
