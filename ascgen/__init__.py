@@ -4,27 +4,25 @@ import importlib
 
 __version__ = "0.1.0"
 
-from . import errors, products  # noqa: E402,F401
+from ascgen import errors, products  # noqa: E402,F401
 
-# `ascgen.emit(kernel, product)` is a function of the module of the same name; it is imported eagerly
-# (by the emission module's owner, below) because a submodule import would otherwise shadow it.
-from .emit import emit  # noqa: E402,F401
-
-# Public names, imported on first use so `import ascgen` stays fast and each module stays optional.
+# Public names, imported on first use so `import ascgen` stays fast: name -> (module, attribute or None
+# for the module itself).
 _LAZY = {
-    "Kernel": "ascgen.builder",
-    "SuperKernel": "ascgen.superkernel",
-    "reference": "ascgen.reference",
-    "runtime": "ascgen.runtime",
-    "check": "ascgen.check",
+    "emit": ("ascgen.codegen.emit", "emit"),
+    "Kernel": ("ascgen.builder", "Kernel"),
+    "SuperKernel": ("ascgen.codegen.superkernel", "SuperKernel"),
+    "reference": ("ascgen.builder.reference", None),
+    "runtime": ("ascgen.runtime", None),
+    "check": ("ascgen.check", None),
 }
 
 
 def __getattr__(name):
-    module_name = _LAZY.get(name)
-    if module_name is None:
+    if name not in _LAZY:
         raise AttributeError(f"module 'ascgen' has no attribute {name!r}")
+    module_name, attribute = _LAZY[name]
     module = importlib.import_module(module_name)
-    value = module if module_name.endswith("." + name) else getattr(module, name)
+    value = getattr(module, attribute) if attribute else module
     globals()[name] = value
     return value

@@ -9,17 +9,17 @@ import importlib
 import os
 import sys
 
-from . import config, console
-from .errors import AscgenError, KernelError
+from ascgen import config, console
+from ascgen.errors import AscgenError, KernelError
 
 # subcommand -> (module, one-line help)
 COMMANDS = {
-    "products": ("ascgen.products_cli", "print the product table"),
-    "emit": ("ascgen.emit", "emit Ascend C for every kernel a spec file defines"),
-    "test": ("ascgen.runtime.spec_test", "run every kernel of a spec on the emulator against numpy"),
-    "run": ("ascgen.runtime.run_cli", "build and run hand-written Ascend C on the CPU emulator"),
-    "check": ("ascgen.check", "static task-sync verification of Ascend C sources"),
-    "demo": ("ascgen.demo", "the end-to-end example"),
+    "products": ("ascgen.commands.products", "print the product table"),
+    "emit": ("ascgen.commands.emit", "emit Ascend C for every kernel a spec file defines"),
+    "test": ("ascgen.commands.test", "run every kernel of a spec on the emulator against numpy"),
+    "run": ("ascgen.commands.run", "build and run hand-written Ascend C on the CPU emulator"),
+    "check": ("ascgen.commands.check", "static task-sync verification of Ascend C sources"),
+    "demo": ("ascgen.commands.demo", "the end-to-end example"),
 }
 
 

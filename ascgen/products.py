@@ -9,7 +9,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from .errors import UnsupportedProductError
+from ascgen.errors import UnsupportedProductError
 
 KB = 1024
 

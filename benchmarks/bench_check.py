@@ -1,12 +1,12 @@
 """Run `ascgen check` over real Ascend C kernels from public repositories and time each file.
 
-The sources are not part of ascgen: they are read at run time from local git mirrors (bare repositories)
-with `git show`, written to a temporary directory with their folder (so the example's own headers
-resolve) and checked with the product given. Nothing from them is committed.
+The sources are not part of ascgen: they are read at run time from a source tree (a plain folder, or a
+git repository read with `git show`), written to a temporary directory with their folder (so the
+example's own headers resolve) and checked with the product given. Nothing from them is committed.
 
     python benchmarks/bench_check.py                       # asc-devkit examples (all kernel sources)
     python benchmarks/bench_check.py --repo DIR --glob 'src/**/*.cpp' --limit 40
-    ASCGEN_ASC_DEVKIT=/path/to/asc-devkit.git python benchmarks/bench_check.py
+    ASCGEN_ASC_DEVKIT=<asc-devkit tree> python benchmarks/bench_check.py
 
 Prints one line per file (time, kernels, errors/warnings/notes, skipped items, or the failure) and a
 summary: files, crashes (Python exceptions: bugs), could-not-analyse count, max and median time.
@@ -24,35 +24,46 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ascgen import check, config  # noqa: E402
-from ascgen.errors import AscgenError  # noqa: E402
-
-DEFAULT_MIRROR = "/work/.mirror/mirror-cann+asc-devkit/repo"
+from ascgen import check, config
+from ascgen.errors import AscgenError
 
 
 def git(repo: str, *args: str) -> str:
     return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=True).stdout
 
 
+def is_plain(repo: str) -> bool:
+    """A plain folder (an extracted snapshot), not a bare git repository."""
+    return not (Path(repo) / "HEAD").is_file()
+
+
+def all_files(repo: str) -> list[str]:
+    if is_plain(repo):
+        return sorted(str(p.relative_to(repo)) for p in Path(repo).rglob("*") if p.is_file())
+    return git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+
+
+def read(repo: str, name: str) -> bytes:
+    if is_plain(repo):
+        return (Path(repo) / name).read_bytes()
+    return subprocess.run(["git", "-C", repo, "show", f"HEAD:{name}"], capture_output=True, check=True).stdout
+
+
 def list_files(repo: str, pattern: str) -> list[str]:
-    names = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-    return [n for n in names if fnmatch.fnmatch(n, pattern)]
+    return [n for n in all_files(repo) if fnmatch.fnmatch(n, pattern)]
 
 
 def extract(repo: str, names: list[str], dest: Path) -> None:
     """Write each named file and the headers of its folder under dest."""
     wanted = set(names)
-    all_names = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+    all_names = all_files(repo)
     folders = {os.path.dirname(n) for n in names}
     wanted |= {n for n in all_names if n.endswith((".h", ".hpp"))
                and any(n.startswith(folder + "/") for folder in folders)}      # the folder and below
     for name in sorted(wanted):
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        blob = subprocess.run(["git", "-C", repo, "show", f"HEAD:{name}"], capture_output=True, check=True).stdout
-        target.write_bytes(blob)
+        target.write_bytes(read(repo, name))
 
 
 def pch_count() -> int:
@@ -71,7 +82,8 @@ def warm_up(folder: Path, args) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", default=os.environ.get("ASCGEN_ASC_DEVKIT", DEFAULT_MIRROR))
+    parser.add_argument("--repo", default=str(config.asc_devkit() or ""),
+                        help="source tree (default: the ASCGEN_ASC_DEVKIT setting)")
     parser.add_argument("--glob", default="examples/*.asc")
     parser.add_argument("--product", default="ascend910_93")
     parser.add_argument("--limit", type=int, default=0, help="only the N longest files")
@@ -81,7 +93,7 @@ def main() -> int:
     parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
     args = parser.parse_args()
     if not os.path.isdir(args.repo):
-        print(f"no mirror at {args.repo} (set ASCGEN_ASC_DEVKIT or --repo)")
+        print(f"no source tree at {args.repo!r}: {config.ASC_DEVKIT_HINT}, or pass --repo")
         return 2
     names = [n for n in list_files(args.repo, args.glob) if not fnmatch.fnmatch(n, args.exclude)]
     times, cpus, crashes, failures, rows = [], [], 0, 0, []

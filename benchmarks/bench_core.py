@@ -20,9 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "core_kernels"))
 
-import core_harness as h  # noqa: E402
+from tests.core import harness as h  # noqa: E402
 
 from ascgen.errors import HangError  # noqa: E402
 

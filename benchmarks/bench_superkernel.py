@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from ascgen.builder import Kernel, Relu  # noqa: E402
 from ascgen.errors import HangError  # noqa: E402
 from ascgen.runtime import SuperKernel, load  # noqa: E402
-from ascgen.superkernel import SuperKernel as BuilderSK  # noqa: E402
+from ascgen.codegen.superkernel import SuperKernel as BuilderSK  # noqa: E402
 
 PRODUCT = "ascend910_93"
 BUGS = ROOT / "tests" / "sk_bugs"

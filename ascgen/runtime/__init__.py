@@ -6,7 +6,7 @@
 
 `load` / `Module` live in module.py; `SuperKernel` (several tasks in one launch) in superkernel.py.
 """
-from .module import BoundTask, Module, load  # noqa: F401
+from ascgen.runtime.module import BoundTask, Module, load  # noqa: F401
 
 __all__ = ["load", "Module", "BoundTask", "SuperKernel"]
 
@@ -14,7 +14,7 @@ __all__ = ["load", "Module", "BoundTask", "SuperKernel"]
 def __getattr__(name):
     # Imported on first use so `import ascgen.runtime` does not build the core library.
     if name == "SuperKernel":
-        from .superkernel import SuperKernel
+        from ascgen.runtime.superkernel import SuperKernel
         globals()["SuperKernel"] = SuperKernel
         return SuperKernel
     raise AttributeError(f"module 'ascgen.runtime' has no attribute {name!r}")

@@ -16,10 +16,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .. import config, resources
-from ..errors import CompileError
-from . import build
-from .signature import Kernel, Param, SourceInfo, analyse
+from ascgen import config, resources
+from ascgen.errors import CompileError
+from ascgen.runtime import build
+from ascgen.source.signature import Kernel, Param, SourceInfo, analyse
 
 ANALYSIS_VERSION = 4
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import SpecError
+from ascgen.errors import SpecError
 
 _INT_RANGES = {f"{s}int{b}": ((0, 2 ** b - 1) if s == "u" else (-2 ** (b - 1), 2 ** (b - 1) - 1))
                for s in ("", "u") for b in (8, 16, 32, 64)}

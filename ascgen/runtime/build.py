@@ -26,8 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence, Union
 
-from .. import config, console, resources
-from ..errors import CompileError
+from ascgen import config, console, resources
+from ascgen.errors import CompileError
 
 CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")

@@ -13,13 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import config, resources
-from ..errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
+from ascgen import config, resources
+from ascgen.errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
                       SpecError, SyncCountError)
-from ..products import Product
-from . import build, geometry
-from .geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
-from .sk_options import SkOptions
+from ascgen.products import Product
+from ascgen.runtime import build, geometry
+from ascgen.runtime.geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
+from ascgen.runtime.sk_options import SkOptions
 
 __all__ = ["Task", "GmBuffer", "RunRequest", "RunResult", "SkOptions", "Geometry", "run", "run_host",
            "register_kernel", "ensure_loaded", "PIPES", "MARKS"]
@@ -84,10 +84,10 @@ class RunResult:
 
 def _make_ffi():
     """The committed out-of-line module (fast to import) when it matches core_api.h, else a parse of it."""
-    from . import core_cffi_build as glue
+    from ascgen.runtime import core_cffi_build as glue
     header = glue.header_text()
     try:
-        from ._core_cffi import HEADER_SHA256, ffi
+        from ascgen.runtime._autogen.core_cffi import HEADER_SHA256, ffi
         if HEADER_SHA256 == glue.header_hash(header):
             return ffi
     except ImportError:
@@ -104,9 +104,9 @@ _load_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
 
 
-# Compiled as their own translation units: the detectors (written against hb.h / timeline.h by the
-# SuperKernel part, with their own file-local names) and the weak defaults standing in for them.
-_SEPARATE = ("hb.cpp", "timeline.cpp", "detectors_weak.cpp")
+# Compiled as their own translation units: the detectors (race detection and the modeled timeline), which
+# use file-local names of their own.
+_SEPARATE = ("hb.cpp", "timeline.cpp")
 
 
 def core_sources() -> list:
@@ -237,7 +237,7 @@ def _fill_task(dst, t: Task, keep: list) -> None:
     dst.args = _ffi.NULL if t.args is None else _ffi.cast("void**", t.args)
     dst.block_dim, dst.kernel_type = int(t.block_dim), KERNEL_TYPE_CODE[t.kernel_type]
     dst.uses_wait, dst.uses_set = int(bool(t.uses_wait)), int(bool(t.uses_set))
-    dst.uses_sync_all = int(bool(getattr(t, "uses_sync_all", True)))
+    dst.uses_sync_all = int(bool(t.uses_sync_all))
 
 
 def _cstr(text: str, keep: list):

@@ -1,7 +1,7 @@
-"""Generate ascgen/runtime/_core_cffi.py, cffi's out-of-line ABI module for runtime/src/core_api.h.
+"""Generate ascgen/runtime/_autogen/core_cffi.py, cffi's out-of-line ABI module for runtime/src/core_api.h.
 
 Parsing the header with cffi's cdef costs ~100 ms per process (pycparser); the generated module holds
-the parsed types and imports in about a millisecond. It is committed; tests/test_core_cffi_glue.py
+the parsed types and imports in about a millisecond. It is committed; tests/core/test_cffi_glue.py
 regenerates it and fails on any difference, and core.py falls back to parsing the header when the
 header's hash does not match (a stale module never silently describes the wrong structs).
 
@@ -14,9 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import resources
+from ascgen import resources
 
-MODULE = Path(__file__).with_name("_core_cffi.py")
+MODULE = Path(__file__).parent / "_autogen" / "core_cffi.py"
 
 
 def header_text() -> str:
@@ -38,7 +38,7 @@ def generate(target: Path = MODULE) -> str:
     header = header_text()
     ffibuilder = cffi.FFI()
     ffibuilder.cdef(cdef_text(header))
-    ffibuilder.set_source("ascgen.runtime._core_cffi", None)
+    ffibuilder.set_source("ascgen.runtime._autogen.core_cffi", None)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "glue.py"
         ffibuilder.emit_python_code(str(out))

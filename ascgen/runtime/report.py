@@ -11,7 +11,7 @@ import linecache
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import Diagnostic, RaceError
+from ascgen.errors import Diagnostic, RaceError
 
 RULE = "=================="
 WINDOW_NAMES = {2: "producer tail", 1: "consumer prologue", 0: "boundary"}
@@ -263,11 +263,11 @@ class Report:
     # Timeline views live in trace.py; these delegate so users only meet the Report.
     def timeline(self):
         """The modeled timeline summary (trace.Summary), or None when the run kept no timeline."""
-        from . import trace
+        from ascgen.runtime import trace
         return trace.summarize(self) if self.events else None
 
     def to_chrome_trace(self, path) -> Path:
-        from . import trace
+        from ascgen.runtime import trace
         return trace.write_chrome_trace(self, path)
 
     def __str__(self) -> str:

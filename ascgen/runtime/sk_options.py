@@ -8,7 +8,7 @@ import difflib
 import warnings
 from dataclasses import dataclass
 
-from ..errors import SpecError
+from ascgen.errors import SpecError
 
 
 class SkOptionWarning(UserWarning):

@@ -16,13 +16,13 @@ from __future__ import annotations
 import warnings
 from dataclasses import KW_ONLY, dataclass, field, replace
 
-from .. import products
-from ..errors import SpecError
-from .report import Report, lints_from_records, races_from_records
+from ascgen import products
+from ascgen.errors import SpecError
+from ascgen.runtime.report import Report, lints_from_records, races_from_records
 
 
 def _core():
-    from . import core            # imported late: the core library is built on first use
+    from ascgen.runtime import core            # imported late: the core library is built on first use
     return core
 
 

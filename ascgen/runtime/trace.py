@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import AscgenError
+from ascgen.errors import AscgenError
 
 KINDS = ("task_begin", "task_end", "set", "wait_begin", "wait_end", "barrier")
 CYCLES_PER_US = 1000.0   # the trace shows 1 modeled cycle as 1 ns (a 1 GHz clock)

@@ -1,0 +1,74 @@
+"""The frozen IR a builder produces: a KernelSpec (no product yet). The planner consumes it, the numpy
+reference interprets it. Node ids are creation order, which is a topological order."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Which task-sync calls a kernel makes: both, only WaitPreTaskEnd, only SetNextTaskStart, or none.
+TASK_SYNC_MODES = ("both", "wait", "set", "none")
+
+
+@dataclass(frozen=True)
+class ScalarOperand:
+    """A scalar operand of an op: a literal number or a scalar kernel parameter (by name)."""
+    literal: float | int | None = None
+    param: str | None = None
+    negate: bool = False            # `x - alpha` is Adds(x, -alpha)
+
+
+@dataclass(frozen=True)
+class Node:
+    id: int
+    op: str                         # "input" or an OPS name
+    dtype: str                      # result dtype name
+    args: tuple[int, ...] = ()      # operand node ids
+    scalar: ScalarOperand | None = None
+    round: str | None = None        # Cast only
+    name: str | None = None         # input name
+    where: str = ""                 # "spec.py:12": the builder line that asked for it
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    kind: str                       # "input" | "output" | "scalar"
+    dtype: str
+    where: str = ""
+    default: float | int | None = None   # scalars: the value host programs and demos use
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    name: str
+    node: int
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    name: str
+    block_dim: int
+    tile_length: int
+    buffer_num: int
+    task_sync: str
+    params: tuple[ParamSpec, ...]   # C entry order: inputs, outputs, scalars
+    nodes: tuple[Node, ...]
+    outputs: tuple[OutputSpec, ...]
+    where: str = ""
+
+    def node(self, node_id: int) -> Node:
+        return self.nodes[node_id]
+
+    def params_of(self, kind: str) -> tuple[ParamSpec, ...]:
+        return tuple(p for p in self.params if p.kind == kind)
+
+    def live_nodes(self) -> tuple[Node, ...]:
+        """Nodes some output depends on, in id (topological) order."""
+        live: set[int] = set()
+        stack = [o.node for o in self.outputs]
+        while stack:
+            nid = stack.pop()
+            if nid not in live:
+                live.add(nid)
+                stack.extend(self.nodes[nid].args)
+        return tuple(n for n in self.nodes if n.id in live)

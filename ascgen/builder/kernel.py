@@ -1,0 +1,391 @@
+"""Describe a vector kernel in Python: GM inputs and outputs, scalar parameters, element-wise expressions.
+
+    k = Kernel("add_relu", block_dim=8, tile_length=2048)
+    x, y = k.input("x", "float16"), k.input("y", "float16")
+    k.output("z", Relu(x + y))
+
+Every declaration and op records the user's `file:line` so emitted statements and errors point back at it.
+`Kernel.spec()` freezes the description into a `KernelSpec` (ascgen/builder_ir.py). See docs/builder.md.
+"""
+from __future__ import annotations
+
+import itertools
+import keyword
+import numbers
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from ascgen.builder.ir import TASK_SYNC_MODES, KernelSpec, Node, OutputSpec, ParamSpec, ScalarOperand
+from ascgen.builder.caps import any_cast_modes, spell_round
+from ascgen.builder.ops import EXACT_CASTS, OPS, ROUND_MODES, cast_targets
+from ascgen.builder.types import DTYPES, SCALAR_DTYPES, DType, dtype as _dtype
+from ascgen.errors import SpecError
+
+__all__ = ["Kernel", "Tensor", "Scalar", "Param",
+           "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs",
+           "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate"]
+
+# Frames inside the ascgen package (any sub-package) are skipped when naming the user's spec line.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_CREATION = itertools.count()
+_CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool", "void", "auto", "class",
+                 "struct", "template", "typename", "namespace", "operator", "new", "delete", "this", "const",
+                 "static", "extern", "return", "if", "else", "for", "while", "do", "switch", "case", "default",
+                 "break", "continue", "goto", "union", "enum", "public", "private", "protected", "virtual",
+                 "inline", "unsigned", "signed", "short", "long", "sizeof", "typedef", "using", "true", "false",
+                 "nullptr", "register", "volatile", "friend", "explicit", "mutable", "export", "try", "catch",
+                 "throw", "AscendC", "pipe", "op",
+                 # locals and members of the emitted class and entry (docs/emit.md)
+                 "units", "perCore", "extra", "myUnits", "lastOwner", "alignedLength", "remainder", "blockIdx",
+                 "blockNum", "start", "length", "tileNum", "bodyLength", "bodyTiles", "rest", "copyParams", "padParams",
+                 "stream", "blockDim", "args", "sysArgs", "golden", "bad", "deviceId", "failed", "GM_ADDR", "half",
+                 "bfloat16_t"}
+
+
+def _where() -> str:
+    """`file:line` of the first caller outside the ascgen package (the user's spec line)."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return "<unknown>"
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _check_ident(name, what: str, where: str) -> str:
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise SpecError(f"{what} name {name!r} at {where} is not a C identifier (letters, digits, '_')")
+    if (name in _CPP_RESERVED or keyword.iskeyword(name) or name.startswith("__")
+            or re.fullmatch(r"tmp(Buf)?\d+|.*(Local|Gm)|(in|out)Queue.*|dev_.*|host_.*", name)):
+        raise SpecError(f"{what} name {name!r} at {where} is reserved: it is a C++ or Python keyword or a "
+                        "name the emitted kernel or host code uses itself (docs/emit.md); pick another name")
+    return name
+
+
+@dataclass(frozen=True)
+class Param:
+    """One kernel parameter in C entry order (totalLength is inserted after the last output)."""
+    name: str
+    kind: str            # "input" | "output" | "scalar"
+    dtype: np.dtype
+    ctype: str
+    where: str
+    default: float | int | None = None
+
+
+class Scalar:
+    """A scalar kernel parameter; use it as the scalar operand of Adds/Muls/Maxs/Mins/LeakyRelu."""
+
+    def __init__(self, kernel: "Kernel", name: str, dt: DType, where: str):
+        self.kernel, self.name, self.dtype, self.where = kernel, name, dt, where
+
+    def __neg__(self):
+        return _NegScalar(self)
+
+    def __repr__(self):
+        return f"Scalar({self.name!r}, {self.dtype.name})"
+
+
+class _NegScalar:
+    def __init__(self, scalar: Scalar):
+        self.scalar = scalar
+
+
+class Tensor:
+    """A value of `totalLength` elements: a GM input or the result of an op."""
+
+    def __init__(self, kernel: "Kernel", node_id: int):
+        self.kernel, self.node_id = kernel, node_id
+
+    @property
+    def dtype(self) -> np.dtype:
+        return DTYPES[self.kernel._nodes[self.node_id].dtype].np
+
+    def _tensor_or_scalar(self, other, tensor_op: str, scalar_op: str, negate: bool = False):
+        if isinstance(other, Tensor):
+            return _binary(tensor_op, self, other)
+        if negate:
+            if isinstance(other, Scalar):
+                other = _NegScalar(other)
+            elif isinstance(other, numbers.Number):
+                other = -other
+        return _scalar_op(scalar_op, self, other)
+
+    def __add__(self, other):
+        return self._tensor_or_scalar(other, "Add", "Adds")
+
+    def __radd__(self, other):
+        return self._tensor_or_scalar(other, "Add", "Adds")
+
+    def __sub__(self, other):
+        return self._tensor_or_scalar(other, "Sub", "Adds", negate=True)
+
+    def __mul__(self, other):
+        return self._tensor_or_scalar(other, "Mul", "Muls")
+
+    def __rmul__(self, other):
+        return self._tensor_or_scalar(other, "Mul", "Muls")
+
+    def __truediv__(self, other):
+        if not isinstance(other, Tensor):
+            raise SpecError(f"`tensor / scalar` at {_where()} is not offered; use Muls(x, 1 / value)")
+        return _binary("Div", self, other)
+
+    def __neg__(self):
+        return _scalar_op("Muls", self, -1)
+
+    def __bool__(self):
+        raise SpecError(f"a builder Tensor has no truth value (at {_where()}); use Max/Min for comparisons")
+
+    def __repr__(self):
+        node = self.kernel._nodes[self.node_id]
+        return f"Tensor({node.op}, {node.dtype}, {node.where})"
+
+
+class Kernel:
+    """A vector kernel under construction. See docs/builder.md."""
+
+    def __init__(self, name: str, *, block_dim: int = 8, tile_length: int = 2048, buffer_num: int = 2,
+                 task_sync: str = "both"):
+        where = _where()
+        self.name = _check_ident(name, "kernel", where)
+        if not isinstance(block_dim, int) or isinstance(block_dim, bool) or block_dim < 1:
+            raise SpecError(f"kernel {name!r} at {where}: block_dim must be an integer >= 1, got {block_dim!r}")
+        if not isinstance(tile_length, int) or isinstance(tile_length, bool) or tile_length < 1:
+            raise SpecError(f"kernel {name!r} at {where}: tile_length must be an integer >= 1, got {tile_length!r}")
+        if buffer_num not in (1, 2) or isinstance(buffer_num, bool):
+            raise SpecError(f"kernel {name!r} at {where}: buffer_num must be 1 (single buffering) or 2 "
+                            f"(double buffering), got {buffer_num!r}")
+        if task_sync not in TASK_SYNC_MODES:
+            raise SpecError(f"kernel {name!r} at {where}: task_sync must be one of {', '.join(TASK_SYNC_MODES)}, "
+                            f"got {task_sync!r}")
+        self.block_dim, self.tile_length, self.buffer_num, self.task_sync = block_dim, tile_length, buffer_num, task_sync
+        self.source = where
+        self._order = next(_CREATION)
+        self._params: list[ParamSpec] = []
+        self._nodes: list[Node] = []
+        self._outputs: list[OutputSpec] = []
+        self._scalars: dict[str, Scalar] = {}
+
+    # ---- declarations ----
+    def _new_param_name(self, name, what: str, where: str) -> str:
+        _check_ident(name, what, where)
+        if name == self.name or any(p.name == name for p in self._params):
+            raise SpecError(f"kernel {self.name!r}: {what} name {name!r} at {where} is already used")
+        return name
+
+    def input(self, name: str, dtype) -> Tensor:
+        where = _where()
+        self._new_param_name(name, "input", where)
+        dt = _dtype(dtype, where)
+        self._params.append(ParamSpec(name, "input", dt.name, where))
+        return self._add_node(Node(len(self._nodes), "input", dt.name, name=name, where=where))
+
+    def scalar(self, name: str, dtype="float32", default=None) -> Scalar:
+        where = _where()
+        self._new_param_name(name, "scalar", where)
+        dt = _dtype(dtype, where)
+        if dt.name not in SCALAR_DTYPES:
+            raise SpecError(f"scalar {name!r} at {where}: dtype {dt.name} is not offered for scalar parameters; "
+                            f"use {' or '.join(SCALAR_DTYPES)} (it is converted to each op's element type)")
+        if default is None:
+            default = 1.0 if dt.is_float else 1
+        if not isinstance(default, numbers.Real) or isinstance(default, bool):
+            raise SpecError(f"scalar {name!r} at {where}: default must be a number, got {default!r}")
+        default = float(default) if dt.is_float else int(default)
+        self._params.append(ParamSpec(name, "scalar", dt.name, where, default))
+        scalar = Scalar(self, name, dt, where)
+        self._scalars[name] = scalar
+        return scalar
+
+    def output(self, name: str, expr: Tensor, dtype=None) -> Tensor:
+        where = _where()
+        self._new_param_name(name, "output", where)
+        if not isinstance(expr, Tensor):
+            raise SpecError(f"output {name!r} at {where}: the value must be a builder expression, got {expr!r}")
+        self._own(expr, "output", where)
+        node = self._nodes[expr.node_id]
+        if dtype is not None and _dtype(dtype, where).name != node.dtype:
+            raise SpecError(f"output {name!r} at {where}: declared {_dtype(dtype, where).name} but the expression "
+                            f"is {node.dtype}; hint: wrap it in Cast(..., {_dtype(dtype, where).name!r})")
+        self._params.append(ParamSpec(name, "output", node.dtype, where))
+        self._outputs.append(OutputSpec(name, expr.node_id, where))
+        return expr
+
+    # ---- internals used by the op functions ----
+    def _add_node(self, node: Node) -> Tensor:
+        self._nodes.append(node)
+        return Tensor(self, node.id)
+
+    def _own(self, t: Tensor, op: str, where: str) -> None:
+        if t.kernel is not self:
+            raise SpecError(f"{op} at {where}: operand belongs to kernel {t.kernel.name!r}, not {self.name!r}")
+
+    # ---- public views ----
+    @property
+    def params(self) -> tuple[Param, ...]:
+        order = {"input": 0, "output": 1, "scalar": 2}
+        ordered = sorted(self._params, key=lambda p: order[p.kind])   # stable: declaration order per kind
+        return tuple(Param(p.name, p.kind, DTYPES[p.dtype].np, DTYPES[p.dtype].ctype, p.where, p.default)
+                     for p in ordered)
+
+    @property
+    def inputs(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.kind == "input")
+
+    @property
+    def outputs(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.kind == "output")
+
+    @property
+    def scalars(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.kind == "scalar")
+
+    @property
+    def length_index(self) -> int:
+        """Position of `uint32_t totalLength` in the C entry's parameter list."""
+        return len(self.inputs) + len(self.outputs)
+
+    def spec(self) -> KernelSpec:
+        if not self._outputs:
+            raise SpecError(f"kernel {self.name!r} at {self.source} has no output; add k.output(name, expr)")
+        params = tuple(sorted(self._params, key=lambda p: {"input": 0, "output": 1, "scalar": 2}[p.kind]))
+        return KernelSpec(self.name, self.block_dim, self.tile_length, self.buffer_num, self.task_sync,
+                          params, tuple(self._nodes), tuple(self._outputs), self.source)
+
+    def __repr__(self):
+        return f"Kernel({self.name!r}, block_dim={self.block_dim}, params={[p.name for p in self.params]})"
+
+
+# ---- ops ----
+def _need_tensor(value, op: str, where: str) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise SpecError(f"{op} at {where}: expected a builder tensor, got {value!r}")
+    return value
+
+
+def _check_dtype(op: str, dt: str, where: str) -> None:
+    allowed = OPS[op].dtypes
+    if dt not in allowed:
+        raise SpecError(f"{op} at {where} does not support {dt}; supported: {', '.join(allowed)}"
+                        + ("; hint: Cast to float32 first" if "float32" in allowed else ""))
+
+
+def _binary(op: str, a, b) -> Tensor:
+    where = _where()
+    a, b = _need_tensor(a, op, where), _need_tensor(b, op, where)
+    a.kernel._own(b, op, where)
+    da, db = a.kernel._nodes[a.node_id].dtype, a.kernel._nodes[b.node_id].dtype
+    if da != db:
+        raise SpecError(f"{op} at {where}: operand dtypes differ ({da} and {db}); hint: Cast one of them")
+    _check_dtype(op, da, where)
+    k = a.kernel
+    return k._add_node(Node(len(k._nodes), op, da, (a.node_id, b.node_id), where=where))
+
+
+def _scalar_operand(value, kernel: Kernel, op: str, dt: str, where: str) -> ScalarOperand:
+    negate = False
+    if isinstance(value, _NegScalar):
+        value, negate = value.scalar, True
+    if isinstance(value, Scalar):
+        if value.kernel is not kernel:
+            raise SpecError(f"{op} at {where}: scalar {value.name!r} belongs to kernel {value.kernel.name!r}")
+        return ScalarOperand(param=value.name, negate=negate)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise SpecError(f"{op} at {where}: the scalar operand must be a number or a k.scalar(...), got {value!r}")
+    if not np.isfinite(value):
+        raise SpecError(f"{op} at {where}: the scalar operand must be finite, got {value!r}")
+    if not DTYPES[dt].is_float:
+        if float(value) != int(value):
+            raise SpecError(f"{op} at {where}: {value!r} is not an integer but the operand is {dt}")
+        info = np.iinfo(DTYPES[dt].np)
+        if not info.min <= int(value) <= info.max:
+            raise SpecError(f"{op} at {where}: {value!r} does not fit in {dt} [{info.min}, {info.max}]")
+        return ScalarOperand(literal=int(value))
+    return ScalarOperand(literal=float(value))
+
+
+def _scalar_op(op: str, a, s) -> Tensor:
+    where = _where()
+    a = _need_tensor(a, op, where)
+    dt = a.kernel._nodes[a.node_id].dtype
+    _check_dtype(op, dt, where)
+    operand = _scalar_operand(s, a.kernel, op, dt, where)
+    k = a.kernel
+    return k._add_node(Node(len(k._nodes), op, dt, (a.node_id,), scalar=operand, where=where))
+
+
+def _unary(op: str, a) -> Tensor:
+    where = _where()
+    a = _need_tensor(a, op, where)
+    dt = a.kernel._nodes[a.node_id].dtype
+    _check_dtype(op, dt, where)
+    k = a.kernel
+    return k._add_node(Node(len(k._nodes), op, dt, (a.node_id,), where=where))
+
+
+def Add(a, b): return _binary("Add", a, b)            # noqa: E704
+def Sub(a, b): return _binary("Sub", a, b)            # noqa: E704
+def Mul(a, b): return _binary("Mul", a, b)            # noqa: E704
+def Div(a, b): return _binary("Div", a, b)            # noqa: E704
+def Max(a, b): return _binary("Max", a, b)            # noqa: E704
+def Min(a, b): return _binary("Min", a, b)            # noqa: E704
+def Adds(a, s): return _scalar_op("Adds", a, s)       # noqa: E704
+def Muls(a, s): return _scalar_op("Muls", a, s)       # noqa: E704
+def Maxs(a, s): return _scalar_op("Maxs", a, s)       # noqa: E704
+def Mins(a, s): return _scalar_op("Mins", a, s)       # noqa: E704
+def LeakyRelu(a, slope): return _scalar_op("LeakyRelu", a, slope)   # noqa: E704
+def Exp(a): return _unary("Exp", a)                   # noqa: E704
+def Ln(a): return _unary("Ln", a)                     # noqa: E704
+def Abs(a): return _unary("Abs", a)                   # noqa: E704
+def Sqrt(a): return _unary("Sqrt", a)                 # noqa: E704
+def Reciprocal(a): return _unary("Reciprocal", a)     # noqa: E704
+def Relu(a): return _unary("Relu", a)                 # noqa: E704
+
+
+def Cast(a, dtype, round: str = "rint") -> Tensor:  # noqa: A002 - the Ascend C name
+    """Convert to `dtype` with a round mode: none, rint, floor, ceil, round, trunc, odd (docs/builder.md)."""
+    where = _where()
+    a = _need_tensor(a, "Cast", where)
+    src = a.kernel._nodes[a.node_id].dtype
+    dst = _dtype(dtype, where).name
+    if round not in ROUND_MODES:
+        raise SpecError(f"Cast at {where}: unknown round mode {round!r}; use one of {', '.join(ROUND_MODES)}")
+    if src == dst and src != "float32":
+        raise SpecError(f"Cast at {where}: the operand is already {dst}")
+    offered = any_cast_modes(src, dst)
+    if offered is None:
+        targets = cast_targets(src)
+        raise SpecError(f"Cast at {where}: {src} -> {dst} is not offered; from {src} you can cast to "
+                        f"{', '.join(targets) or 'nothing'} (cast through float16/float32)")
+    exact = (src, dst) in EXACT_CASTS
+    if exact:
+        round = "none"         # a widening conversion has one mode; accept whatever was asked
+    elif spell_round(offered, round, exact) is None:
+        raise SpecError(f"Cast at {where}: round mode {round!r} is not offered for {src} -> {dst}; "
+                        f"use one of {', '.join(offered)}")
+    k = a.kernel
+    return k._add_node(Node(len(k._nodes), "Cast", dst, (a.node_id,), round=round, where=where))
+
+
+def Duplicate(kernel_or_like, value, dtype=None) -> Tensor:
+    """A tensor filled with `value`: Duplicate(k, 0.5, "float16") or Duplicate(x, 0.5) (dtype of x)."""
+    where = _where()
+    if isinstance(kernel_or_like, Tensor):
+        kernel = kernel_or_like.kernel
+        dt = kernel._nodes[kernel_or_like.node_id].dtype if dtype is None else _dtype(dtype, where).name
+    elif isinstance(kernel_or_like, Kernel):
+        kernel = kernel_or_like
+        if dtype is None:
+            raise SpecError(f"Duplicate at {where}: give the dtype: Duplicate(k, value, 'float16')")
+        dt = _dtype(dtype, where).name
+    else:
+        raise SpecError(f"Duplicate at {where}: the first argument is the kernel or a tensor, got {kernel_or_like!r}")
+    _check_dtype("Duplicate", dt, where)
+    operand = _scalar_operand(value, kernel, "Duplicate", dt, where)
+    return kernel._add_node(Node(len(kernel._nodes), "Duplicate", dt, (), scalar=operand, where=where))
+

@@ -1,0 +1,134 @@
+"""The numpy oracle: what a built kernel must compute, op by op, rounded like the device.
+
+Each op computes in float64 (floats) or int64 (integers) from its operands and rounds the result to the
+op's dtype, so float16 and bfloat16 are rounded after every operation, as the vector unit does.
+Integer Add/Sub/Mul wrap around; Cast follows its round mode and saturates when converting to integers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ascgen.builder.ir import KernelSpec, ScalarOperand
+from ascgen.builder.types import DTYPES
+from ascgen.errors import SpecError
+
+# (rtol, atol) per dtype: a few ulps for the transcendental ops, whose device results are not correctly
+# rounded; exact for integers.
+_TOLERANCE = {"float16": (2e-3, 1e-3), "bfloat16": (1.6e-2, 1e-2), "float32": (1e-5, 1e-6)}
+
+
+def tolerance(dtype) -> tuple[float, float]:
+    """(rtol, atol) to compare a device result of `dtype` with this reference (np.allclose style)."""
+    from ascgen.builder.types import dtype as _dtype
+    return _TOLERANCE.get(_dtype(dtype).name, (0.0, 0.0))
+
+
+def _spec(kernel) -> KernelSpec:
+    return kernel if isinstance(kernel, KernelSpec) else kernel.spec()
+
+
+def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int | None = None) -> dict[str, np.ndarray]:
+    """Outputs of `kernel` (a Kernel or KernelSpec) for numpy `inputs` {name: 1-D array} and `scalars`
+    {name: number; missing ones take their declared default}. `length` is needed only by a kernel without
+    inputs (its outputs come from Duplicate alone)."""
+    spec = _spec(kernel)
+    scalars = dict(scalars or {})
+    values: dict[int, np.ndarray] = {}
+    length = _check_inputs(spec, inputs, length)
+    for p in spec.params_of("scalar"):
+        scalars.setdefault(p.name, p.default)
+    unknown = set(scalars) - {p.name for p in spec.params_of("scalar")}
+    if unknown:
+        raise SpecError(f"kernel {spec.name!r} has no scalar parameter {sorted(unknown)[0]!r}")
+    for node in spec.live_nodes():
+        if node.op == "input":
+            values[node.id] = np.asarray(inputs[node.name]).astype(DTYPES[node.dtype].np, copy=False)
+        else:
+            args = [values[a] for a in node.args]
+            values[node.id] = _apply(node, args, scalars, length)
+    return {o.name: values[o.node].copy() for o in spec.outputs}
+
+
+def _check_inputs(spec: KernelSpec, inputs: dict, length: int | None) -> int:
+    lengths = set() if length is None else {length}
+    for p in spec.params_of("input"):
+        if p.name not in inputs:
+            raise SpecError(f"kernel {spec.name!r}: missing input {p.name!r}")
+        arr = np.asarray(inputs[p.name])
+        if arr.ndim != 1:
+            raise SpecError(f"input {p.name!r} must be 1-D, got shape {arr.shape}")
+        lengths.add(arr.shape[0])
+    if len(lengths) > 1:
+        raise SpecError(f"kernel {spec.name!r}: inputs (and length=) disagree on the length: {sorted(lengths)}")
+    if not lengths:
+        raise SpecError(f"kernel {spec.name!r} has no input: pass evaluate(..., length=N)")
+    return lengths.pop()
+
+
+def _scalar_value(op: ScalarOperand, scalars: dict, dtype: str):
+    """The scalar converted to the op's element type, as `static_cast<T>(s)` does in the emitted code."""
+    raw = scalars[op.param] if op.param is not None else op.literal
+    value = np.asarray(raw).astype(DTYPES[dtype].np) if DTYPES[dtype].is_float else np.asarray(int(raw))
+    if op.negate:
+        value = -value
+    return value.astype(DTYPES[dtype].np)
+
+
+def _round_to(x: np.ndarray, dtype: str) -> np.ndarray:
+    dt = DTYPES[dtype]
+    if dt.is_float:
+        return x.astype(np.float32).astype(dt.np) if dtype != "float32" else x.astype(np.float32)
+    return x.astype(np.int64).astype(dt.np)   # integer arithmetic wraps (two's complement), like numpy's cast
+
+
+_BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide,
+           "Max": np.maximum, "Min": np.minimum}
+_SCALAR = {"Adds": np.add, "Muls": np.multiply, "Maxs": np.maximum, "Mins": np.minimum}
+_UNARY = {"Exp": np.exp, "Ln": np.log, "Abs": np.abs, "Sqrt": np.sqrt, "Reciprocal": lambda v: 1.0 / v,
+          "Relu": lambda v: np.maximum(v, 0)}
+
+
+def _wide(x: np.ndarray, dtype: str) -> np.ndarray:
+    return x.astype(np.float64) if DTYPES[dtype].is_float else x.astype(np.int64)
+
+
+def _apply(node, args, scalars, length):
+    dt = node.dtype
+    with np.errstate(all="ignore"):
+        if node.op in _BINARY:
+            return _round_to(_BINARY[node.op](_wide(args[0], dt), _wide(args[1], dt)), dt)
+        if node.op in _SCALAR:
+            s = _wide(_scalar_value(node.scalar, scalars, dt), dt)
+            return _round_to(_SCALAR[node.op](_wide(args[0], dt), s), dt)
+        if node.op == "LeakyRelu":
+            s = _wide(_scalar_value(node.scalar, scalars, dt), dt)
+            v = _wide(args[0], dt)
+            return _round_to(np.where(v >= 0, v, v * s), dt)
+        if node.op in _UNARY:
+            return _round_to(_UNARY[node.op](_wide(args[0], dt)), dt)
+        if node.op == "Duplicate":
+            return np.full(length, _scalar_value(node.scalar, scalars, dt), dtype=DTYPES[dt].np)
+        if node.op == "Cast":
+            from ascgen.builder.reference_cast import cast
+            return cast(args[0], dt, node.round)
+    raise SpecError(f"the reference has no rule for op {node.op!r} (at {node.where})")
+
+
+def random_inputs(kernel, length: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """Deterministic test inputs: floats of magnitude in [0.1, 2) (positive when the kernel uses Ln or Sqrt,
+    which need it; random signs otherwise), small integers for integer types."""
+    spec = _spec(kernel)
+    rng = np.random.default_rng(seed)
+    positive = any(n.op in ("Ln", "Sqrt") for n in spec.live_nodes())
+    out = {}
+    for p in spec.params_of("input"):
+        dt = DTYPES[p.dtype]
+        if dt.is_float:
+            values = rng.uniform(0.1, 2.0, length)
+            if not positive:
+                values *= rng.choice([-1.0, 1.0], length)
+            out[p.name] = values.astype(np.float32).astype(dt.np)
+        else:
+            lo, hi = (0, 100) if p.dtype == "uint8" else (-50, 50)
+            out[p.name] = rng.integers(lo, hi, length).astype(dt.np)
+    return out

@@ -1,0 +1,81 @@
+"""What the Ascend C API calls mean to `ascgen check`: one table of names, no logic beyond lookups.
+
+The checker recognises library calls by name (spelled tokens), not by resolved declarations, because
+kernels are often analysed without the CANN headers they include. Sources: ../shared/design/
+tasksync-semantics.md sections 1 and 3, and the public asc-devkit interface headers.
+"""
+from __future__ import annotations
+
+from ascgen.source.kernel_types import QUALIFIER_TYPES, TASK_TYPE_ENUMS, core_sides
+
+WAIT = "WaitPreTaskEnd"
+SET = "SetNextTaskStart"
+TASK_SYNC = (WAIT, SET)
+
+# Pipe names and the numbers pipe_t gives them (runtime/include/ascgen/rt.h uses the same numbers).
+PIPE_NUMBERS = {"PIPE_S": 0, "PIPE_V": 1, "PIPE_M": 2, "PIPE_MTE1": 3, "PIPE_MTE2": 4, "PIPE_MTE3": 5,
+                "PIPE_ALL": 6, "PIPE_MTE4": 7, "PIPE_MTE5": 8, "PIPE_V2": 9, "PIPE_FIX": 10}
+PIPE_NAMES = {number: name for name, number in PIPE_NUMBERS.items()}
+
+# SetNextTaskStart<AIV_PIPE, AIC_PIPE, FORCE>: the pipes each core type may wait on.
+VALID_PIPES = {
+    "AIV_PIPE": ("PIPE_MTE2", "PIPE_MTE3", "PIPE_S", "PIPE_V"),
+    "AIC_PIPE": ("PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX", "PIPE_M"),
+}
+SET_PARAMS = ("AIV_PIPE", "AIC_PIPE", "FORCE")
+WAIT_PARAMS = ("FORCE",)
+
+# Intrinsics the SuperKernel compiler rejects, and what to write instead.
+FORBIDDEN_INTRINSICS = {
+    "block_idx": "AscendC::GetBlockIdx()",
+    "block_num": "AscendC::GetBlockNum()",
+    "get_block_idx": "AscendC::GetBlockIdx()",
+    "get_block_num": "AscendC::GetBlockNum()",
+    "get_task_ration": "AscendC::GetTaskRatio()",
+}
+
+# Flags the SuperKernel boundary uses (11 all AIC, 12 AIV->AIC relay, 13 AIC->AIV relay, 14 all AIV).
+SK_FLAGS = range(11, 15)
+CROSS_CORE_FLAG_CALLS = ("CrossCoreSetFlag", "CrossCoreWaitFlag")
+HARDWARE_SYNC_ALL = "SyncAll"       # SyncAll() without arguments; SyncAll(gm, ub, n) is the software one
+
+# GM access by library calls. "args": (argument index, direction) pairs whose GlobalTensor argument is
+# accessed. Methods called on a GlobalTensor object are in GM_METHODS.
+GM_CALLS = {
+    "DataCopy": ((0, "write"), (1, "read")),
+    "DataCopyPad": ((0, "write"), (1, "read")),
+    "Fixpipe": ((0, "write"),),
+    "InitGlobalMemory": ((0, "write"),),
+    "IterateAll": ((0, "write"),),
+    "GetTensorC": ((0, "write"),),
+    "SetAtomicAdd": (),
+}
+GM_METHODS = {"GetValue": "read", "SetValue": "write"}
+# Calls that take a GlobalTensor without touching its memory (binding or configuring only).
+GM_NON_ACCESS = frozenset({"SetGlobalBuffer", "SetTensorA", "SetTensorB", "SetBias", "SetL2CacheHint",
+                           "GetPhyAddr", "GetSize", "SetShapeInfo", "GetShapeInfo", "SetAddr"})
+
+# Calls that are never followed into, even when a definition is visible (the library itself).
+LIBRARY_NAMESPACES = frozenset({"AscendC", "std", "matmul", "ascgen"})
+
+# Names whose presence means a kernel uses the cube unit (AIC); used to infer the kernel type the way the
+# toolchain does when no __vector__/__cube__ qualifier or KERNEL_TASK_TYPE_DEFAULT says it.
+CUBE_NAMES = frozenset({"Mmad", "MmadWithSparse", "Fixpipe", "LoadData", "LoadDataWithTranspose",
+                        "LoadData3DV2", "Matmul", "MatmulImpl", "REGIST_MATMUL_OBJ", "Conv3D", "CO1", "CO2",
+                        "A1", "A2", "B1", "B2"})
+
+# Kernel types from KERNEL_TASK_TYPE_DEFAULT(...) and qualifiers, as the core sets a path may run on.
+KERNEL_TYPE_CORES = {enum: core_sides(kind) for enum, kind in TASK_TYPE_ENUMS.items()}
+QUALIFIER_CORES = {**{q: core_sides(kind) for q, kind in QUALIFIER_TYPES.items()}, "__mix__": "*"}
+
+# Core-type conditions: macro spelling -> (core type when true, core type when false).
+CORE_CONDITIONS = {
+    "ASCEND_IS_AIV": ("aiv", "aic"), "ASCEND_IS_AIC": ("aic", "aiv"),
+    "ASCEND_IS_NOT_AIV": ("aic", "aiv"), "ASCEND_IS_NOT_AIC": ("aiv", "aic"),
+}
+
+TILING_KEY_MACRO = "TILING_KEY_IS"
+
+# Library calls the checker interprets itself: never followed into a definition, even a visible one.
+LEAF_CALLS = frozenset({*TASK_SYNC, *GM_CALLS, *GM_METHODS, *CROSS_CORE_FLAG_CALLS, HARDWARE_SYNC_ALL,
+                        *FORBIDDEN_INTRINSICS})

@@ -1,0 +1,130 @@
+"""Static verification of the SuperKernel task-sync rules in any Ascend C source.
+
+Pipeline per file: check_parse (libclang, missing headers blanked) -> check_index (what the user's files
+define) -> check_paths (the path model of each kernel entry) -> check_rules (diagnostics) ->
+check_format (text, JSON, SARIF). Exit codes: 0 clean (notes and warnings allowed), 1 an error found,
+2 a file could not be analysed (missing, unparsable, no kernel entry); 2 wins over 1 so a broken input
+is never mistaken for a mere finding.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascgen import products as products_mod
+from ascgen.check import index as check_index
+from ascgen.check import parse as check_parse
+from ascgen.check import paths as check_paths
+from ascgen.check import rules as check_rules
+from ascgen.errors import AscgenError, Diagnostic
+
+
+@dataclass
+class CheckResult:
+    file: str
+    diagnostics: list = field(default_factory=list)     # ascgen.errors.Diagnostic, sorted by position
+    skipped: list = field(default_factory=list)         # check_parse.Skipped: what was not analysed
+    kernels: list = field(default_factory=list)         # names of the kernel entries analysed
+    failure: str | None = None                          # why the file could not be analysed at all
+    suppressed: list = field(default_factory=list)      # findings silenced by an allow comment
+
+    @property
+    def errors(self) -> list:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and not self.errors
+
+
+def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
+    """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry)."""
+    product = products_mod.get(product) if product is not None else None
+    extra = []
+    if product is not None:
+        # The macros the CANN toolchain defines per product, unless the user defines them.
+        for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", product.cce_aicore)):
+            if value is not None and not any(str(d).split("=")[0] == name for d in defines):
+                extra.append(f"{name}={value}")
+    parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
+    index = check_index.build(parsed)
+    result = CheckResult(str(path), skipped=list(parsed.skipped))
+    if not index.entries:
+        raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
+                          "nothing to check")
+    diagnostics, visited = [], {}
+    for entry in index.entries:
+        trace = check_paths.Interpreter(index, entry, result.skipped, product).run()
+        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
+        result.kernels.append(entry.name)
+        visited.update((id(fn), fn) for fn in trace.visited)
+    result.skipped += _unparsed_kernel_code(parsed, visited.values())
+    result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
+    result.skipped = list(dict.fromkeys(result.skipped))
+    return result
+
+
+def _unparsed_kernel_code(parsed, functions) -> list:
+    """One skipped entry per file for clang errors inside the kernel code analysed (errors elsewhere,
+    in host code for instance, do not affect the verdict)."""
+    per_file: dict = {}
+    spans = []
+    for fn in functions:
+        ext = fn.cursor.extent
+        if ext.start.file is not None:
+            spans.append((ext.start.file.name, ext.start.offset, ext.end.offset, fn.name))
+    for file, offset, line, message in parsed.errors:
+        for name, start, end, fn_name in spans:
+            if name == file and start <= offset < end:
+                per_file.setdefault(file, []).append((line, message, fn_name))
+                break
+    out = []
+    for file, errors in per_file.items():
+        line, message, fn = errors[0]
+        out.append(check_parse.Skipped(
+            file, line, f"{len(errors)} unparsed construct(s) in kernel code",
+            f"clang: {message} (in {fn}; declarations from missing headers are unknown, statements clang "
+            "could not parse are read as straight-line calls)"))
+    return out
+
+
+_ALLOW = re.compile(r"ascgen-check:\s*allow\(([\w\s,-]+)\)")
+
+
+def _allowed_rules(file: str, line: int, cache: dict) -> set:
+    """Rules allowed by an `// ascgen-check: allow(rule, ...)` comment on the line or the line above."""
+    if file not in cache:
+        try:
+            cache[file] = Path(file).read_text(errors="replace").splitlines()
+        except OSError:
+            cache[file] = []
+    rules = set()
+    for text in cache[file][max(line - 2, 0):line]:
+        for m in _ALLOW.finditer(text):
+            rules |= {r.strip() for r in m.group(1).split(",")}
+    return rules
+
+
+def _suppress(diagnostics: list[Diagnostic]) -> tuple[list, list]:
+    """Split off findings the author allowed at the finding or at a place its notes point to (so one
+    comment at an intentionally early SetNextTaskStart covers the accesses after it)."""
+    cache, kept, dropped = {}, [], []
+    for d in diagnostics:
+        places = [(d.file, d.line)] + [(n.file, n.line) for n in d.notes]
+        if any(d.rule in _allowed_rules(f, line, cache) for f, line in places):
+            dropped.append(d)
+        else:
+            kept.append(d)
+    return kept, dropped
+
+
+def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A helper shared by two kernels is reported once."""
+    seen, out = set(), []
+    for d in diagnostics:
+        key = (d.file, d.line, d.column, d.rule, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return sorted(out, key=lambda d: (d.file, d.line, d.column, d.rule))

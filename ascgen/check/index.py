@@ -1,0 +1,324 @@
+"""What the user's files define: kernel entries, functions and methods, GlobalTensor variables, constants.
+
+Built once per translation unit from the AST (declarations survive missing headers well) plus the spelled
+tokens (which keep names the AST loses). Call resolution is by name, narrowed by the object's class, the
+qualifier, the calling method's class and the argument count, so it works in uninstantiated templates
+and in code whose types did not resolve.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from ascgen.check import api
+from ascgen.check.tokens import Call, LazyFile, Tok, read_macro
+
+_FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
+_SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
+                "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION"}
+_CLASS_KINDS = {"CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE", "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION"}
+_VAR_KINDS = {"VAR_DECL", "FIELD_DECL", "PARM_DECL"}
+
+
+@dataclass(eq=False)
+class FuncDef:
+    name: str
+    cursor: object
+    file: str
+    line: int
+    col: int
+    owner: str | None            # class name for methods
+    scope: tuple[str, ...]       # enclosing namespaces and classes
+    min_args: int
+    max_args: int
+    entry: bool = False
+    leading: tuple[str, ...] = ()   # tokens before the declaration: extern "C" __global__ __aicore__ ...
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass
+class Index:
+    tu: object
+    user_files: set
+    tokens: dict = field(default_factory=dict)            # file -> FileTokens
+    functions: dict = field(default_factory=dict)         # name -> [FuncDef]
+    entries: list = field(default_factory=list)
+    global_tensors: set = field(default_factory=set)      # names of GlobalTensor variables/fields/params
+    var_classes: dict = field(default_factory=dict)       # variable name -> {user class names}
+    classes: set = field(default_factory=set)
+    constants: dict = field(default_factory=dict)         # integer constants: name -> value
+    tiling_keys: set = field(default_factory=set)
+    declared: set = field(default_factory=set)            # every variable/field/parameter name declared
+    macros: dict = field(default_factory=dict)            # function-like macros of the user's files
+    _user_cache: dict = field(default_factory=dict)
+    _children: dict = field(default_factory=dict)
+    texts: dict = field(default_factory=dict)             # edited texts clang parsed (check_parse)
+    summaries: dict = field(default_factory=dict)         # check_paths' per-function caches, per file
+    var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
+    scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
+    template_params: set = field(default_factory=set)
+    bases: dict = field(default_factory=dict)             # class -> {base classes}
+
+    def file_bytes(self, filename: str) -> bytes:
+        """The text clang parsed for a file (the edited copy when includes were blanked)."""
+        key = ("#bytes", filename)
+        if key not in self.tokens:
+            text = self.texts.get(filename)
+            self.tokens[key] = text.encode("utf-8") if text is not None else open(filename, "rb").read()
+        return self.tokens[key]
+
+    def source_words(self, cursor, stop_at_name: bool = False) -> list[str]:
+        """Identifiers and keywords in a cursor's source text (up to its name if asked), read from the
+        text with a regular expression: declarations need no full tokenization of their file."""
+        _, file, start, end = self.info(cursor)
+        if file is None:
+            return []
+        if stop_at_name:
+            end = min(end, cursor.location.offset)
+        text = _COMMENTS.sub(b" ", self.file_bytes(file)[start:end])
+        return [w.decode("utf-8", "replace") for w in _WORD.findall(text)]
+
+    def file_tokens(self, filename: str) -> LazyFile:
+        if filename not in self.tokens:
+            self.tokens[filename] = LazyFile(self.tu, filename, self.texts.get(filename))
+        return self.tokens[filename]
+
+    def object_type(self, name: str, caller: FuncDef | None) -> tuple[set, bool]:
+        """(user classes, typed-by-template-parameter) of the variable `name` seen from `caller`: its
+        locals and parameters first, then its class's fields, then globals, then any declaration."""
+        if name == "this":
+            return ({caller.owner} if caller and caller.owner else set()), False
+        scopes = [caller.cursor.hash, caller.owner] if caller else []
+        for scope in [*scopes, None]:
+            if (scope, name) in self.scoped:
+                classes = self.scoped[(scope, name)]
+                return classes - {GENERIC}, GENERIC in classes
+        return self.var_classes.get(name, set()), name in self.var_generic
+
+    def with_bases(self, classes: set) -> set:
+        out, todo = set(classes), list(classes)
+        while todo:
+            for base in self.bases.get(todo.pop(), ()):
+                if base not in out:
+                    out.add(base)
+                    todo.append(base)
+        return out
+
+    def cursor_tokens(self, cursor) -> list[Tok]:
+        """The tokens of a cursor's extent. Cached by cursor: statements are re-read once per path state,
+        and every extent lookup is several foreign calls."""
+        found = getattr(cursor, "_ascgen_tokens", None)
+        if found is None:
+            _, file, start, end = self.info(cursor)
+            found = [] if file is None else self.file_tokens(file).between(start, end)
+            cursor._ascgen_tokens = found
+        return found
+
+    def info(self, cursor) -> tuple:
+        """(kind name, file, start offset, end offset) of a cursor, cached on the cursor object (each
+        part is a foreign call; children() hands out the same objects every time)."""
+        found = getattr(cursor, "_ascgen_info", None)
+        if found is None:
+            ext = cursor.extent
+            f = ext.start.file
+            found = (cursor.kind.name, f.name if f is not None else None, ext.start.offset, ext.end.offset)
+            cursor._ascgen_info = found
+        return found
+
+    def children(self, cursor) -> list:
+        key = cursor.hash
+        if key not in self._children:
+            self._children[key] = list(cursor.get_children())
+        return self._children[key]
+
+    def is_user(self, cursor) -> bool:
+        f = cursor.location.file
+        if f is None:
+            return False
+        name = f.name
+        if name not in self._user_cache:          # realpath per cursor cost more than the analysis
+            self._user_cache[name] = os.path.realpath(name) in self.user_files
+        return self._user_cache[name]
+
+    # ---- call resolution ----
+    def resolve(self, call: Call, caller: FuncDef | None) -> list[FuncDef]:
+        """The user's definitions a call may run (empty for library or unknown functions)."""
+        if (call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES) or call.name in api.LEAF_CALLS:
+            return []
+        candidates = self.functions.get(call.name, [])
+        if not candidates:
+            return []
+        if call.obj is not None:
+            owners, generic = self.object_type(call.obj, caller)
+            if owners:
+                owners = self.with_bases(owners)
+                candidates = [d for d in candidates if d.owner in owners]
+            elif call.obj in self.declared and not generic:
+                return []           # an object of a library type (Matmul, TQue...): not the user's method
+            else:                   # a template-parameter, auto or undeclared type: any method of that name
+                candidates = _prefer(candidates, lambda d: d.owner is not None)
+        elif call.qualifier:
+            candidates = _prefer(candidates, lambda d: call.qualifier[-1] in (d.owner, *d.scope))
+        else:
+            own = caller.owner if caller else None
+            candidates = _prefer(candidates, lambda d: own is not None and d.owner == own)
+            candidates = _prefer(candidates, lambda d: d.owner is None or d.owner == own)
+        n = len(call.args)
+        return _prefer(candidates, lambda d: d.min_args <= n <= d.max_args)
+
+
+def _prefer(items, predicate):
+    """The items satisfying predicate, or all of them when none does (resolution narrows, never empties)."""
+    chosen = [i for i in items if predicate(i)]
+    return chosen or items
+
+
+def build(parsed) -> Index:
+    index = Index(parsed.tu, parsed.user_files, texts=parsed.texts)
+    _walk(index, parsed.tu.cursor, ())
+    # TilingKeys from the text (comments removed): no need to tokenize every header for them.
+    for name in index.user_files:
+        text = _COMMENTS.sub(b" ", index.file_bytes(name))
+        for m in _TILING_KEY.finditer(text):
+            try:
+                index.tiling_keys.add(int(m.group(1).decode().rstrip("uUlL"), 0))
+            except ValueError:
+                pass
+    return index
+
+
+def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
+    for child in cursor.get_children():
+        if not index.is_user(child):
+            continue
+        kind = child.kind.name
+        if kind in _FUNC_KINDS:
+            _add_function(index, child, scope)
+        elif kind == "TEMPLATE_TYPE_PARAMETER":
+            index.template_params.add(child.spelling)
+        elif kind == "CXX_BASE_SPECIFIER":
+            base = child.spelling.split("<")[0].split("::")[-1].strip()
+            index.bases.setdefault(cursor.spelling, set()).add(base)
+        elif kind in _SCOPE_KINDS:
+            if kind in _CLASS_KINDS and child.spelling:
+                index.classes.add(child.spelling)
+            _walk(index, child, scope + ((child.spelling,) if child.spelling else ()))
+        elif kind in _VAR_KINDS:
+            _add_variable(index, child, scope[-1] if scope and scope[-1] in index.classes else None)
+        elif kind == "MACRO_DEFINITION":
+            macro = read_macro(child)
+            if macro is not None and macro.params is not None:
+                index.macros[macro.name] = macro
+        elif kind == "ENUM_DECL":
+            for e in child.get_children():
+                index.constants[e.spelling] = e.enum_value
+
+
+_WORD = re.compile(rb"[A-Za-z_][0-9A-Za-z_]*")
+_TILING_KEY = re.compile(rb"\b" + api.TILING_KEY_MACRO.encode() + rb"\s*\(\s*((?:0[xX])?[0-9a-fA-F]+[uUlL]*)\s*\)")
+_COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def _leading_tokens(index: Index, cursor) -> tuple[str, ...]:
+    """Declaration-specifier words: from the previous `;`, `{`, `}` or directive line to the function's
+    name. That is where __global__, __vector__ and extern "C" are (templates: after `template <...>`)."""
+    _, file, start, _ = index.info(cursor)
+    data = index.file_bytes(file)
+    head = _COMMENTS.sub(b" ", data[max(0, start - 400):start])
+    cut = max(head.rfind(b";"), head.rfind(b"{"), head.rfind(b"}"))
+    lines = head[cut + 1:].split(b"\n")
+    while lines and lines[0].lstrip().startswith(b"#"):
+        lines.pop(0)
+    for i in range(len(lines) - 1, -1, -1):            # nothing above a directive line belongs to it
+        if lines[i].lstrip().startswith(b"#"):
+            lines = lines[i + 1:]
+            break
+    before = [w.decode() for w in _WORD.findall(b"\n".join(lines))]
+    before += ['"C"'] if b'extern "C"' in b"\n".join(lines) else []
+    return tuple(before + index.source_words(cursor, stop_at_name=True))
+
+
+def _add_function(index: Index, cursor, scope) -> None:
+    for child in cursor.get_children():
+        if child.kind.name == "TEMPLATE_TYPE_PARAMETER":
+            index.template_params.add(child.spelling)
+    for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
+        _walk_locals(index, child, cursor.hash)
+    if not cursor.is_definition() or api.LIBRARY_NAMESPACES.intersection(scope):
+        return
+    parent = cursor.semantic_parent
+    owner = parent.spelling if parent is not None and parent.kind.name in _CLASS_KINDS else None
+    params = [c for c in cursor.get_children() if c.kind.name == "PARM_DECL"]
+    defaults = sum(1 for p in params if b"=" in _param_text(index, p))
+    loc = cursor.location
+    # Only free functions can be kernel entries: methods skip the declaration-specifier scan.
+    leading = _leading_tokens(index, cursor) if owner is None else ()
+    name = cursor.spelling.split("<")[0]
+    d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
+                len(params) - defaults, 99 if _is_variadic(cursor) else len(params),
+                entry=("__global__" in leading and owner is None), leading=leading)
+    index.functions.setdefault(name, []).append(d)
+    if d.entry:
+        index.entries.append(d)
+
+
+def _param_text(index: Index, cursor) -> bytes:
+    _, file, start, end = index.info(cursor)
+    return index.file_bytes(file)[start:end] if file is not None else b""
+
+
+def _is_variadic(cursor) -> bool:
+    try:
+        return cursor.type.is_function_variadic()
+    except Exception:       # dependent or invalid types
+        return False
+
+
+def _walk_locals(index: Index, cursor, function_hash) -> None:
+    kind = cursor.kind.name
+    if kind in ("VAR_DECL", "PARM_DECL"):
+        _add_variable(index, cursor, function_hash)
+        return
+    if kind.endswith(("_EXPR", "_LITERAL", "_OPERATOR", "_REF")) or kind == "TYPE_REF":
+        return                      # declarations live in statements, not inside expressions
+    for child in cursor.get_children():
+        _walk_locals(index, child, function_hash)
+
+
+GENERIC = "<generic>"
+_CONSTANT = re.compile(rb"\s*=\s*(-?(?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)\s*")
+
+
+def _add_variable(index: Index, cursor, scope=None) -> None:
+    name = cursor.spelling
+    if not name:
+        return
+    index.declared.add(name)
+    type_toks = index.source_words(cursor, stop_at_name=True)
+    if "GlobalTensor" in cursor.type.spelling or "GlobalTensor" in type_toks:
+        index.global_tensors.add(name)
+    # The spelled type, plus clang's view of it (declarations expanded from macros have no spelled type).
+    type_names = set(type_toks) | set(re.findall(r"[A-Za-z_]\w*", cursor.type.spelling))
+    classes = {t for t in type_names if t in index.classes}
+    key = (scope, name)
+    if classes:
+        index.var_classes.setdefault(name, set()).update(classes)
+        index.scoped.setdefault(key, set()).update(classes)
+    elif any(t in index.template_params or t in ("auto", "decltype") for t in type_names):
+        index.var_generic.add(name)
+        index.scoped.setdefault(key, set()).add(GENERIC)
+    else:
+        index.scoped.setdefault(key, set())
+    if "const" in type_toks or "constexpr" in type_toks:
+        _, file, _, end = index.info(cursor)
+        at = cursor.location.offset
+        m = _CONSTANT.fullmatch(index.file_bytes(file)[at + len(name.encode()):end]) if file else None
+        if m:
+            try:
+                index.constants[name] = int(m.group(1).decode().rstrip("uUlL"), 0)
+            except ValueError:
+                pass

@@ -1,0 +1,469 @@
+"""The path model of one kernel: an abstract interpretation of its statements, counting task-sync calls.
+
+A path state is a small key: how many times WaitPreTaskEnd and SetNextTaskStart ran so far (0, 1 or
+"2 or more"), which core type the path runs on (ASCEND_IS_AIV / ASCEND_IS_AIC decisions) and which
+TilingKeys it is still valid for (TILING_KEY_IS decisions; a path no key satisfies is infeasible, since
+one binary is compiled per key). Each state carries one witness: the branch decisions and calls that
+lead to it, for messages. There are few possible keys, so every statement is visited a bounded number of
+times and calls into the kernel's own functions are memoised per (function, input key, loop).
+
+An `if constexpr` whose branch calls the task-sync pair and that has no else is a compile-time
+configuration selector, like a TilingKey chain: the path where no configuration is selected is not a path
+of any binary that runs, so it is dropped (constexpr_chain_end).
+
+Loops: a loop without task-sync calls may run zero or more times; one that contains them is reported by
+the in-loop rule and counted as running its calls once, so the other rules are not buried under
+consequences of the same mistake. The interpreter records events (sync calls, GM accesses, other library
+calls) with the states that reach them; check_rules turns events and exit states into diagnostics.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ascgen.check import api
+from ascgen.check.index import FuncDef, Index
+from ascgen.check.parse import Skipped
+from ascgen.check.tokens import Call, Tok, arg_root, expand, join, match_paren
+from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
+from ascgen.check.state import Flow, Key, States, Step, index_at as _index_at, merge as _merge, step as _step
+from ascgen.check.tokstmt import TokenStatements
+
+
+
+@dataclass
+class Event:
+    kind: str                    # "sync" | "gm" | "lib"
+    call: Call
+    file: str
+    function: FuncDef
+    states: States
+    loop: Step | None
+    access: str = ""             # gm: "read" | "write" | "access"
+    tensor: str = ""             # gm: the GlobalTensor variable
+
+
+@dataclass
+class KernelTrace:
+    kernel: FuncDef
+    exits: States
+    events: list
+    visited: list                # FuncDefs the kernel runs
+    unreliable: set              # task-sync kinds whose counts cannot be trusted (unparsed statements)
+    initial_core: str
+
+
+class Interpreter(TokenStatements):
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None):
+        self.index = index
+        # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
+        # true there, so core-type branches are not alternatives.
+        self.coupled = product is not None and not product.separated
+        self.kernel = kernel
+        self.skipped = skipped
+        self.events: dict = {}                 # (kind, file, offset) -> Event
+        self.memo: dict = {}
+        self.stack: list = []
+        self.visited: dict = {}
+        self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
+        self.prefix: tuple = ()
+        # What each function may do, shared by every kernel of the file.
+        self.summary = index.summaries.setdefault("summaries", Summaries(index))
+
+    # ---- entry point ----
+    def run(self) -> KernelTrace:
+        core = self._initial_core()
+        keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
+        exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
+        return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
+                           self._unparsed_sync(), core)
+
+    def _initial_core(self) -> str:
+        for tok in self.kernel.leading:
+            if tok in api.QUALIFIER_CORES:
+                return api.QUALIFIER_CORES[tok]
+        body = self.index.cursor_tokens(self.kernel.cursor)
+        for i, t in enumerate(body):
+            if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
+                return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
+        for fn in self.summary.reachable(self.kernel):
+            if any(t.text in api.CUBE_NAMES for t in self.index.cursor_tokens(fn.cursor)):
+                return "*"
+        return "aiv"
+
+    # ---- functions ----
+    def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None) -> States:
+        if fn in self.stack:
+            self.skipped.append(Skipped(fn.file, fn.line, f"recursive call of {fn.name}",
+                                        "recursion is not followed; the call is treated as doing nothing"))
+            return states
+        self.visited.setdefault(id(fn), fn)
+        body = next((c for c in self.index.children(fn.cursor) if c.kind.name == "COMPOUND_STMT"), None)
+        if body is None:
+            return states
+        if self.summary.inert(fn):
+            # Nothing in it (or below it) can change a verdict: no task-sync call, no GM tensor, no
+            # SyncAll or cross-core flag, no core-type or TilingKey condition. Record it as run.
+            for callee in self.summary.reachable(fn):
+                self.visited.setdefault(id(callee), callee)
+            return states
+        if not self.summary.has_sync(fn):
+            loop = None           # only task-sync calls care which loop they are in
+        out: States = {}
+        uses_core, uses_keys = self.summary.observes(fn)
+        for key, witness in states.items():
+            # Run the callee on the part of the state it can observe: a helper without core-type or
+            # TilingKey conditions is interpreted once, not once per TilingKey still possible.
+            seen = Key(key.waits, key.sets, key.core if uses_core else "*", key.keys if uses_keys else None)
+            memo_key = (id(fn), seen, loop)
+            if memo_key not in self.memo:
+                saved = self.prefix
+                self.prefix = saved + witness + ((site,) if site else ())
+                self.stack.append(fn)
+                flow = self.exec(body, {seen: ()}, fn, loop)
+                self.stack.pop()
+                self.prefix = saved
+                result: States = {}
+                _merge(result, flow.fall)
+                _merge(result, flow.ret)
+                self.memo[memo_key] = result
+            for k, suffix in self.memo[memo_key].items():
+                restored = Key(k.waits, k.sets, k.core if uses_core else key.core, k.keys if uses_keys else key.keys)
+                _merge(out, {restored: witness + suffix})
+        return out
+
+    # ---- statements ----
+    def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
+        kind = self.index.info(cur)[0]
+        toks = self.index.cursor_tokens(cur)
+        if kind != "COMPOUND_STMT" and toks and toks[0].text in self.index.macros:
+            # A statement expanded from the user's macro: its AST nodes all map onto the invocation, so
+            # read the expansion from tokens once instead of walking them.
+            return self.exec_tokens(toks, states, fn, loop)
+        handler = getattr(self, "_exec_" + kind.lower(), None)
+        if handler is not None:
+            return handler(cur, states, fn, loop)
+        return Flow(fall=self.leaf(toks, states, fn, loop))
+
+    def _exec_compound_stmt(self, cur, states, fn, loop) -> Flow:
+        flow = Flow()
+        current = states
+        toks = self.index.cursor_tokens(cur)
+        own_file = self.index.info(cur)[1]
+        pos = toks[0].offset + 1 if toks else 0
+        for child in [*self.index.children(cur), None]:
+            # Tokens between statements belong to statements clang dropped (unparsable without the
+            # missing headers): read them as token statements rather than lose their calls.
+            if child is not None:
+                _, child_file, child_start, child_end = self.index.info(child)
+            end = child_start if child is not None else (toks[-1].offset if toks else 0)
+            gap = toks[_index_at(toks, pos):_index_at(toks, end)]
+            same_file = child is None or child_file == own_file
+            if same_file and any(t.text != ";" for t in gap):
+                sub = self.exec_tokens(gap, current, fn, loop)
+                _merge(flow.ret, sub.ret)
+                _merge(flow.brk, sub.brk)
+                _merge(flow.cont, sub.cont)
+                current = sub.fall
+            if child is None:
+                break
+            pos = max(pos, child_end)
+            sub = self.exec(child, current, fn, loop)
+            _merge(flow.ret, sub.ret)
+            _merge(flow.brk, sub.brk)
+            _merge(flow.cont, sub.cont)
+            current = sub.fall
+        flow.fall = current
+        return flow
+
+    _exec_cxx_try_stmt = _exec_compound_stmt
+
+    def _exec_null_stmt(self, cur, states, fn, loop) -> Flow:
+        return Flow(fall=states)
+
+    def _exec_label_stmt(self, cur, states, fn, loop) -> Flow:
+        children = list(self.index.children(cur))
+        return self.exec(children[-1], states, fn, loop) if children else Flow(fall=states)
+
+    def _exec_return_stmt(self, cur, states, fn, loop) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        after = self.leaf(toks[1:], states, fn, loop)
+        where = self._file(cur)
+        step = _step(toks[0], where, f"the return at line {toks[0].line} is taken") if toks else None
+        return Flow(ret={k: w + ((step,) if step else ()) for k, w in after.items()})
+
+    def _exec_break_stmt(self, cur, states, fn, loop) -> Flow:
+        return Flow(brk=dict(states))
+
+    def _exec_continue_stmt(self, cur, states, fn, loop) -> Flow:
+        return Flow(cont=dict(states))
+
+    def _exec_goto_stmt(self, cur, states, fn, loop) -> Flow:
+        self.skipped.append(Skipped(self._file(cur), cur.location.line, "goto",
+                                    "goto is not modelled; the path continues after it"))
+        return Flow(fall=states)
+
+    def _exec_if_stmt(self, cur, states, fn, loop) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        children = list(self.index.children(cur))
+        if not toks or not children:
+            return Flow(fall=self.leaf(toks, states, fn, loop))
+        then, other = self._if_parts(children)
+        start = 2 if len(toks) > 1 and toks[1].text == "constexpr" else 1
+        cond = toks[start:_index_at(toks, then.extent.start.offset)]
+        states = self.leaf(cond, states, fn, loop)
+        true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
+        if start == 2 and other is None and self.summary.toks_sync(self.index.cursor_tokens(then), fn):
+            false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
+        flow = self.exec(then, true_states, fn, loop)
+        other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
+        for name in ("fall", "ret", "brk", "cont"):
+            _merge(getattr(flow, name), getattr(other_flow, name))
+        return flow
+
+    def _if_parts(self, children):
+        if len(children) >= 2:
+            nxt = self.index.file_tokens(self._file(children[-2])).after(children[-2].extent.end.offset, 2)
+            if nxt and (nxt[0].text == "else" or (nxt[0].text == ";" and len(nxt) > 1 and nxt[1].text == "else")):
+                return children[-2], children[-1]
+        return children[-1], None
+
+    def _exec_switch_stmt(self, cur, states, fn, loop) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        children = list(self.index.children(cur))
+        body = children[-1]
+        header = toks[:_index_at(toks, body.extent.start.offset)]
+        states = self.leaf(header, states, fn, loop)
+        where = self._file(cur)
+        label = join(header[1:])
+        flow, current, has_default = Flow(), {}, False
+        for child in (self.index.children(body) if body.kind.name == "COMPOUND_STMT" else [body]):
+            stmt = child
+            while stmt.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
+                has_default |= stmt.kind.name == "DEFAULT_STMT"
+                ctoks = self.index.cursor_tokens(stmt)
+                text = join(ctoks[:next((i for i, t in enumerate(ctoks) if t.text == ":"), 1)])
+                step = _step(ctoks[0], where, f"`{text}` of `switch {label}` is taken")
+                _merge(current, {k: w + (step,) for k, w in states.items()})
+                inner = list(self.index.children(stmt))
+                if not inner:
+                    break
+                stmt = inner[-1]
+            if stmt.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
+                continue
+            sub = self.exec(stmt, current, fn, loop)
+            _merge(flow.ret, sub.ret)
+            _merge(flow.brk, sub.brk)
+            _merge(flow.cont, sub.cont)
+            current = sub.fall
+        _merge(flow.brk, current)
+        if not has_default:
+            step = _step(toks[0], where, f"no case of `switch {label}` matches")
+            _merge(flow.brk, {k: w + (step,) for k, w in states.items()})
+        return Flow(fall=flow.brk, ret=flow.ret, cont=flow.cont)
+
+    def _loop(self, cur, states, fn, body, header, at_least_once: bool) -> Flow:
+        toks = self.index.cursor_tokens(cur)
+        body_toks = self.index.cursor_tokens(body) if body is not None else []
+        run_body = (lambda st, step: self.exec(body, st, fn, step)) if body is not None else None
+        return self.loop_flow(toks[0], self._file(cur), states, fn, header, body_toks, run_body, at_least_once)
+
+    def loop_flow(self, keyword: Tok, where: str, states, fn, header, body_toks, run_body, at_least_once) -> Flow:
+        """A loop: its body may run zero times (unless do-while) or more; see the module docstring."""
+        if at_least_once and [t.text for t in header] in (["0"], ["false"]):
+            # do { ... } while (0): the statement-macro idiom, a block that runs once, not a loop.
+            states = self.leaf(header, states, fn, None)
+            return run_body(states, None) if run_body is not None else Flow(fall=states)
+        loop_step = _step(keyword, where, f"the {keyword.text} loop at line {keyword.line}")
+        states = self.leaf(header, states, fn, loop_step)
+        body_flow = run_body(states, loop_step) if run_body is not None else Flow(fall=states)
+        kinds = self.summary.toks_sync(body_toks, fn)
+        out = Flow(ret=body_flow.ret)
+        if kinds:
+            # Reported by the in-loop rule; counted once here so later rules are not its echoes.
+            for key, witness in states.items():
+                bumped = key
+                for kind in sorted(kinds):
+                    bumped = bumped.bump(kind)
+                _merge(out.fall, {bumped: witness})
+            return out
+        if not at_least_once:
+            zero = _step(keyword, where, f"the {keyword.text} loop at line {keyword.line} runs zero times")
+            _merge(out.fall, {k: w + (zero,) for k, w in states.items()})
+        for part in (body_flow.fall, body_flow.brk, body_flow.cont):
+            _merge(out.fall, part)
+        return out
+
+    def _loop_header(self, cur, body) -> list[Tok]:
+        toks = self.index.cursor_tokens(cur)
+        if len(toks) > 1 and toks[1].text == "(":
+            close = match_paren(toks, 1)
+            return toks[2:close] if close else []
+        return []
+
+    def _exec_for_stmt(self, cur, states, fn, loop) -> Flow:
+        body = list(self.index.children(cur))[-1]
+        return self._loop(cur, states, fn, body, self._loop_header(cur, body), False)
+
+    _exec_while_stmt = _exec_for_stmt
+    _exec_cxx_for_range_stmt = _exec_for_stmt
+
+    def _exec_do_stmt(self, cur, states, fn, loop) -> Flow:
+        body = list(self.index.children(cur))[0]
+        toks = self.index.cursor_tokens(cur)
+        cond = toks[_index_at(toks, body.extent.end.offset):]
+        return self._loop(cur, states, fn, body, cond, True)
+
+    # ---- conditions ----
+    def branch(self, cond: list[Tok], at: Tok, where: str, states: States) -> tuple[States, States]:
+        """Split states by a condition: core-type and TilingKey conditions constrain the key."""
+        toks = list(cond)
+        negate = False
+        while toks and toks[0].text == "(" and match_paren(toks, 0) == len(toks) - 1:
+            toks = toks[1:-1]
+        text = join(toks)
+        if toks and toks[0].text == "!":
+            negate, toks = True, toks[1:]
+            while toks and toks[0].text == "(" and match_paren(toks, 0) == len(toks) - 1:
+                toks = toks[1:-1]
+        true_s, false_s = {}, {}
+        t_step = _step(at, where, f"`{text}` is true")
+        f_step = _step(at, where, f"`{text}` is false")
+        core = api.CORE_CONDITIONS.get(toks[0].text) if len(toks) == 1 else None
+        keyset = _tiling_keys(toks)
+        for key, witness in states.items():
+            outcomes = ((True, t_step), (False, f_step))
+            for value, step in outcomes:
+                taken = value != negate
+                new = key
+                if core is not None and self.coupled:
+                    if taken != (not toks[0].text.startswith("ASCEND_IS_NOT")):
+                        continue
+                elif core is not None:
+                    want = core[0] if taken else core[1]
+                    if key.core not in ("*", want):
+                        continue
+                    new = Key(key.waits, key.sets, want, key.keys)
+                elif keyset is not None and key.keys is not None:
+                    keys = key.keys & keyset if taken else key.keys - keyset
+                    if not keys:
+                        continue
+                    new = Key(key.waits, key.sets, key.core, frozenset(keys))
+                _merge(true_s if value else false_s, {new: witness + (step,)})
+        return true_s, false_s
+
+    # ---- leaf statements: the calls they make ----
+    def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
+        if not toks:
+            return states
+        calls = self.summary.calls_of(toks, fn)
+        macros = [c for c in calls if self.summary.macro(c, fn) is not None] if depth < MAX_MACRO_DEPTH else []
+        spans = [(c.tok.offset, c.end_offset, c.tok.file) for c in macros]
+        for call in calls:
+            if any(a < call.tok.offset < b and call.tok.file == f for a, b, f in spans):
+                continue                  # inside a macro's arguments: seen in its expansion instead
+            # Statements are in their function's file; tokens of a macro body carry their own.
+            where = call.tok.file or self._file(fn.cursor)
+            if call in macros:
+                body = expand(self.index.macros[call.name], call)
+                if depth + 1 < MAX_MACRO_DEPTH:
+                    self.summary.declare_locals(body, fn)
+                flow = self.exec_tokens(body, states, fn, loop, depth + 1)
+                # A return inside a macro body is approximated as falling through (documented).
+                states = {}
+                for part in (flow.fall, flow.ret, flow.brk, flow.cont):
+                    _merge(states, part)
+                continue
+            if is_sync(call):
+                self.seen_sync.add((where, call.tok.offset))     # reached by the walk, even if dead code
+            if states:
+                states = self.on_call(call, where, states, fn, loop)
+        return states
+
+    def on_call(self, call: Call, where: str, states: States, fn: FuncDef, loop) -> States:
+        if is_sync(call):
+            self._record("sync", call, where, fn, states, loop)
+            step = _step(call.tok, where, f"{call.name} at line {call.tok.line}", decision=False)
+            out: States = {}
+            for key, witness in states.items():
+                _merge(out, {key.bump(call.name): witness + (step,)})
+            return out
+        callees = self.index.resolve(call, fn)
+        if callees:
+            out = {}
+            site = Step(where, call.tok.line, call.tok.col, f"the call of {call.name} at line {call.tok.line}",
+                        decision=False, call=True)
+            for callee in callees:
+                _merge(out, self.call_function(callee, states, loop, site))
+            return out
+        self._classify_library_call(call, where, fn, states, loop)
+        return states
+
+    def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> None:
+        gts = self.index.global_tensors
+        if call.name in gts and call.obj is None and not call.qualifier:
+            self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read", call.name)
+            return
+        if call.obj is not None and call.obj in gts and call.name in api.GM_METHODS:
+            self._record("gm", call, where, fn, states, loop, api.GM_METHODS[call.name], call.obj)
+            return
+        if call.name in api.GM_CALLS:
+            for position, access in api.GM_CALLS[call.name]:
+                if position < len(call.args) and arg_root(call.args[position]) in gts:
+                    self._record("gm", call, where, fn, states, loop, access, arg_root(call.args[position]))
+            self._record("lib", call, where, fn, states, loop)
+            return
+        if call.name not in api.GM_NON_ACCESS and call.obj not in gts:
+            for arg in call.args:
+                root = arg_root(arg)
+                if root in gts and not any(t.text in ("&", "GetPhyAddr") for t in arg):
+                    self._record("gm", call, where, fn, states, loop, "access", root)
+                    break
+        self._record("lib", call, where, fn, states, loop)
+
+    def _record(self, kind, call, where, fn, states, loop, access="", tensor="") -> None:
+        key = (kind, where, call.tok.offset, tensor)
+        full = {k: self.prefix + w for k, w in states.items()}
+        if key in self.events:
+            _merge(self.events[key].states, full)
+            if loop is not None and self.events[key].loop is None:
+                self.events[key].loop = loop
+            return
+        self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor)
+
+    # ---- helpers ----
+    def _file(self, cur) -> str:
+        f = cur.extent.start.file or cur.location.file
+        return f.name if f is not None else self.kernel.file
+
+    def _unparsed_sync(self) -> set:
+        """Task-sync calls written in the kernel's functions that the AST walk never reached."""
+        lost = set()
+        for fn in self.visited.values():
+            for call in self.summary.calls_of(self.index.cursor_tokens(fn.cursor), fn):
+                if is_sync(call) and (fn.file, call.tok.offset) not in self.seen_sync \
+                        and (self._file(fn.cursor), call.tok.offset) not in self.seen_sync:
+                    lost.add(call.name)
+                    self.skipped.append(Skipped(fn.file, call.tok.line, f"{call.name} in {fn.name}",
+                                                "the statement holding it could not be parsed; "
+                                                f"path counts of {call.name} in this kernel are not checked"))
+        return lost
+
+
+def _tiling_keys(toks: list[Tok]) -> frozenset | None:
+    """{k, ...} for `TILING_KEY_IS(k) || TILING_KEY_IS(m) ...`, else None."""
+    keys, i = set(), 0
+    while i < len(toks):
+        if i + 3 < len(toks) and toks[i].text == api.TILING_KEY_MACRO and toks[i + 1].text == "(" \
+                and toks[i + 2].kind == "lit" and toks[i + 3].text == ")":
+            try:
+                keys.add(int(toks[i + 2].text.rstrip("uUlL"), 0))
+            except ValueError:
+                return None
+            i += 4
+            if i < len(toks):
+                if toks[i].text != "||":
+                    return None
+                i += 1
+            continue
+        return None
+    return frozenset(keys) if keys else None

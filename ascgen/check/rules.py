@@ -1,0 +1,245 @@
+"""The task-sync rules: from a kernel's path model (check_paths.KernelTrace) to diagnostics.
+
+Each rule is one function over the trace; rule ids are documented in docs/check.md. Product facts come
+from the product's fields (task_sync, superkernel, default_pipes), never from its id.
+"""
+from __future__ import annotations
+
+from ascgen.check import api
+from ascgen.check.index import Index
+from ascgen.check.paths import Event, KernelTrace
+from ascgen.check.state import Step
+from ascgen.check.tokens import Tok, int_value, join
+from ascgen.errors import Diagnostic
+
+MAX_PATH_STEPS = 4
+
+
+def _diag(file: str, tok, severity: str, rule: str, message: str, notes=()) -> Diagnostic:
+    return Diagnostic(file, tok.line, tok.col, severity, rule, message, list(notes))
+
+
+def _note(step_or_file, tok=None, message: str = "", rule: str = "") -> Diagnostic:
+    if isinstance(step_or_file, Step):
+        s = step_or_file
+        return Diagnostic(s.file, s.line, s.col, "note", rule, message or s.text)
+    return Diagnostic(step_or_file, tok.line, tok.col, "note", rule, message)
+
+
+def _path_text(witness) -> str:
+    decisions = [s.text for s in witness if s.decision]
+    if not decisions:
+        return "every path"
+    if len(decisions) > MAX_PATH_STEPS:
+        decisions = ["..."] + decisions[-MAX_PATH_STEPS:]
+    return "the path where " + " and ".join(decisions)
+
+
+def _sync_events(trace: KernelTrace, kind: str | None = None) -> list[Event]:
+    found = [e for e in trace.events if e.kind == "sync" and (kind is None or e.call.name == kind)]
+    return sorted(found, key=lambda e: (e.file, e.call.tok.offset))
+
+
+def uses(trace: KernelTrace) -> set:
+    return {e.call.name for e in _sync_events(trace)}
+
+
+def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
+    rule, out = "tasksync-once-per-path", []
+    for kind in sorted(uses(trace) - trace.unreliable):
+        first = _sync_events(trace, kind)[0]
+        reported = set()
+        for key, witness in sorted(trace.exits.items(), key=lambda kv: len(kv[1])):
+            count = key.count(kind)
+            if count == 1:
+                continue
+            decisions = [s for s in witness if s.decision]
+            calls = [s for s in witness if not s.decision and s.text.startswith(kind + " ")]
+            if count == 0:
+                at = decisions[-1] if decisions else Step(trace.kernel.file, trace.kernel.line, trace.kernel.col, "")
+                message = f"{kind} is not reached on {_path_text(witness)}"
+                notes = [_note(s, rule=rule, message=f"on this path: {s.text}") for s in decisions[-MAX_PATH_STEPS:]]
+                notes.append(_note(first.file, first.call.tok, rule=rule,
+                                   message=f"{kind} is called here on other paths; every core must call it "
+                                           "exactly once, or the SuperKernel boundary hangs"))
+            else:
+                if not calls:       # repeated by a loop: the in-loop rule reports it
+                    continue
+                at = calls[1] if len(calls) > 1 else calls[-1]
+                message = f"{kind} is executed more than once on {_path_text(witness)}"
+                notes = [_note(s, rule=rule, message=f"{kind} executed here") for s in calls[:-1]]
+                notes.append(_note(at, rule=rule, message="a second call starts an extra boundary round: the next "
+                                                          "task is released early or a later wait starves"))
+            if (at.file, at.line, count) in reported:
+                continue
+            reported.add((at.file, at.line, count))
+            out.append(Diagnostic(at.file, at.line, at.col, "error", rule, message, notes))
+    return out
+
+
+def in_loop(trace: KernelTrace) -> list[Diagnostic]:
+    rule, out = "tasksync-in-loop", []
+    for e in _sync_events(trace):
+        if e.loop is None:
+            continue
+        out.append(_diag(e.file, e.call.tok, "error", rule,
+                         f"{e.call.name} is inside {e.loop.text.replace('the ', 'a ', 1)}: it runs once per "
+                         "iteration, and not at all on a core whose loop runs zero times",
+                         [_note(e.loop, rule=rule, message="the loop is here; call it once, before (wait) or "
+                                                           "after (set) the loop")]))
+    return out
+
+
+def _missing_wait_decisions(trace: KernelTrace) -> set:
+    """The last decision of each path that never waits: accesses on those paths are echoes of that error."""
+    return {next((s for s in reversed(w) if s.decision), None)
+            for k, w in trace.exits.items() if k.waits == 0} - {None}
+
+
+def _gm_finding(e: Event, bad: list, rule: str, side: str, anchor: Event, anchor_note: str) -> Diagnostic:
+    """One misplaced GM access. Writes are errors (a neighbouring task reads or writes that output);
+    reads are warnings: a read before the wait is the documented prefetch of host-written data and a read
+    after the set is harmless unless a later task overwrites the buffer, which the checker cannot see."""
+    witness = bad[0]
+    decisions = [s for s in witness if s.decision]
+    where = f" on {_path_text(witness)}" if decisions and len(bad) < len(e.states) else ""
+    neighbour = "previous" if side == "before" else "next"
+    message = f"GM {e.access} of `{e.tensor}` by {e.call.text()} comes {side} {anchor.call.name}{where}: it " \
+              f"may overlap the {neighbour} task"
+    severity = "error" if e.access == "write" else "warning"
+    if severity == "warning":
+        message += (f" (fine only if no earlier task writes `{e.tensor}`, e.g. host-written weights)"
+                    if side == "before" else f" (fine only if no later task writes `{e.tensor}`)")
+    partial = len(bad) < len(e.states)        # some call sites or paths are fine: say which one is not
+    notes = [_note(s, rule=rule, message=f"reached through {s.text}") for s in witness if s.call and partial][-2:]
+    notes.append(_note(anchor.file, anchor.call.tok, rule=rule, message=anchor_note))
+    return _diag(e.file, e.call.tok, severity, rule, message, notes)
+
+
+def gm_order(trace: KernelTrace) -> list[Diagnostic]:
+    used, out = uses(trace), []
+    waits, sets = _sync_events(trace, api.WAIT), _sync_events(trace, api.SET)
+    echoes = _missing_wait_decisions(trace) if api.WAIT not in trace.unreliable else set()
+    for e in sorted((e for e in trace.events if e.kind == "gm"), key=lambda e: (e.file, e.call.tok.offset)):
+        if api.WAIT in used:
+            bad = [w for k, w in e.states.items() if k.waits == 0 and not echoes.intersection(w)]
+            if bad:
+                out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", waits[0],
+                                       "WaitPreTaskEnd is here; call it before the first GM access"))
+        if api.SET in used:
+            bad = [w for k, w in e.states.items() if k.sets >= 1]
+            if bad:
+                out.append(_gm_finding(e, bad, "tasksync-gm-after-set", "after", sets[0],
+                                       "SetNextTaskStart is here; call it after the last GM access"))
+    return out
+
+
+def _template_value(arg, index: Index) -> str | None:
+    """A pipe or bool template argument as a name (PIPE_MTE3, true), or None if it cannot be evaluated."""
+    toks = [t for t in arg if t.text not in ("(", ")")]
+    if not toks:
+        return None
+    last = toks[-1]
+    if last.text in api.PIPE_NUMBERS or last.text in ("true", "false"):
+        return last.text
+    value = int_value(tuple(toks), index.constants)
+    if value is None:
+        return None
+    return api.PIPE_NAMES.get(value, str(value))
+
+
+def template_args(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
+    from ascgen.check.parse import Skipped
+    out = []
+    for e in _sync_events(trace):
+        params = api.SET_PARAMS if e.call.name == api.SET else api.WAIT_PARAMS
+        for param, arg in zip(params, e.call.template_args or ()):
+            value = _template_value(arg, index)
+            tok = arg[0] if arg else e.call.tok
+            if value is None:
+                skipped.append(Skipped(e.file, tok.line, f"{param} of {e.call.name}",
+                                       f"`{join(arg)}` could not be evaluated; the template-argument rules skip it"))
+                continue
+            if param == "FORCE":
+                if value in ("true", "1") and product is not None and not product.superkernel:
+                    out.append(_diag(e.file, tok, "error", "tasksync-force",
+                                     f"FORCE=true on {e.call.name} needs SuperKernel support (SK_BIND), which "
+                                     f"{product.id} does not have"))
+                continue
+            allowed = api.VALID_PIPES[param]
+            core = "vector" if param == "AIV_PIPE" else "cube"
+            if value not in allowed:
+                out.append(_diag(e.file, tok, "error", "tasksync-pipe",
+                                 f"{param} = {value} is not a {core}-core pipe; use one of {', '.join(allowed)}"))
+                continue
+            if product is not None:
+                default = product.default_pipes[params.index(param)]
+                if value != default:
+                    out.append(_diag(e.file, tok, "warning", "tasksync-pipe",
+                                     f"{param} = {value} differs from the {product.id} default {default}: the "
+                                     f"arrival fires once {value} drains, so it must be the pipe of the last GM "
+                                     f"write on {core} cores"))
+    return out
+
+
+def _declared_here(tok: Tok, toks: list[Tok], i: int, index: Index) -> bool:
+    if i > 0 and toks[i - 1].text in (".", "->", "::"):
+        return True
+    return tok.text in index.declared
+
+
+def forbidden_intrinsics(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    rule, out = "sk-forbidden-intrinsic", []
+    severity = "error" if uses(trace) else "warning"
+    why = "this kernel uses task sync, so it is meant for a SuperKernel" if uses(trace) else \
+        "such a kernel cannot be fused into a SuperKernel"
+    for fn in trace.visited:
+        toks = index.cursor_tokens(fn.cursor)
+        for i, tok in enumerate(toks):
+            if tok.kind == "id" and tok.text in api.FORBIDDEN_INTRINSICS and not _declared_here(tok, toks, i, index):
+                out.append(_diag(fn.file, tok, severity, rule,
+                                 f"`{tok.text}` is rejected by the SuperKernel compiler ({why}); use "
+                                 f"{api.FORBIDDEN_INTRINSICS[tok.text]}"))
+    return out
+
+
+def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    rule, out = "tasksync-flag-alias", []
+    if not uses(trace):
+        return out
+    every_path_syncs = all(k.waits or k.sets for k in trace.exits)
+    for e in sorted((e for e in trace.events if e.kind == "lib"), key=lambda e: (e.file, e.call.tok.offset)):
+        # Compile-time configurations are separate binaries: a SyncAll on a path that never calls the
+        # pair may belong to a configuration without task sync. Report it when its path has called
+        # one already, or when every path of the kernel calls them.
+        if not every_path_syncs and not any(k.waits or k.sets for k in e.states):
+            continue
+        if e.call.name == api.HARDWARE_SYNC_ALL and not any(e.call.args):
+            out.append(_diag(e.file, e.call.tok, "error", rule,
+                             "hardware SyncAll in a kernel that uses task sync: it counts on cross-core flags "
+                             "11-14 like the SuperKernel boundary, so their rounds alias (and it hangs when the "
+                             "task runs on fewer cores than the SuperKernel); use the software "
+                             "SyncAll(gmWorkspace, ubWorkspace, usedCores)"))
+        elif e.call.name in api.CROSS_CORE_FLAG_CALLS and e.call.args:
+            flag = int_value(e.call.args[0], index.constants)
+            if flag is not None and flag in api.SK_FLAGS:
+                out.append(_diag(e.file, e.call.tok, "error", rule,
+                                 f"{e.call.name} on flag {flag} in a kernel that uses task sync: flags 11-14 "
+                                 "carry the SuperKernel boundary, so its rounds alias; use a flag id below 11"))
+    return out
+
+
+def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
+    if product is None or product.task_sync != "compile-only" or not uses(trace):
+        return []
+    first = _sync_events(trace)[0]
+    extra = f" ({product.note})" if product.note else ""
+    return [_diag(first.file, first.call.tok, "note", "tasksync-no-effect",
+                  f"WaitPreTaskEnd/SetNextTaskStart compile but have no effect on {product.id}: task sync is "
+                  f"compile-only there{extra}")]
+
+
+def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
+    return [*once_per_path(trace), *in_loop(trace), *gm_order(trace),
+            *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
+            *flag_alias(trace, index), *product_notes(trace, product)]

@@ -1,0 +1,69 @@
+"""`ascgen.emit(kernel, product)`: one built kernel -> its Ascend C text; `emit_files` writes a spec's kernels.
+
+emit = plan_kernel -> place_task_sync -> render_kernel. With host=True the calls get FORCE=true and the
+kernel file gains a launcher and (on SuperKernel products) the SK_BIND twin; emit_files then also writes
+a host main.cpp, a CMakeLists.txt laid out like the asc-devkit direct-invocation samples, and the
+input / golden data computed with the numpy reference.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from ascgen import console, products
+from ascgen.codegen.host import write_host_project
+from ascgen.codegen.plan import plan_kernel
+from ascgen.codegen.render import render_kernel
+from ascgen.codegen.tasksync import TaskSyncPolicy, place_task_sync
+
+
+def emit(kernel, product, *, host: bool = False, policy: TaskSyncPolicy | None = None,
+         spec_file: str | None = None) -> str:
+    """The Ascend C source of one built kernel for `product` (a Product or a name)."""
+    product = products.get(product)
+    plan = plan_kernel(kernel, product)
+    policy = policy or TaskSyncPolicy()
+    if host and not policy.force:
+        policy = dataclasses.replace(policy, force=True)
+    placement = place_task_sync(plan, policy)
+    return render_kernel(plan, placement, host=host, spec_file=spec_file)
+
+
+def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyncPolicy | None = None,
+               spec_path=None, length: int | None = None) -> list[Path]:
+    """Write `<name>.cpp` per kernel into out_dir (and with host=True the host project); returns the paths."""
+    product = products.get(product)
+    out = Path(out_dir)
+    spec_file = Path(spec_path).name if spec_path else None
+    texts = {}
+    for kernel in kernels:        # every kernel first: one bad kernel leaves no half-written folder
+        console.progress(f"emitting {kernel.name}.cpp for {product.id}...")
+        _describe(kernel, product)
+        texts[kernel.name] = emit(kernel, product, host=host, policy=policy, spec_file=spec_file)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in texts.items():
+        path = out / f"{name}.cpp"
+        _write(path, text)
+        written.append(path)
+    if host:
+        written += write_host_project(kernels, product, out, spec_file=spec_file, length=length)
+    console.done()
+    return written
+
+
+def _describe(kernel, product) -> None:
+    """`-v`: what the planner decided for a kernel (UB per buffer, tiles, tail strategy)."""
+    plan = plan_kernel(kernel, product)
+    tail = "DataCopyPad tails" if plan.data_copy_pad else f"aligned remainder window (min length {plan.min_length})"
+    console.verbose(f"{kernel.name}: block_dim {kernel.block_dim}, tile {kernel.tile_length}, "
+                    f"buffer_num {kernel.buffer_num}, {tail}, task sync {kernel.task_sync}; "
+                    f"UB {plan.ub_used} of {plan.ub_usable} B: "
+                    + ", ".join(f"{what} {n} B" for what, n in plan.ub_items))
+
+
+def _write(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8", newline="\n")
+    tmp.replace(path)

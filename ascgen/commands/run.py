@@ -1,0 +1,227 @@
+"""`ascgen run`: build and run hand-written Ascend C on the CPU emulator.
+
+Two forms:
+
+    ascgen run add.asc --product ascend910b --cwd build        # a whole program: its host main()
+    ascgen run k.cpp --kernel add_custom --block-dim 8 \\
+        --arg in:input/x.bin --arg in:input/y.bin --arg out:output/z.bin:65536 --arg 16384
+
+A program's `kernel<<<blocks, l2ctrl, stream>>>(args)` launches are rewritten in a copy (host_rewrite.py)
+whose #line directive keeps the user's file and lines; its `main` is renamed and called from Python, so a
+fault in a launch raises the typed error and the interpreter survives. Programs read ./input/*.bin
+relative to the working directory: --cwd runs them there.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from ascgen import console, products
+from ascgen.errors import SpecError
+from ascgen.source.signature import KERNEL_TYPES, strip_comments
+
+ARG_HELP = ("kernel argument, in parameter order: a number (scalar), in:PATH (GM input read from a file), "
+            "inout:PATH (read, then written back), out:PATH:NBYTES (zero-filled GM, written to PATH), "
+            "zeros:NBYTES (scratch GM)")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("source", nargs="+",
+                        help="the Ascend C file (.cpp or .asc); a program may span several files, one with main()")
+    parser.add_argument("--product", default="ascend910b", help="product to emulate (default ascend910b)")
+    parser.add_argument("--kernel", help="launch this kernel instead of running the program's main()")
+    parser.add_argument("--block-dim", type=int, help="blocks for --kernel")
+    parser.add_argument("--arg", action="append", default=[], metavar="VALUE", help=ARG_HELP)
+    parser.add_argument("--cwd", help="run in this folder (programs read ./input, write ./output)")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="preprocessor define, e.g. -D SCENARIO_NUM=1")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="extra include folder (the source's own folder is always searched)")
+    parser.add_argument("--kernel-type", choices=KERNEL_TYPES,
+                        help="force the kernel type instead of inferring it from the source")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="wall-clock limit per launch in seconds (default 60)")
+    parser.add_argument("--races", action="store_true", help="detect cross-task data races")
+    parser.add_argument("--isolated", action="store_true",
+                        help="run in a subprocess so a crash (segfault) is reported instead of killing ascgen")
+    parser.add_argument("--crash-report", action="store_true", help=argparse.SUPPRESS)   # isolated child
+    parser.add_argument("--args", dest="program_args", nargs=argparse.REMAINDER, default=[], metavar="ARG",
+                        help="everything after --args is passed to the program's main (argv[1:])")
+
+
+def _defines(items) -> dict:
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise SpecError(f"-D {item}: {name!r} is not a macro name")
+        out[name] = value if _ else None
+    return out
+
+
+@contextmanager
+def _working_dir(path):
+    if not path:
+        yield
+        return
+    old = os.getcwd()
+    try:
+        os.chdir(path)
+    except OSError as exc:
+        raise SpecError(f"--cwd {path}: {exc.strerror}") from exc
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def has_main(text: str) -> bool:
+    return bool(re.search(r"\bmain\s*\(", strip_comments(text)))
+
+
+def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=()):
+    """A Module for a whole host program (its `main` exported as __ascgen_host_main). `sources`: one path,
+    or several (e.g. `ascgen emit --host` output: main.cpp plus the kernel files); exactly one defines main."""
+    from ascgen.runtime.host_rewrite import compilable_copy
+    from ascgen.runtime.module import Module
+    paths = [Path(s).expanduser().resolve() for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
+    for path in paths:
+        if not path.is_file():
+            raise SpecError(f"{path}: no such file")
+    texts = {path: path.read_text(errors="replace") for path in paths}
+    mains = [path for path in paths if has_main(texts[path])]
+    if not mains:
+        hint = "pass --kernel NAME --block-dim N to launch one of its kernels"
+        raise SpecError(f"{', '.join(map(str, paths))}: no main() found; {hint}")
+    if len(mains) > 1:
+        raise SpecError(f"main() is defined in several sources: {', '.join(map(str, mains))}")
+    main = mains[0]
+    return Module(texts[main], str(main), main, product, defines=defines, include_dirs=include_dirs,
+                  kernel_type=kernel_type, host_main=True, compile_path=compilable_copy(texts[main], str(main)),
+                  extra_flags=extra_flags, extra_sources=[p for p in paths if p != main])
+
+
+def run_program(module, argv=(), *, time_limit_s: float = 60.0, detect_races: bool = False) -> int:
+    """Run the program's main() with `argv`; returns its exit code, raises the typed error of a fault."""
+    from ascgen.runtime import core
+    for info in (module.info, *module.extra_infos):
+        for k in info.kernels:
+            ktype = module.kernel_type_override or k.kernel_type
+            core.register_kernel(k.name, ktype, info.uses_wait, info.uses_set)
+    return core.run_host(module.product, module.host_main(), [module.source, *argv],
+                         time_limit_s=time_limit_s, detect_races=detect_races)
+
+
+# ---- kernel mode ----------------------------------------------------------------------------------
+
+def _kernel_args(specs, outputs: list):
+    args = []
+    for spec in specs:
+        kind, _, rest = spec.partition(":")
+        try:
+            if kind in ("in", "inout"):
+                data = np.fromfile(rest, dtype=np.uint8)
+                args.append(data)
+                if kind == "inout":
+                    outputs.append((rest, data))
+            elif kind == "out":
+                path, _, size = rest.rpartition(":")
+                data = np.zeros(int(size), dtype=np.uint8)
+                args.append(data)
+                outputs.append((path, data))
+            elif kind == "zeros":
+                args.append(np.zeros(int(rest), dtype=np.uint8))
+            elif re.fullmatch(r"[-+]?\d+", spec):
+                args.append(int(spec))
+            else:
+                args.append(float(spec))
+        except (OSError, ValueError) as exc:
+            raise SpecError(f"--arg {spec}: {exc}. {ARG_HELP}") from exc
+    return args
+
+
+def _typed(module, name: str, args: list) -> list:
+    """View byte buffers as the element type of typed pointer parameters (float* x <- in:x.bin)."""
+    info = module._kernel_info(name)
+    out = []
+    for kind, value in zip(info.kinds, args):
+        pointee = kind[4:] if kind.startswith("ptr:") else ""
+        if isinstance(value, np.ndarray) and pointee not in ("", "uint8", "int8", "void") \
+                and not pointee.startswith("?"):
+            dtype = np.dtype(pointee) if pointee != "bfloat16" else __import__("ml_dtypes").bfloat16
+            if value.nbytes % np.dtype(dtype).itemsize == 0:
+                value = value.view(dtype)
+        out.append(value)
+    return out
+
+
+def run_kernel(args, defines) -> int:
+    from ascgen.runtime.module import load
+    if not args.block_dim:
+        raise SpecError("--kernel needs --block-dim N")
+    module = load(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
+                  kernel_type=args.kernel_type)
+    outputs: list = []
+    values = _typed(module, args.kernel, _kernel_args(args.arg, outputs))
+    start = time.perf_counter()
+    result = module.launch(args.kernel, args.block_dim, *values, time_limit_s=args.time_limit,
+                           detect_races=args.races, isolated=args.isolated)
+    elapsed = time.perf_counter() - start
+    for path, data in outputs:
+        data.tofile(path)
+    output = getattr(result, "output", "")
+    if output:
+        sys.stdout.write(output if output.endswith("\n") else output + "\n")
+    console.info(f"ran {args.kernel} on {args.block_dim} block(s) ({module.kernel_type(args.kernel)}) for "
+                 f"{module.product.id} in {elapsed * 1000:.1f} ms"
+                 + (f"; wrote {', '.join(p for p, _ in outputs)}" if outputs else ""))
+    return 0
+
+
+def _argv_without_isolated(args) -> list[str]:
+    """The same `ascgen run` command line, rebuilt from parsed args, for the isolated child."""
+    argv = ["run", *[str(Path(s).expanduser().resolve()) for s in args.source], "--product", args.product,
+            "--time-limit", str(args.time_limit)]
+    if args.cwd:
+        argv += ["--cwd", str(Path(args.cwd).resolve())]
+    for d in args.defines:
+        argv += ["-D", d]
+    for d in args.include_dirs:
+        argv += ["-I", str(Path(d).resolve())]
+    if args.kernel_type:
+        argv += ["--kernel-type", args.kernel_type]
+    if args.races:
+        argv.append("--races")
+    if args.quiet:
+        argv.append("--quiet")
+    return [*argv, "--args", *args.program_args] if args.program_args else argv
+
+
+def run(args) -> int:
+    products.get(args.product)
+    defines = _defines(args.defines)
+    if args.isolated and not args.kernel:
+        from ascgen.runtime.isolate import run_cli_isolated
+        return run_cli_isolated(_argv_without_isolated(args))
+    # Paths on the command line are relative to where ascgen was started, not to --cwd.
+    args.source = [str(Path(s).expanduser().resolve()) for s in args.source]
+    args.include_dirs = [str(Path(d).resolve()) for d in args.include_dirs]
+    with _working_dir(args.cwd):
+        if args.kernel:
+            if len(args.source) > 1:
+                raise SpecError("--kernel launches a kernel of one source; give exactly one file")
+            args.source = args.source[0]
+            return run_kernel(args, defines)
+        from ascgen.runtime.isolate import CRASH_FLAGS
+        module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
+                              kernel_type=args.kernel_type, extra_flags=CRASH_FLAGS if args.crash_report else ())
+        if args.crash_report:
+            module.install_crash_handler()
+        return run_program(module, args.program_args, time_limit_s=args.time_limit, detect_races=args.races)

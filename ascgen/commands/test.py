@@ -1,0 +1,196 @@
+"""`ascgen test SPEC.py --product P`: run every kernel of a spec on the emulator against the numpy oracle.
+
+For each kernel: emit its Ascend C for the product, load it (compiled once, cached), then launch it on
+random inputs at several lengths - empty, shorter than one 32-byte block, exactly one tile, and lengths
+that leave a tail which is neither a multiple of the tile nor of 32 bytes - and compare every output with
+`ascgen.reference.evaluate` under `ascgen.reference.tolerance(dtype)`. Outputs start filled with garbage,
+so an element the kernel never writes is a mismatch. Prints a pass/fail table; exit 1 on any failure.
+On products without DataCopyPad, emitted kernels support lengths 0 and >= one 32-byte unit
+(`plan.min_length`): shorter ones are listed as not supported instead of run, and the minimum itself is
+tested.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ascgen import console, products
+from ascgen.errors import KernelError
+
+_GARBAGE = 0x5A                      # byte pattern the outputs start with
+
+
+@dataclass
+class CaseResult:
+    kernel: str
+    product: str
+    length: int
+    ok: bool
+    detail: str = ""                 # first mismatch or the error
+    max_error: float = 0.0
+
+
+@dataclass
+class KernelResult:
+    kernel: str
+    product: str
+    cases: list[CaseResult] = field(default_factory=list)
+    seconds: float = 0.0
+    unsupported: list[int] = field(default_factory=list)   # lengths below the product's minimum (not run)
+    min_length: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.cases) and all(c.ok for c in self.cases)
+
+
+def lengths_for(kernel) -> list[int]:
+    """Lengths with tails: 0, 1, under one 32-byte block, one tile, a tile plus an odd tail, and more
+    tiles than cores with a tail (some cores get one tile more than others)."""
+    tile, blocks = kernel.tile_length, kernel.block_dim
+    candidates = [0, 1, 13, tile, tile + 7, blocks * tile + 33, (2 * blocks + 1) * tile - 5]
+    return sorted(set(n for n in candidates if n >= 0))
+
+
+def min_length(kernel, product) -> int:
+    """The smallest non-zero length the emitted kernel supports on `product`: 1 with DataCopyPad, else one
+    32-byte unit of its narrowest dtype (ascgen.codegen.plan; docs/emit.md "Tiles")."""
+    from ascgen.codegen.plan import plan_kernel
+    return plan_kernel(kernel, product).min_length
+
+
+def _scalars(kernel, rng) -> dict:
+    out = {}
+    for p in kernel.scalars:
+        default = getattr(p, "default", None)
+        if default is not None:
+            out[p.name] = default
+        elif np.dtype(p.dtype).kind == "f":
+            out[p.name] = float(np.float32(rng.uniform(-2, 2)))
+        else:
+            out[p.name] = int(rng.integers(-5, 6))
+    return out
+
+
+def _garbage(n: int, dtype) -> np.ndarray:
+    return np.full(n * np.dtype(dtype).itemsize, _GARBAGE, dtype=np.uint8).view(dtype)
+
+
+def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, float]:
+    from ascgen.builder.reference import tolerance
+    rtol, atol = tolerance(want.dtype)
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+    finite = np.isfinite(g) & np.isfinite(w)
+    err = float(np.max(np.abs(g - w)[finite])) if finite.any() else 0.0
+    if close.all():
+        return True, "", err
+    bad = np.flatnonzero(~close)
+    i = int(bad[0])
+    return False, (f"{name}: {bad.size} of {g.size} elements differ; first at [{i}]: got {got[i]!r}, "
+                   f"expected {want[i]!r} (rtol {rtol}, atol {atol})"), err
+
+
+def run_case(module, kernel, length: int, seed: int = 0) -> CaseResult:
+    """One launch of `kernel` at `length` elements against the reference."""
+    from ascgen.builder.reference import evaluate, random_inputs
+    rng = np.random.default_rng(seed + length)
+    inputs = random_inputs(kernel, length, seed=seed + length)
+    scalars = _scalars(kernel, rng)
+    outputs = {p.name: _garbage(length, p.dtype) for p in kernel.outputs}
+    values = {**inputs, **outputs, **scalars}
+    args = [values[p.name] for p in kernel.params]
+    args.insert(kernel.length_index, length)
+    product = module.product.id
+    try:
+        module.launch(kernel.name, kernel.block_dim, *args)
+    except KernelError as exc:
+        return CaseResult(kernel.name, product, length, False, f"{type(exc).__name__}: {exc}")
+    want = evaluate(kernel, inputs, scalars, length=length)
+    worst, details = 0.0, []
+    for name, expected in want.items():
+        ok, detail, err = _compare(name, outputs[name], expected)
+        worst = max(worst, err)
+        if not ok:
+            details.append(detail)
+    return CaseResult(kernel.name, product, length, not details, "; ".join(details), worst)
+
+
+def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
+    """Emit, load and run `kernel` on `product` at each length; the per-length verdicts."""
+    from ascgen.codegen.emit import emit
+    from ascgen.runtime.module import load
+    product = products.get(product)
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        # "the calls have no effect on this product" is advice for people shipping the source, not a test result.
+        from ascgen.codegen.tasksync import TaskSyncNoEffectWarning
+        warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+        source = emit(kernel, product)
+    module = load(source, product, filename=f"{kernel.name}.cpp")
+    result = KernelResult(kernel.name, product.id, min_length=min_length(kernel, product))
+    wanted = lengths or lengths_for(kernel)
+    if not lengths and result.min_length > 1:      # the shortest supported lengths are edge cases too
+        wanted = sorted({*wanted, result.min_length, result.min_length + 1})
+    for n in wanted:
+        if 0 < n < result.min_length:
+            result.unsupported.append(n)        # reported in the table, never run (it would read past GM)
+            continue
+        console.progress(f"{kernel.name} on {product.id}: length {n}")
+        result.cases.append(run_case(module, kernel, n, seed))
+    console.done()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def format_table(results: list[KernelResult]) -> str:
+    rows = [("kernel", "product", "lengths", "max error", "time", "result")]
+    for r in results:
+        lengths = ",".join(str(c.length) for c in r.cases)
+        worst = max((c.max_error for c in r.cases), default=0.0)
+        rows.append((r.kernel, r.product, lengths, f"{worst:.3g}", f"{r.seconds:.1f}s", "PASS" if r.ok else "FAIL"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    for r in results:
+        if r.unsupported:
+            lines.append(f"note: {r.kernel} on {r.product} supports lengths 0 and >= {r.min_length} (no DataCopyPad); "
+                         f"not run: {','.join(map(str, r.unsupported))}")
+        for c in r.cases:
+            if not c.ok:
+                lines.append(f"FAIL {c.kernel} on {c.product}, length {c.length}: {c.detail}")
+    return "\n".join(lines)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("spec", help="a spec file (Python defining ascgen.builder kernels)")
+    parser.add_argument("--product", action="append", default=None,
+                        help="product to test on (repeatable; default ascend910b)")
+    parser.add_argument("--kernel", action="append", default=None, help="test only this kernel (repeatable)")
+    parser.add_argument("--length", type=int, action="append", default=None,
+                        help="test this length instead of the default set (repeatable)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+
+
+def run(args) -> int:
+    from ascgen.builder import load_spec
+    from ascgen.errors import SpecError
+    kernels = load_spec(Path(args.spec))
+    if args.kernel:
+        unknown = set(args.kernel) - {k.name for k in kernels}
+        if unknown:
+            raise SpecError(f"{args.spec} defines no kernel {sorted(unknown)[0]!r} "
+                            f"(it defines: {', '.join(k.name for k in kernels)})")
+        kernels = [k for k in kernels if k.name in args.kernel]
+    results = []
+    for product in args.product or ["ascend910b"]:
+        for kernel in kernels:
+            results.append(check_kernel(kernel, product, args.length, args.seed))
+    print(format_table(results))
+    failed = sum(not r.ok for r in results)
+    console.info(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0

@@ -1,0 +1,247 @@
+"""For every example kernel and product: the emitted source parses with libclang against runtime/include,
+and on its AST there is exactly one WaitPreTaskEnd and one SetNextTaskStart (as the kernel's mode asks),
+each a straight-line statement of Process() (no loop, branch or ?: around it), the wait before every
+statement that reads GM and the set after every statement that writes GM, with the product's pipes."""
+from __future__ import annotations
+
+import functools
+import warnings
+from pathlib import Path
+
+import pytest
+
+from clang.cindex import CursorKind, Index  # noqa: E402  (libclang is a dependency)
+
+import ascgen  # noqa: E402
+from ascgen import products  # noqa: E402
+from ascgen.check import parse as check_parse
+from ascgen.builder import load_spec  # noqa: E402
+from ascgen.codegen.tasksync import TaskSyncNoEffectWarning  # noqa: E402
+from tests.paths import REPO
+
+ROOT = REPO
+PRODUCTS = ("ascend910_93", "ascend910b", "ascend950", "ascend310p")
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+BRANCHY = {CursorKind.FOR_STMT, CursorKind.WHILE_STMT, CursorKind.DO_STMT, CursorKind.IF_STMT,
+           CursorKind.SWITCH_STMT, CursorKind.CONDITIONAL_OPERATOR, CursorKind.CXX_FOR_RANGE_STMT}
+SYNC = ("WaitPreTaskEnd", "SetNextTaskStart")
+REFUSED = {("bf16_leaky", "ascend310p")}    # no bfloat16 there: test_golden_generated.py checks the error
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels(path: Path):
+    return tuple(load_spec(path))
+
+
+def _cases():
+    for path in EXAMPLES:
+        for kernel in _kernels(path):
+            for product in PRODUCTS:
+                if (kernel.name, product) in REFUSED:
+                    continue
+                yield pytest.param(path, kernel.name, product, id=f"{kernel.name}-{product}")
+
+
+def _parse(source: str, name: str):
+    """Parse emitted text strictly (errors are reported, not blanked) with the checker's libclang setup:
+    the compiler's builtin headers (the wheel ships none) and the emulated library precompiled once."""
+    from clang import cindex
+    args = ["-x", "c++", *check_parse.clang_args((), ())]
+    pch = check_parse.precompiled_library(check_parse.clang_args((), ()), cindex)
+    unsaved = [(f"{name}.cpp", source)]
+    if pch is not None:
+        try:
+            return Index.create().parse(f"{name}.cpp", args=[*args, "-include-pch", pch], unsaved_files=unsaved)
+        except cindex.TranslationUnitLoadError:
+            pass            # a header changed after the PCH was built: parse the library from source
+    return Index.create().parse(f"{name}.cpp", args=args, unsaved_files=unsaved)
+
+
+def _walk(cursor, stack=()):
+    yield cursor, stack
+    for child in cursor.get_children():
+        yield from _walk(child, stack + (cursor,))
+
+
+def _walk_main(tu, name):
+    """Walk only the declarations of the emitted file itself (the headers' AST is large and irrelevant)."""
+    for top in tu.cursor.get_children():
+        if _in_main_file(top, name):
+            yield from _walk(top, (tu.cursor,))
+
+
+def _in_main_file(cursor, name):
+    return cursor.location.file is not None and cursor.location.file.name == f"{name}.cpp"
+
+
+def _methods(tu, name):
+    """Class method name -> its body (COMPOUND_STMT), for the methods defined in the emitted file."""
+    out = {}
+    for cur, _ in _walk_main(tu, name):
+        if cur.kind == CursorKind.CXX_METHOD and _in_main_file(cur, name) and cur.is_definition():
+            body = [c for c in cur.get_children() if c.kind == CursorKind.COMPOUND_STMT]
+            if body:
+                out[cur.spelling] = body[0]
+    return out
+
+
+def _gm_name(arg) -> str:
+    """The GlobalTensor member an argument refers to (`xGm[offset]` -> "xGm")."""
+    for cur, _ in _walk(arg):
+        if cur.kind == CursorKind.MEMBER_REF_EXPR and "GlobalTensor" in cur.type.spelling:
+            return cur.spelling
+    return "?"
+
+
+def _gm_effects(node, methods, seen=frozenset()):
+    """(GM tensors read, GM tensors written) by a statement, following calls into the class's own methods."""
+    reads, writes = set(), set()
+    for cur, _ in _walk(node):
+        if cur.kind != CursorKind.CALL_EXPR:
+            continue
+        if cur.spelling in ("DataCopy", "DataCopyPad"):
+            args = list(cur.get_arguments())
+            if args and "GlobalTensor" in args[0].type.spelling:
+                writes.add(_gm_name(args[0]))
+            if len(args) > 1 and "GlobalTensor" in args[1].type.spelling:
+                reads.add(_gm_name(args[1]))
+        elif cur.spelling in methods and cur.spelling not in seen:
+            r, w = _gm_effects(methods[cur.spelling], methods, seen | {cur.spelling})
+            reads, writes = reads | r, writes | w
+    return reads, writes
+
+
+@pytest.fixture(scope="module")
+def emitted():
+    cache = {}
+
+    def get(path, kernel_name, product):
+        key = (path, kernel_name, product)
+        if key not in cache:
+            kernel = next(k for k in _kernels(path) if k.name == kernel_name)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+                cache[key] = (kernel, ascgen.emit(kernel, product))
+        return cache[key]
+    return get
+
+
+def placement_problems(source: str, kernel_name: str, task_sync: str, product, prefetch=frozenset(),
+                       set_early=False, force=False) -> list[str]:
+    """Everything wrong with the task-sync placement of one emitted source, checked on its AST.
+    `prefetch`: inputs whose GM may be read before the wait; `set_early`: the set must directly follow
+    the wait instead of coming after every GM access."""
+    tu = _parse(source, kernel_name)
+    errors = [f"{d.location.file}:{d.location.line}:{d.location.column}: {d.spelling}"
+              for d in tu.diagnostics if d.severity >= 3]
+    if errors:
+        return ["does not parse: " + "; ".join(errors[:10])]
+    problems = []
+    calls = [(cur, stack) for cur, stack in _walk_main(tu, kernel_name)
+             if cur.kind == CursorKind.CALL_EXPR and cur.spelling in SYNC and _in_main_file(cur, kernel_name)]
+    by_name = {n: [c for c in calls if c[0].spelling == n] for n in SYNC}
+    want = {"WaitPreTaskEnd": task_sync in ("both", "wait"), "SetNextTaskStart": task_sync in ("both", "set")}
+    for name in SYNC:
+        if len(by_name[name]) != int(want[name]):
+            problems.append(f"{name}: {len(by_name[name])} calls, mode {task_sync}")
+    methods = _methods(tu, kernel_name)
+    process = methods["Process"]
+    top = list(process.get_children())
+    effects = [_gm_effects(stmt, methods) for stmt in top]
+    if not (any(r for r, _ in effects) and any(w for _, w in effects)):
+        problems.append("Process() must read and write GM")
+    for name in SYNC:
+        for cur, stack in by_name[name]:
+            if process not in stack:
+                problems.append(f"{name} is not in Process()")
+                continue
+            inside = stack[stack.index(process) + 1:]
+            if any(a.kind in BRANCHY for a in inside):
+                problems.append(f"{name} sits in a loop or branch")
+                continue
+            index = next(i for i, stmt in enumerate(top) if stmt == (inside[0] if inside else cur))
+            if name == "WaitPreTaskEnd":
+                early = set().union(*[r | w for r, w in effects[:index]])
+                if early - {p + "Gm" for p in prefetch}:
+                    problems.append(f"GM access before WaitPreTaskEnd: {sorted(early)}")
+                if any(w for _, w in effects[:index]):
+                    problems.append("a GM write comes before WaitPreTaskEnd")
+            elif set_early:
+                wait_at = [i for i, stmt in enumerate(top) if "WaitPreTaskEnd" in "".join(t.spelling for t in stmt.get_tokens())]
+                if wait_at != [index - 1]:
+                    problems.append("the early SetNextTaskStart does not directly follow WaitPreTaskEnd")
+            else:
+                if any(r or w for r, w in effects[index + 1:]):
+                    problems.append("a GM access comes after SetNextTaskStart")
+                tokens = "".join(t.spelling for t in cur.get_tokens())
+                aiv, aic = product.default_pipes
+                if f"SetNextTaskStart<{aiv},{aic}{',true' if force else ''}>" not in tokens:
+                    problems.append(f"wrong template arguments: {tokens}")
+    return problems
+
+
+@pytest.mark.parametrize("path,kernel_name,product_id", list(_cases()))
+def test_task_sync_placement_on_the_ast(emitted, path, kernel_name, product_id):
+    kernel, source = emitted(path, kernel_name, product_id)
+    assert placement_problems(source, kernel_name, kernel.task_sync, products.get(product_id)) == []
+
+
+# Seeded bugs: the checker above must catch each misplacement (so the passes above mean something).
+def _add_relu(emitted, product="ascend910_93"):
+    return emitted(ROOT / "examples" / "add_relu.py", "add_relu", product)
+
+
+def _move(source, needle, after):
+    line = next(l for l in source.splitlines(keepends=True) if needle in l)
+    source = source.replace(line, "", 1)
+    anchor = next(l for l in source.splitlines(keepends=True) if after in l)
+    return source.replace(anchor, anchor + line, 1)
+
+
+@pytest.mark.parametrize("product_id", ("ascend910_93", "ascend310p"))
+def test_policy_variants_on_the_ast(product_id):
+    from ascgen.codegen.tasksync import TaskSyncPolicy
+    kernel = next(k for k in _kernels(ROOT / "examples" / "multi_out.py") if k.name == "multi_out")
+    product = products.get(product_id)
+    variants = {"prefetch y": TaskSyncPolicy(prefetch_inputs=frozenset({"y"})),
+                "set early": TaskSyncPolicy(set_early=True),
+                "force": TaskSyncPolicy(force=True),
+                "prefetch both, set early": TaskSyncPolicy(prefetch_inputs=frozenset({"x", "y"}), set_early=True)}
+    for what, policy in variants.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+            source = ascgen.emit(kernel, product, policy=policy)
+        assert placement_problems(source, kernel.name, "both", product, policy.prefetch_inputs,
+                                  policy.set_early, policy.force) == [], what
+        if policy.prefetch_inputs:       # the twin: without the allowance the early reads are flagged
+            assert any(p.startswith("GM access before WaitPreTaskEnd")
+                       for p in placement_problems(source, kernel.name, "both", product))
+
+
+SEEDED = {
+    "set inside the tile loop": (("SetNextTaskStart", "CopyOutZ(i);"), "SetNextTaskStart sits in a loop or branch"),
+    "wait inside the tile loop": (("WaitPreTaskEnd", "for (uint32_t i"), "WaitPreTaskEnd sits in a loop or branch"),
+    "set before the last GM write": (("SetNextTaskStart", "WaitPreTaskEnd"), "a GM access comes after SetNextTaskStart"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SEEDED))
+def test_the_ast_check_catches(emitted, case):
+    kernel, source = _add_relu(emitted)
+    (needle, after), expected = SEEDED[case]
+    bad = _move(source, needle, after)
+    assert expected in placement_problems(bad, "add_relu", "both", products.get("ascend910_93"))
+
+
+def test_the_ast_check_catches_wrong_pipes(emitted):
+    kernel, source = _add_relu(emitted)
+    bad = source.replace("SetNextTaskStart<PIPE_MTE3, PIPE_FIX>", "SetNextTaskStart<PIPE_MTE3, PIPE_MTE3>")
+    problems = placement_problems(bad, "add_relu", "both", products.get("ascend910_93"))
+    assert any(p.startswith("wrong template arguments") for p in problems)
+
+
+def test_the_ast_check_catches_a_second_call(emitted):
+    kernel, source = _add_relu(emitted)
+    bad = source.replace("AscendC::WaitPreTaskEnd();", "AscendC::WaitPreTaskEnd(); AscendC::WaitPreTaskEnd();", 1)
+    assert "WaitPreTaskEnd: 2 calls, mode both" in placement_problems(bad, "add_relu", "both",
+                                                                         products.get("ascend910_93"))

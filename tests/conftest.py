@@ -1,0 +1,17 @@
+"""Settings every test shares. The suite never touches the user's cache: compiled kernels go to
+ASCGEN_TEST_CACHE_DIR, by default a folder of its own in the system's temporary folder (kept between runs
+so a second run is warm, shared by the xdist workers, which cooperate through atomic renames)."""
+import getpass
+import os
+import tempfile
+from pathlib import Path
+
+
+def _test_cache() -> Path:
+    explicit = os.environ.get("ASCGEN_TEST_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    return Path(tempfile.gettempdir()) / f"ascgen-tests-{getpass.getuser()}"
+
+
+os.environ["ASCGEN_CACHE_DIR"] = str(_test_cache())

@@ -1,0 +1,117 @@
+"""The asc-devkit examples `ascgen run` must run unchanged, and how each is driven (its README's steps).
+
+Each case is one test below; the results are listed in docs/devkit.md.
+The example folders are copied from the asc-devkit tree (tests/devkit_tree.py) into a temporary folder at
+test time, never committed.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests import devkit_tree
+from tests.paths import REPO
+
+BASIC = "examples/01_simd_cpp_api/03_basic_api"
+VEC = f"{BASIC}/01_memory_vector_compute"
+SYNC = f"{BASIC}/05_sync_control"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    folder: str                     # the example folder in the asc-devkit tree
+    source: str                     # the .asc file inside it
+    defines: tuple = ()             # -D for the build (CMake -DSCENARIO_NUM=...)
+    gen_args: tuple = ()            # scripts/gen_data.py arguments; None: the example has no scripts
+    verify_args: tuple | None = ("output/output.bin", "output/golden.bin")
+    product: str = "ascend910b"     # CMAKE_ASC_ARCHITECTURES dav-2201 unless the README says otherwise
+    has_scripts: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+def _scenarios(name, folder, count, flag, start=1, verify_extra=lambda n: (), arch3510=(), **kw):
+    """One case per SCENARIO_NUM; scenarios in `arch3510` exist only under __NPU_ARCH__ == 3510 (their
+    source compiles them out on dav-2201), so they run as ascend950."""
+    return [Case(f"{name}[{n}]", folder, f"{Path(folder).name}.asc", (f"SCENARIO_NUM={n}",),
+                 (f"{flag}={n}",), ("output/output.bin", "output/golden.bin", *verify_extra(n)),
+                 product="ascend950" if n in arch3510 else "ascend910b", **kw)
+            for n in range(start, start + count)]
+
+
+CASES: list[Case] = [
+    Case("add", "examples/01_simd_cpp_api/00_introduction/01_add/add", "add.asc", has_scripts=False,
+         verify_args=None),
+    Case("add_tpipe_tque", "examples/01_simd_cpp_api/00_introduction/01_add/add_tpipe_tque", "add_tpipe_tque.asc"),
+    Case("element_wise_arithmetic", f"{VEC}/element_wise_arithmetic", "element_wise_arithmetic.asc"),
+    *_scenarios("element_wise_compound_compute", f"{VEC}/element_wise_compound_compute", 2, "-scenarioNum"),
+    *_scenarios("element_wise_logic", f"{VEC}/element_wise_logic", 4, "-scenarioNum", arch3510=(2, 3)),
+    *_scenarios("cast", f"{VEC}/cast", 2, "-scenarioNum", start=0),     # 0: half <-> int4b_t
+    *_scenarios("compare", f"{VEC}/compare", 4, "-scenario_num", verify_extra=lambda n: (f"-scenario_num={n}",),
+                arch3510=(4,)),
+    *_scenarios("select", f"{VEC}/select", 4, "-scenario_num", arch3510=(4,)),
+    Case("duplicate", f"{VEC}/duplicate", "duplicate.asc"),
+    Case("brcb", f"{VEC}/brcb", "brcb.asc"),
+    Case("create_vec_index", f"{VEC}/create_vec_index", "create_vec_index.asc"),
+    # Beyond the element-wise set: gathers, reductions, transposes.
+    *_scenarios("gather", f"{VEC}/gather", 4, "-scenario_num", verify_extra=lambda n: (str(n),)),
+    *_scenarios("reduce_computation", f"{VEC}/reduce_computation", 6, "-scenarioNum",
+                verify_extra=lambda n: (f"-scenarioNum={n}",)),
+    *_scenarios("reduce_data_block", f"{VEC}/reduce_data_block", 3, "-scenarioNum",
+                verify_extra=lambda n: (f"-scenarioNum={n}",)),
+    Case("reduce_pair_elem", f"{VEC}/reduce_pair_elem", "reduce_pair_elem.asc"),
+    *_scenarios("transpose", f"{VEC}/transpose", 3, "-scenario_num"),
+    *_scenarios("reduce_repeat", f"{VEC}/reduce_repeat", 4, "-scenarioNum",
+                verify_extra=lambda n: (f"-scenarioNum={n}",)),
+    *[Case(f"interleave_pair[{n}]", f"{VEC}/interleave_pair", "interleave_pair.asc", (f"SCENARIO_NUM={n}",),
+           (f"-scenarioNum={n}",), ("./output/output_dst0.bin", "./output/output_dst1.bin",
+                                    "./output/golden_dst0.bin", "./output/golden_dst1.bin"), product="ascend950")
+      for n in (1, 2)],
+    Case("task_sync", f"{SYNC}/task_sync", "task_sync.asc"),
+    Case("sync_all", f"{SYNC}/sync_all", "sync_all.asc"),
+    *[Case(f"cross_core_set_wait_flag[{n}]", f"{SYNC}/cross_core_set_wait_flag", "cross_core_set_wait_flag.asc",
+           (f"SCENARIO_NUM={n}",), ("-scenarioNum", str(n)), ("./output/output.bin", "./output/golden.bin"))
+      for n in (0, 1, 2)],          # 2: Mmad on the AIC cores feeding LeakyRelu on the AIVs (MIX 1:2)
+]
+
+
+# ---- the tests ----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def devkit():
+    return devkit_tree.require()
+
+
+def _run(cmd, cwd, timeout=300):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
+def test_devkit_example_runs_unchanged(case, devkit, tmp_path):
+    root = devkit_tree.extract(devkit, case.folder, tmp_path)
+    build = root / "build"
+    build.mkdir()
+    (build / "input").mkdir()
+    (build / "output").mkdir()
+    if case.has_scripts:
+        gen = _run([sys.executable, "../scripts/gen_data.py", *case.gen_args], build)
+        assert gen.returncode == 0, f"gen_data.py failed:\n{gen.stdout}\n{gen.stderr}"
+    cmd = [sys.executable, "-m", "ascgen", "run", str(root / case.source), "--product", case.product,
+           "--cwd", str(build), "--time-limit", "60"]
+    for d in case.defines:
+        cmd += ["-D", d]
+    run = _run(cmd, build)
+    assert run.returncode == 0, f"ascgen run exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    if case.verify_args is None:
+        assert "test pass" in run.stdout, run.stdout[-2000:]
+        return
+    verify = _run([sys.executable, "../scripts/verify_result.py", *case.verify_args], build)
+    assert verify.returncode == 0 and "fail" not in verify.stdout.lower(), \
+        f"verify_result.py rejected the output:\n{verify.stdout[-3000:]}\n{verify.stderr[-2000:]}"
