@@ -9,7 +9,7 @@
 // (64 KB, 64 KB, 128 KB on dav-2201): e.g. 128 x 256 x 128. A ragged edge of exactly one row would make
 // Mmad use GEMV mode (m == 1), which this kernel's L0A layout does not prepare: keep M % bm != 1.
 //
-// Used by benchmarks/bench_cube.py (1024^3 on ascend910b) and tests/test_library_cube.py. With
+// Used by benchmarks/bench_cube.py (1024^3 on ascend910b) and tests/library/test_cube.py. With
 // -DASCGEN_BENCH_NAIVE_MMAD it calls the old naive Mmad loop (naive_mmad.h) instead, for comparison.
 #include "kernel_operator.h"
 

@@ -15,19 +15,14 @@ matmul kernel of benchmarks/bench_cube.py.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import ml_dtypes
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "cpp_stub"))
-import harness  # noqa: E402
+from tests.library import harness
+from tests.paths import REPO
 
 pytestmark = pytest.mark.skipif(not harness.have_compiler(), reason="no C++ compiler on PATH")
-
-ROOT = Path(__file__).resolve().parents[1]
 
 DRIVER = r'''
 #include <cstdio>
@@ -434,7 +429,7 @@ def test_gemm_header_is_warning_free_on_its_own():
 
 def test_bench_cube_kernel_matches_numpy_with_ragged_tiles():
     from ascgen.runtime import load
-    mod = load(ROOT / "benchmarks" / "kernels" / "matmul_cube.cpp", "ascend910b")
+    mod = load(REPO / "benchmarks" / "kernels" / "matmul_cube.cpp", "ascend910b")
     m, n, k = 64, 96, 128
     bm, bn, bk = 48, 80, 48          # edges: m 48 + 16, n 80 + 16, k 48 + 48 + 32
     rng = np.random.default_rng(11)
