@@ -136,6 +136,10 @@ inline void widen16(int32_t* dst, const int8_t* src) {
         std::memcpy(dst + o, &x, sizeof(x));
     }
 }
+// The final C = old + sum: int32 wraps (the sum itself cannot overflow: |sum| <= 128 * 128 * 65535 < 2^31).
+inline float add_acc(float a, float b) { return a + b; }
+inline int32_t add_acc(int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); }
+
 inline float widen1(half v) { return float(v); }
 inline float widen1(bfloat16_t v) { return float(v); }
 inline int32_t widen1(int8_t v) { return int32_t(v); }
@@ -187,7 +191,9 @@ inline void micro(int64_t k, const Acc* __restrict a, int64_t lda, const Acc* __
 }  // namespace detail
 
 // C (L0C, NZ) = A x B (init) or C += A x B, for m x k times k x n; `gemv`: A is one contiguous row
-// (m must be 1). TA and TB are half / bfloat16_t (float C) or int8_t (int32_t C).
+// (m must be 1). TA and TB are half / bfloat16_t (float C) or int8_t (int32_t C). Arguments in
+// MmadParams order (m, n, k); the devkit's `mad` intrinsic takes (m, k, n). The caller checks that L0A
+// holds mf * kf fractals (k elements in GEMV mode), L0B kf * nf and L0C mf * nf 16 x 16 blocks.
 template <class TA, class TB>
 inline void mmad(acc_t<TA>* c, const TA* a, const TB* b, int64_t m, int64_t n, int64_t k, bool init, bool gemv) {
     using Acc = acc_t<TA>;
@@ -244,10 +250,10 @@ inline void mmad(acc_t<TA>* c, const TA* a, const TB* b, int64_t m, int64_t n, i
                 std::memcpy(row, acc[r], sizeof(row));
                 if (jn == 16) {
                     if (!init)
-                        for (int j = 0; j < 16; ++j) row[j] = dst[j] + row[j];
+                        for (int j = 0; j < 16; ++j) row[j] = detail::add_acc(dst[j], row[j]);
                     std::memcpy(dst, row, sizeof(row));
                 } else {
-                    for (int64_t j = 0; j < jn; ++j) dst[j] = init ? row[j] : dst[j] + row[j];
+                    for (int64_t j = 0; j < jn; ++j) dst[j] = init ? row[j] : detail::add_acc(dst[j], row[j]);
                 }
             }
         }
