@@ -2,8 +2,8 @@
 // (ascendc/cube.h) and the devkit backend's `mad` intrinsic both call `gemm::mmad`.
 //
 // Pure computation: no runtime hooks, no bounds checks (the caller checks the L0 extents, accounts the
-// cost and polls). Header-only, and it includes only <cstdint>, <cstdlib>, <cstring> and half.h, so it
-// adds little to every kernel's compile time.
+// cost and polls). Header-only, and it includes only <cstdint>, <cstdlib>, <cstring>, <type_traits> and
+// half.h, so it adds little to every kernel's compile time (about 250 preprocessed lines).
 //
 // Layouts (the device's, as the builtin library documents them in cube.h). An input fractal is 512
 // bytes: 16 rows of C0 = 32 / sizeof(In) elements (16 for half / bfloat16, 32 for int8):
@@ -17,9 +17,9 @@
 // Numerics. half / bfloat16 in, float accumulate; int8 in, int32 accumulate. Each C element is summed
 // from 0 over t = 0, 1, ..., k - 1 in order (k is never split into blocks) and then stored (init) or
 // added to the old value, exactly like the naive loop this replaced. A product of two halves (11-bit
-// significands) or two bfloat16s (8-bit) is exact in float, so a fused multiply-add (-march=native
-// contracts `c += a * b` into one) rounds the same as a multiply then an add: results are bit-identical
-// to the naive loop for half. For bfloat16 they differ only where a product leaves float's normal range
+// significands) or two bfloat16s (8-bit) is exact in float, so the fused multiply-add of the AVX/FMA
+// build (an explicit vfmadd) rounds the same as a multiply then an add: results are bit-identical to
+// the naive loop for half. For bfloat16 they differ only where a product leaves float's normal range
 // (below 2^-126 or above FLT_MAX), where the fused form keeps the unrounded product. int8 sums are exact.
 //
 // Speed. Operands are converted to the accumulator type once per call (A as rows, B as 16-column
