@@ -175,7 +175,7 @@ class Module:
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
             include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.defines,
-            extra_flags=self.extra_flags, name=label)
+            extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:
