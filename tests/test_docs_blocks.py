@@ -1,0 +1,97 @@
+"""Every code block in docs/*.md runs as written, or says it is not meant to run.
+
+```python and ```sh blocks are run, each on its own, in a fresh temporary folder laid out like the
+repository (the data folders the docs name are copied in), so a reader can paste any one of them from the
+repository root. In sh blocks `ascgen` runs as `python -m ascgen` of this interpreter. ```text blocks hold
+output, diagrams and command synopses; ```cpp blocks are excerpts of Ascend C. A block without a language,
+or with another one, fails: the reader could not tell whether it runs.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paths import REPO
+
+DOCS = REPO / "docs"
+RUN = {"python", "sh"}
+SHOWN = {"text", "cpp"}
+# Folders copied into each block's working folder: what the docs' examples read (never written back).
+LAYOUT = ("examples", "generated", "runtime/include", "tests/data", "tests/check/corpus")
+TIME_LIMIT_S = 300
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def blocks(path: Path) -> list[tuple[int, str, str]]:
+    """(line of the opening fence, language, body) of every fenced block of a Markdown file."""
+    text = path.read_text()
+    return [(text.count("\n", 0, m.start()) + 1, m.group(1).strip(), m.group(2)) for m in FENCE.finditer(text)]
+
+
+def all_blocks() -> list[tuple[str, str, str]]:
+    found = []
+    for doc in sorted(DOCS.glob("*.md")):
+        found += [(f"docs/{doc.name}:{line}", lang, body) for line, lang, body in blocks(doc)]
+    return found
+
+
+BLOCKS = all_blocks()
+
+
+def test_the_fence_reader_sees_every_block():
+    """The reader pairs fences correctly: its blocks account for every fence line of every page."""
+    for doc in sorted(DOCS.glob("*.md")):
+        fences = sum(1 for line in doc.read_text().splitlines() if line.startswith("```"))
+        assert fences == 2 * len(blocks(doc)), f"{doc.name}: an unpaired or indented fence"
+    assert any(lang in RUN for _, lang, _ in BLOCKS), "no runnable block found: the reader is broken"
+
+
+@pytest.mark.parametrize("where,lang", [(w, lang) for w, lang, _ in BLOCKS])
+def test_every_block_says_what_it_is(where, lang):
+    assert lang in RUN | SHOWN, (f"{where}: a ```{lang} block; use ```python or ```sh for what runs, ```text for "
+                                 "output, diagrams and synopses (with a one-line reason before it if it cannot run "
+                                 "here), ```cpp for Ascend C excerpts")
+
+
+@pytest.fixture
+def repo_like(tmp_path):
+    for folder in LAYOUT:
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    return tmp_path
+
+
+def script(lang: str, body: str) -> list[str]:
+    """The command that runs one block (written to a file so tracebacks name its lines)."""
+    if lang == "python":
+        return [sys.executable, "-"]
+    prelude = f'set -euo pipefail\nascgen() {{ "{sys.executable}" -m ascgen "$@"; }}\n'
+    return ["bash", "-c", prelude + body]
+
+
+RUNNABLE = [(where, lang, body) for where, lang, body in BLOCKS if lang in RUN]
+
+
+@pytest.mark.parametrize("where,lang,body", RUNNABLE, ids=[w for w, _, _ in RUNNABLE])
+def test_block_runs(where, lang, body, repo_like):
+    env_path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    proc = subprocess.run(script(lang, body), input=body if lang == "python" else None, cwd=repo_like,
+                          capture_output=True, text=True, timeout=TIME_LIMIT_S,
+                          env={**os.environ, "PATH": env_path})
+    assert proc.returncode == 0, (f"{where} (```{lang}) exited {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}"
+                                  f"\n--- stderr\n{proc.stderr[-3000:]}")
+
+
+def test_a_failing_block_fails(repo_like):
+    """The runner reports a failure rather than passing everything: a bad ascgen call and a Python error."""
+    bad_sh = subprocess.run(script("sh", "ascgen emit no_such_spec.py -p ascend910b -o out\necho reached\n"),
+                            cwd=repo_like, capture_output=True, text=True, timeout=TIME_LIMIT_S)
+    assert bad_sh.returncode != 0 and "reached" not in bad_sh.stdout
+    bad_py = subprocess.run(script("python", ""), input="import ascgen\nascgen.products.get('nope')\n",
+                            cwd=repo_like, capture_output=True, text=True, timeout=TIME_LIMIT_S)
+    assert bad_py.returncode != 0
