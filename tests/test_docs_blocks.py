@@ -3,16 +3,19 @@
 ```python and ```sh blocks are run, each on its own, in a fresh temporary folder laid out like the
 repository (the data folders the docs name are copied in), so a reader can paste any one of them from the
 repository root. In sh blocks `ascgen` runs as `python -m ascgen` of this interpreter. ```text blocks hold
-output, diagrams and command synopses; ```cpp blocks are excerpts of Ascend C. A block without a language,
+output, diagrams and command synopses; one that starts with `$ ascgen ...` is a transcript, rerun and compared; ```cpp blocks are excerpts of Ascend C. A block without a language,
 or with another one, fails: the reader could not tell whether it runs.
 """
 from __future__ import annotations
 
+import getpass
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -59,11 +62,21 @@ def test_every_block_says_what_it_is(where, lang):
                                  "here), ```cpp for Ascend C excerpts")
 
 
+def fresh_repo_like(where: str) -> Path:
+    """An empty folder with copies of LAYOUT, at a path that stays the same from run to run for the same
+    block: kernels are cached by their absolute path, so a second run of the suite compiles nothing."""
+    checkout = hashlib.sha256(str(REPO).encode()).hexdigest()[:8]
+    root = Path(tempfile.gettempdir()) / f"ascgen-docs-blocks-{getpass.getuser()}-{checkout}"
+    folder = root / re.sub(r"[^A-Za-z0-9]+", "_", where)
+    shutil.rmtree(folder, ignore_errors=True)
+    for name in LAYOUT:
+        shutil.copytree(REPO / name, folder / name)
+    return folder
+
+
 @pytest.fixture
-def repo_like(tmp_path):
-    for folder in LAYOUT:
-        shutil.copytree(REPO / folder, tmp_path / folder)
-    return tmp_path
+def repo_like(request):
+    return fresh_repo_like(request.node.name)
 
 
 def script(lang: str, body: str) -> list[str]:
@@ -85,6 +98,19 @@ def test_block_runs(where, lang, body, repo_like):
                           env={**os.environ, "PATH": env_path})
     assert proc.returncode == 0, (f"{where} (```{lang}) exited {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}"
                                   f"\n--- stderr\n{proc.stderr[-3000:]}")
+
+
+TRANSCRIPTS = [(where, body) for where, lang, body in BLOCKS if lang == "text" and body.startswith("$ ascgen ")]
+
+
+@pytest.mark.parametrize("where,body", TRANSCRIPTS, ids=[w for w, _ in TRANSCRIPTS])
+def test_transcript_matches_a_fresh_run(where, body, repo_like):
+    """A ```text block that starts with `$ ascgen ...` shows a command and its output: both must be true
+    (the exit status is not compared: `ascgen check` exits 1 when it finds an error)."""
+    command, _, expected = body.partition("\n")
+    proc = subprocess.run(script("sh", command[2:] + " || true"), cwd=repo_like, capture_output=True, text=True,
+                          timeout=TIME_LIMIT_S)
+    assert proc.stdout == expected, f"{where}: the output of `{command[2:]}` changed:\n{proc.stdout}{proc.stderr}"
 
 
 def test_a_failing_block_fails(repo_like):
