@@ -1,10 +1,11 @@
 """Every code block in docs/*.md runs as written, or says it is not meant to run.
 
-```python and ```sh blocks are run, each on its own, in a fresh temporary folder laid out like the
-repository (the data folders the docs name are copied in), so a reader can paste any one of them from the
-repository root. In sh blocks `ascgen` runs as `python -m ascgen` of this interpreter. ```text blocks hold
-output, diagrams and command synopses; one that starts with `$ ascgen ...` is a transcript, rerun and compared; ```cpp blocks are excerpts of Ascend C. A block without a language,
-or with another one, fails: the reader could not tell whether it runs.
+```python and ```sh blocks are run, each on its own, in a fresh folder laid out like the repository (the
+data folders the docs name are copied in), so a reader can paste any one of them from the repository root.
+In sh blocks `ascgen` runs as `python -m ascgen` of this interpreter. ```text blocks hold output, diagrams
+and command synopses (a command that cannot run here goes in one, with a one-line reason before it); one
+that starts with `$ ascgen ...` is a transcript, rerun and compared. ```cpp blocks are excerpts of Ascend C.
+A block without a language, or with another one, fails: the reader could not tell whether it runs.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import pytest
 from tests.paths import REPO
 
 DOCS = REPO / "docs"
+PAGES = sorted(DOCS.glob("*.md"))       # the README's blocks can join once they run as written
 RUN = {"python", "sh"}
 SHOWN = {"text", "cpp"}
 # Folders copied into each block's working folder: what the docs' examples read (never written back).
@@ -39,8 +41,9 @@ def blocks(path: Path) -> list[tuple[int, str, str]]:
 
 def all_blocks() -> list[tuple[str, str, str]]:
     found = []
-    for doc in sorted(DOCS.glob("*.md")):
-        found += [(f"docs/{doc.name}:{line}", lang, body) for line, lang, body in blocks(doc)]
+    for page in PAGES:
+        where = page.relative_to(REPO).as_posix()
+        found += [(f"{where}:{line}", lang, body) for line, lang, body in blocks(page)]
     return found
 
 
@@ -49,9 +52,9 @@ BLOCKS = all_blocks()
 
 def test_the_fence_reader_sees_every_block():
     """The reader pairs fences correctly: its blocks account for every fence line of every page."""
-    for doc in sorted(DOCS.glob("*.md")):
-        fences = sum(1 for line in doc.read_text().splitlines() if line.startswith("```"))
-        assert fences == 2 * len(blocks(doc)), f"{doc.name}: an unpaired or indented fence"
+    for page in PAGES:
+        fences = sum(1 for line in page.read_text().splitlines() if line.lstrip().startswith("```"))
+        assert fences == 2 * len(blocks(page)), f"{page.name}: an unpaired or indented fence"
     assert any(lang in RUN for _, lang, _ in BLOCKS), "no runnable block found: the reader is broken"
 
 
