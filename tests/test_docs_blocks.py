@@ -4,7 +4,8 @@
 data folders the docs name are copied in), so a reader can paste any one of them from the repository root.
 In sh blocks `ascgen` runs as `python -m ascgen` of this interpreter. ```text blocks hold output, diagrams
 and command synopses (a command that cannot run here goes in one, with a one-line reason before it); one
-that starts with `$ ascgen ...` is a transcript, rerun and compared. ```cpp blocks are excerpts of Ascend C.
+that starts with `$ ascgen ...` is a transcript, rerun and compared. ```cpp blocks are excerpts of a
+source under generated/ or tests/data/, lines in order (`...` for lines left out).
 A block without a language, or with another one, fails: the reader could not tell whether it runs.
 """
 from __future__ import annotations
@@ -114,6 +115,33 @@ def test_transcript_matches_a_fresh_run(where, body, repo_like):
     proc = subprocess.run(script("sh", command[2:] + " || true"), cwd=repo_like, capture_output=True, text=True,
                           timeout=TIME_LIMIT_S)
     assert proc.stdout == expected, f"{where}: the output of `{command[2:]}` changed:\n{proc.stdout}{proc.stderr}"
+
+
+QUOTED = (REPO / "generated", REPO / "tests" / "data")
+EXCERPTS = [(where, body) for where, lang, body in BLOCKS if lang == "cpp"]
+
+
+def quoted_in(body: str) -> list[str]:
+    """The files under QUOTED holding the excerpt's lines in order (`...` stands for lines left out)."""
+    wanted = [line for line in body.splitlines() if line.strip() not in ("", "...")]
+    found = []
+    for path in sorted(p for folder in QUOTED for p in folder.rglob("*") if p.suffix in (".cpp", ".asc")):
+        lines = iter(path.read_text().splitlines())
+        if all(any(line == have for have in lines) for line in wanted):
+            found.append(path.relative_to(REPO).as_posix())
+    return found
+
+
+@pytest.mark.parametrize("where,body", EXCERPTS, ids=[w for w, _ in EXCERPTS])
+def test_cpp_block_is_an_excerpt_of_a_real_source(where, body):
+    """Ascend C shown in the docs is quoted from a file that is compiled and tested, never typed in."""
+    assert quoted_in(body), f"{where}: these lines are not, in this order, in any file under generated/ or tests/data/"
+
+
+def test_an_edited_excerpt_is_not_found():
+    (where, body), *_ = EXCERPTS
+    assert quoted_in(body) and not quoted_in(body.replace("(", "( ", 1))
+    assert not quoted_in("\n".join(reversed([l for l in body.splitlines() if l.strip() not in ("", "...")])))
 
 
 def test_a_failing_block_fails(repo_like):
