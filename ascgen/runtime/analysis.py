@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ascgen import config, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build
+from ascgen.runtime import build, wrapper
 from ascgen.source.signature import Kernel, Param, SourceInfo, analyse
 
 ANALYSIS_VERSION = 4
@@ -88,7 +88,7 @@ def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
     flags += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()]
     with tempfile.TemporaryDirectory(prefix="ascgen-pp-") as tmp:
         src = Path(tmp) / "source.cpp"
-        src.write_text(f'#line 1 "{filename}"\n{text}')
+        src.write_text(f'{wrapper.line_directive(filename)}\n{text}')
         if os.path.isabs(filename):
             flags.append(f"-iquote{Path(filename).parent}")
         proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, timeout=300)

@@ -26,6 +26,7 @@ from typing import Iterable, Sequence, Union
 
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
+from ascgen.runtime import wrapper
 
 CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
@@ -292,7 +293,7 @@ def _materialise(sources, workdir: Path) -> list[str]:
             src = workdir / f"src{i}_{_safe_name(Path(s.path).name)}"
             if src.suffix not in (".cpp", ".cc", ".cxx", ".c++"):
                 src = src.with_name(src.name + ".cpp")
-            src.write_text(f'#line 1 "{s.path}"\n{s.text}')
+            src.write_text(f'{wrapper.line_directive(s.path)}\n{s.text}')
             inputs.append(str(src))
         else:
             inputs.append(str(Path(s).resolve()))

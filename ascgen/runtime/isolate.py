@@ -135,7 +135,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
     """Module.launch(..., isolated=True): run in a worker; arrays are updated in place on success."""
     request = {
         "text": module.text, "source": module.source, "path": str(module.path) if module.path else None,
-        "product": module.product.id, "defines": module.defines, "include_dirs": [str(d) for d in module.include_dirs],
+        "product": module.product.id, "defines": module.user_defines, "include_dirs": [str(d) for d in module.include_dirs],
         "kernel_type": kernel_type or module.kernel_type_override, "name": name, "block_dim": block_dim,
         "args": list(args), "time_limit_s": time_limit_s, "tiling_key": tiling_key,
     }

@@ -21,7 +21,7 @@ import cffi
 
 from ascgen import products, resources
 from ascgen.errors import SpecError
-from ascgen.runtime import analysis, binding, build, host_rewrite, wrapper
+from ascgen.runtime import analysis, binding, build, host_rewrite, limits, wrapper
 from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _open_lock = threading.Lock()
@@ -124,6 +124,24 @@ def arch_defines(product) -> dict:
     return out
 
 
+def _checked_defines(defines) -> dict:
+    """The user's macros: identifier names, single-line values (they become #define lines)."""
+    if defines is None:
+        return {}
+    if not isinstance(defines, dict):
+        raise SpecError(f"defines must be a dict of macro name -> value (or None); got {type(defines).__name__}")
+    out = {}
+    for name, value in defines.items():
+        if not isinstance(name, str) or not name.isascii() or not (name[:1].isalpha() or name[:1] == "_") \
+                or not all(c.isalnum() or c == "_" for c in name):
+            raise SpecError(f"define {name!r}: not a macro name (letters, digits and _, not starting with a digit)")
+        text = None if value is None else str(value)
+        if text is not None and ("\n" in text or "\r" in text or "\0" in text):
+            raise SpecError(f"define {name}: the value {text!r} spans several lines; a macro value is one line")
+        out[name] = text
+    return out
+
+
 class Module:
     """A compiled kernel source. Create it with `load()`."""
 
@@ -138,7 +156,9 @@ class Module:
             # Host code with <<<>>> launches (an emitted --host kernel file): compile the rewritten copy.
             self.compile_path = host_rewrite.compilable_copy(text, name)
         self.text = text
-        self.defines = {**arch_defines(self.product), **(defines or {})}
+        self.arch_defines = arch_defines(self.product)
+        self.user_defines = _checked_defines(defines)
+        self.defines = {**self.arch_defines, **self.user_defines}
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
         if path is not None:
             self.include_dirs.append(path.parent)
@@ -165,15 +185,20 @@ class Module:
         text = wrapper.render(str(self.compile_path) if self.compile_path else None,
                               None if self.compile_path else self.text,
                               self.source, digest, instances, self.is_program,
-                              {k.name: k.scope for k in self.info.kernels if k.scope})
+                              {k.name: k.scope for k in self.info.kernels if k.scope}, self.user_defines)
         label = Path(self.source).stem
         extra = []
         for s in self.extra_sources:
             s_text = s.read_text(errors="replace")
-            extra.append(host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s)
+            path = host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s
+            digest = hashlib.sha256(s_text.encode()).hexdigest()
+            extra.append(build.SourceText(wrapper.prelude_source(str(path), digest, self.user_defines),
+                                          f"<ascgen wrapper of {s.name}>"))
+        # Only the architecture macros go on the command line; the user's are #defined inside the wrapper
+        # after the emulated headers, so `-D X=5` cannot break them.
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
-            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.defines,
+            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
             extra_flags=self.extra_flags, name=label)
         self.so_path = so
         self._lib = _dlopen(so)
@@ -208,6 +233,10 @@ class Module:
         return self.kernel_type_override or self._kernel_info(name).kernel.kernel_type
 
     def _kernel_info(self, name: str) -> KernelInfo:
+        if not isinstance(name, str):
+            known = ", ".join(self.kernels) or "none"
+            raise SpecError(f"the kernel name must be a string; got {name!r} ({type(name).__name__}). "
+                            f"Kernels of {self.source}: {known}.")
         name = " ".join(name.split())
         with self._lock:
             found = self._kernels.get(name)
@@ -271,6 +300,7 @@ class Module:
                isolated: bool = False, timeline: bool = False, tiling_key: int | None = None):
         """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
         `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py)."""
+        time_limit_s = limits.time_limit(time_limit_s)
         if isolated:
             from ascgen.runtime import isolate
             return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s,
