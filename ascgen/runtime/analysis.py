@@ -119,9 +119,12 @@ def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | No
         pass
     user_text, index = _user_part(preprocess(text, filename, include_dirs, defines), resources.runtime_dir())
     info = analyse(user_text, _file_of(index))
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(_to_json(info), f)
-    os.replace(tmp, cache)      # atomic: concurrent loaders never read half a file
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump(_to_json(info), f)
+        os.replace(tmp, cache)      # atomic: concurrent loaders never read half a file
+    except OSError:
+        pass                        # a read-only cache only costs the analysis next time
     return info
