@@ -21,7 +21,7 @@ from ascgen.errors import CompileError
 from ascgen.runtime import build, wrapper
 from ascgen.source.signature import Kernel, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 4
+ANALYSIS_VERSION = 5
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
@@ -104,7 +104,8 @@ def _to_json(info: SourceInfo) -> dict:
 
 
 def _from_json(data: dict) -> SourceInfo:
-    kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"])}) for k in data["kernels"])
+    kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"]),
+                              "gm_casts": tuple(tuple(c) for c in k.get("gm_casts", ()))}) for k in data["kernels"])
     return SourceInfo(kernels, data["uses_wait"], data["uses_set"], data["uses_sync_all"])
 
 

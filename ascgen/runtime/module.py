@@ -55,6 +55,7 @@ class BoundTask:
     task: object                    # core.Task
     buffers: tuple                  # core.GmBuffer per array argument
     keepalive: tuple = field(repr=False, default=())
+    readonly: tuple = field(repr=False, default=())   # binding.Bound.readonly: checked after the run
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,7 @@ class Module:
         ktype = kernel_type or self.kernel_type_override or info.kernel.kernel_type
         if ktype not in KERNEL_TYPES:
             raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
-        bound = binding.bind(name, info.params, list(info.kinds), args)
+        bound = binding.bind(name, info.params, list(info.kinds), args, getattr(info.kernel, "gm_casts", ()))
         n = len(bound.slots)
         slots = _ffi().new("uint64_t[]", max(n, 1))
         argv = _ffi().new("void*[]", max(n, 1))
@@ -293,7 +294,7 @@ class Module:
         task = core.Task(**fields)
         buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
                                       dtype=arr.dtype.name) for pname, arr in bound.buffers)
-        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self))
+        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self), tuple(bound.readonly))
 
     def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
                time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
@@ -311,6 +312,7 @@ class Module:
                                   detect_races=detect_races, schedule_seed=schedule_seed,
                                   time_limit_s=time_limit_s, timeline=timeline)
         result = core.run(request)
+        binding.check_untouched(name, bound.readonly)
         del bound                       # the arrays stay alive in the caller; slots may go now
         return result
 

@@ -18,6 +18,7 @@ from dataclasses import KW_ONLY, dataclass, field, replace
 
 from ascgen import products
 from ascgen.errors import SpecError
+from ascgen.runtime import binding
 from ascgen.runtime.report import Report, lints_from_records, races_from_records
 
 
@@ -109,6 +110,8 @@ class SuperKernel:
                                   time_limit_s=self.time_limit_s, timeline=self.timeline,
                                   treat_as_effective=self.treat_as_effective)
         result = core.run(request)
+        for t in self._tasks:
+            binding.check_untouched(t.name, t.bound.readonly)
         report = self._report(result)
         if self.strict:
             report.raise_on_race()

@@ -1,0 +1,135 @@
+"""Issue 9 classes 3, 4, 5 (API), 6 and 9 against tests/data/runtime_kernels/robust.cpp: read-only arrays
+stay untouched, local memory is poisoned per launch, crashes name the user's line, and GM_ADDR casts
+decide the dtype an array must have."""
+import math
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from ascgen.errors import KernelAssertError, KernelCrashError, KernelMemoryError, SpecError
+from ascgen.runtime import load
+from tests.paths import RUNTIME_KERNELS
+
+SOURCE = RUNTIME_KERNELS / "robust.cpp"
+
+
+def marker_line(name: str) -> int:
+    for i, line in enumerate(SOURCE.read_text().splitlines(), 1):
+        if f"ROBUST:{name}" in line:
+            return i
+    raise AssertionError(f"no ROBUST:{name} marker in {SOURCE}")
+
+
+@pytest.fixture(scope="module")
+def robust():
+    return load(SOURCE, product="ascend910b")
+
+
+# ---- class 3: read-only memory ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("isolated", [False, True])
+def test_bytes_backed_output_is_never_written(robust, isolated):
+    x = np.arange(8, dtype=np.float32)
+    backing = bytes(32)
+    y = np.frombuffer(backing, dtype=np.float32)
+    with pytest.raises(KernelMemoryError, match='parameter "y", a read-only array') as info:
+        robust.launch("raw_copy", 1, x, y, 8, isolated=isolated)
+    assert backing == bytes(32) and not y.any()
+    assert info.value.details["parameter"] == "y"
+
+
+def test_read_only_input_is_fine(robust):
+    x = np.arange(8, dtype=np.float32)
+    x.flags.writeable = False
+    out = np.zeros(8, np.float32)
+    robust.launch("raw_copy", 1, x, out, 8)
+    np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32) * 2)
+
+
+# ---- class 4: uninitialised local memory ----------------------------------------------------------------
+
+def test_never_written_ub_reaching_gm_is_reported_with_the_line(robust):
+    with pytest.raises(KernelMemoryError, match="nothing wrote in this launch") as info:
+        robust.launch("ub_uninit", 1, np.zeros(64, np.float32), 64)
+    assert info.value.site.line == marker_line("ub_uninit")
+
+
+def test_no_value_survives_from_an_earlier_launch():
+    """With the report off (ASCGEN_POISON_LOCAL=0 turns off poison and report together) the earlier
+    launch's 12345.0 leaks; with it on, the same copy is refused. Each setting in a fresh process."""
+    script = textwrap.dedent(f"""
+        import numpy as np
+        from ascgen.runtime import load
+        from ascgen.errors import KernelMemoryError
+        m = load({str(SOURCE)!r})
+        z = np.zeros(64, np.float32)
+        m.launch("ub_fill", 1, z, 64)
+        z[:] = 0
+        try:
+            m.launch("ub_uninit", 1, z, 64)
+            print("leaked" if (z == 12345.0).any() else "clean")
+        except KernelMemoryError:
+            print("refused")
+    """)
+    import os
+    outs = {}
+    for setting in ("1", "0"):
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "ASCGEN_POISON_LOCAL": setting})
+        assert proc.returncode == 0, proc.stderr
+        outs[setting] = proc.stdout.strip()
+    assert outs == {"1": "refused", "0": "leaked"}
+
+
+# ---- class 5 (API): typed errors ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", [None, 3, b"raw_copy"])
+def test_kernel_name_must_be_a_string(robust, name):
+    with pytest.raises(SpecError, match="kernel name must be a string"):
+        robust.launch(name, 1, np.zeros(8, np.float32), np.zeros(8, np.float32), 8)
+
+
+@pytest.mark.parametrize("limit", [math.nan, math.inf, -1.0, 0, True, "10"])
+def test_time_limit_must_be_finite_positive(robust, limit):
+    with pytest.raises(SpecError, match="time_limit_s"):
+        robust.launch("raw_copy", 1, np.zeros(8, np.float32), np.zeros(8, np.float32), 8, time_limit_s=limit)
+
+
+# ---- class 6: crash reports name the user's line ------------------------------------------------------------
+
+def test_cpp_exception_names_core_and_line(robust):
+    with pytest.raises(KernelAssertError, match="C\\+\\+ exception") as info:
+        robust.launch("throws", 2, np.zeros(8, np.float32), 8)
+    assert info.value.site.core == "AIV1"
+    assert info.value.site.line is not None and abs(info.value.site.line - marker_line("throws")) <= 1
+
+
+def test_unbounded_recursion_is_a_stack_overflow_at_the_user_line(robust):
+    with pytest.raises(KernelCrashError, match="stack overflow") as info:
+        robust.launch("recurse", 1, np.zeros(8, np.int32), 8, isolated=True)
+    assert info.value.site.core == "AIV0"
+    assert info.value.site.line == marker_line("recurse")
+    assert "null pointer" not in str(info.value)
+
+
+def test_abort_is_located_in_the_kernel_not_in_libc(robust):
+    with pytest.raises(KernelCrashError, match="SIGABRT") as info:
+        robust.launch("aborts", 1, np.zeros(8, np.float32), 8, isolated=True)
+    assert info.value.site.line == marker_line("aborts"), str(info.value)
+    assert "pthread_kill" not in str(info.value)
+
+
+# ---- class 9: GM dtypes from the source's casts ---------------------------------------------------------------
+
+def test_array_of_another_dtype_than_the_cast_is_a_spec_error(robust):
+    with pytest.raises(SpecError, match=r'parameter "x" is used as half elements') as info:
+        robust.launch("half_scale", 1, np.zeros(8, np.float32), 8)
+    assert f"robust.cpp:{marker_line('half_cast')}" in str(info.value)
+
+
+def test_matching_dtype_and_raw_bytes_are_accepted(robust):
+    robust.launch("half_scale", 1, np.zeros(8, np.float16), 8)
+    robust.launch("half_scale", 1, np.zeros(16, np.uint8), 8)
