@@ -31,6 +31,7 @@ class Bound:
     buffers: list[tuple[str, np.ndarray]] = field(default_factory=list)   # (param name, array)
     keepalive: list = field(default_factory=list)
     readonly: list = field(default_factory=list)    # (param name, caller's read-only array, the bound copy)
+    pointers: list = field(default_factory=list)    # (slot index, bound array) per non-null GM pointer
 
 
 def _pointer_array(value, pname: str, ctype: str, kernel: str) -> np.ndarray | None:
@@ -146,6 +147,7 @@ def bind(kernel: str, params, kinds: list[str], args: tuple, casts=()) -> Bound:
                 copy = arr.copy()
                 out.readonly.append((pname, arr, copy))
                 arr = copy
+            out.pointers.append((len(out.slots), arr))
             out.slots.append(arr.ctypes.data)
             out.buffers.append((pname, arr))
             out.keepalive.append(arr)

@@ -21,7 +21,7 @@ import cffi
 
 from ascgen import products, resources
 from ascgen.errors import SpecError
-from ascgen.runtime import analysis, binding, build, host_rewrite, limits, wrapper
+from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
 from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _open_lock = threading.Lock()
@@ -56,6 +56,8 @@ class BoundTask:
     buffers: tuple                  # core.GmBuffer per array argument
     keepalive: tuple = field(repr=False, default=())
     readonly: tuple = field(repr=False, default=())   # binding.Bound.readonly: checked after the run
+    slots: object = field(repr=False, default=None)   # the uint64_t[] the task's args point into
+    pointers: tuple = field(repr=False, default=())   # binding.Bound.pointers: (slot index, array)
 
 
 @dataclass(frozen=True)
@@ -294,7 +296,8 @@ class Module:
         task = core.Task(**fields)
         buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
                                       dtype=arr.dtype.name) for pname, arr in bound.buffers)
-        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self), tuple(bound.readonly))
+        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self), tuple(bound.readonly), slots,
+                         tuple(bound.pointers))
 
     def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
                time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
@@ -308,10 +311,12 @@ class Module:
                                   tiling_key=tiling_key)
         core = _core()
         bound = self.task(name, block_dim, *args, kernel_type=kernel_type, tiling_key=tiling_key)
-        request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=bound.buffers,
-                                  detect_races=detect_races, schedule_seed=schedule_seed,
-                                  time_limit_s=time_limit_s, timeline=timeline)
-        result = core.run(request)
+        with gm_guard.guarded([bound]) as guard:
+            request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=guard.buffers(bound.buffers),
+                                      detect_races=detect_races, schedule_seed=schedule_seed,
+                                      time_limit_s=time_limit_s, timeline=timeline)
+            result = core.run(request)
+            guard.finish(name)
         binding.check_untouched(name, bound.readonly)
         del bound                       # the arrays stay alive in the caller; slots may go now
         return result

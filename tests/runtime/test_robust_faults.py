@@ -133,3 +133,47 @@ def test_array_of_another_dtype_than_the_cast_is_a_spec_error(robust):
 def test_matching_dtype_and_raw_bytes_are_accepted(robust):
     robust.launch("half_scale", 1, np.zeros(8, np.float16), 8)
     robust.launch("half_scale", 1, np.zeros(16, np.uint8), 8)
+
+
+# ---- class 2: raw GM pointer writes past a buffer ---------------------------------------------------------
+
+def test_raw_write_past_the_end_is_caught_and_the_neighbour_untouched(robust):
+    backing = np.zeros(20, np.float32)
+    z = backing[:16]                        # the 4 floats after z are the caller's memory
+    with pytest.raises(KernelMemoryError, match=r'after the end of parameter "z": bytes 64\.\.67') as info:
+        robust.launch("raw_overrun", 1, z, 16)
+    assert info.value.details == {"parameter": "z", "side": "after the end", "bytes_changed": 4}
+    assert (backing[:16] == 1).all() and (backing[16:] == 0).all()
+
+
+def test_without_the_guard_the_neighbour_is_overwritten(robust, monkeypatch):
+    """The defect the guard closes, shown with ASCGEN_GM_GUARD=0 (the old binding)."""
+    monkeypatch.setenv("ASCGEN_GM_GUARD", "0")
+    backing = np.zeros(20, np.float32)
+    robust.launch("raw_overrun", 1, backing[:16], 16)
+    assert backing[16] == 1
+
+
+def test_large_arrays_are_guarded_only_when_asked(robust, monkeypatch):
+    n = (2 << 20) // 4                      # 2 MiB: over the default limit
+    backing = np.zeros(n + 4, np.float32)
+    robust.launch("raw_overrun", 1, backing[:n], n)
+    assert backing[n] == 1                  # default: bound directly (cost, docs/reliability.md)
+    monkeypatch.setenv("ASCGEN_GM_GUARD", "all")
+    backing[:] = 0
+    with pytest.raises(KernelMemoryError, match="after the end"):
+        robust.launch("raw_overrun", 1, backing[:n], n)
+    assert backing[n] == 0
+
+
+def test_guarded_launch_computes_the_same_and_keeps_aliasing(robust):
+    x = np.arange(1000, dtype=np.float32)
+    z = np.zeros_like(x)
+    robust.launch("raw_scale", 8, x, z, 1000, 2.0)
+    np.testing.assert_array_equal(z, x * 2 + 1)
+    buf = np.arange(1000, dtype=np.float32)   # in place: the same array as input and output
+    robust.launch("raw_scale", 8, buf, buf, 1000, 2.0)
+    np.testing.assert_array_equal(buf, np.arange(1000, dtype=np.float32) * 2 + 1)
+    views = np.arange(1001, dtype=np.float32)  # overlapping views: bound directly, the shift is visible
+    robust.launch("raw_scale", 1, views[1:], views[:-1], 1000, 1.0)
+    np.testing.assert_array_equal(views[:-1], np.arange(1, 1001, dtype=np.float32) + 1)

@@ -77,3 +77,23 @@ extern "C" __global__ __aicore__ void aborts(GM_ADDR x, uint32_t n)
 {
     if (AscendC::GetBlockIdx() == 0) abort();  // ROBUST:aborts
 }
+
+// Writes one element past the end of z through a raw pointer (the last block's loop runs to n inclusive).
+extern "C" __global__ __aicore__ void raw_overrun(GM_ADDR z, uint32_t n)
+{
+    if (AscendC::GetBlockIdx() != 0) return;
+    __gm__ float* p = (__gm__ float*)z;
+    for (uint32_t i = 0; i <= n; ++i) {
+        p[i] = 1.0f;  // ROBUST:raw_overrun
+    }
+}
+
+// A scalar GM loop (the raw-GM benchmark): z[i] = x[i] * a + 1 through raw pointers, split over blocks.
+extern "C" __global__ __aicore__ void raw_scale(GM_ADDR x, GM_ADDR z, uint32_t n, float a)
+{
+    uint32_t blocks = AscendC::GetBlockNum(), idx = AscendC::GetBlockIdx();
+    uint32_t per = (n + blocks - 1) / blocks, begin = idx * per, end = begin + per < n ? begin + per : n;
+    __gm__ float* src = (__gm__ float*)x;
+    __gm__ float* dst = (__gm__ float*)z;
+    for (uint32_t i = begin; i < end; ++i) dst[i] = src[i] * a + 1.0f;
+}
