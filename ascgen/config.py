@@ -26,6 +26,13 @@ def gm_guard_max_bytes() -> int:
     return 1 << 62 if value == "all" else GM_GUARD_DEFAULT_MAX_BYTES
 
 
+def poison_local() -> bool:
+    """ASCGEN_POISON_LOCAL=0: no poisoning of local memory per kernel call and no report of never-written UB
+    copied to GM. Read by the emulated library itself (runtime/include/ascendc/ub.h); listed here so every
+    knob is in one place."""
+    return os.environ.get("ASCGEN_POISON_LOCAL", "1") != "0"
+
+
 def update_golden() -> bool:
     """ASCGEN_UPDATE_GOLDEN=1: the golden test rewrites generated/ instead of failing on a difference."""
     return os.environ.get("ASCGEN_UPDATE_GOLDEN", "") not in ("", "0")
