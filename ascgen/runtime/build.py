@@ -26,6 +26,7 @@ from typing import Iterable, Sequence, Union
 
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
+from ascgen.runtime import cache as cache_folder
 from ascgen.runtime import cache_integrity, wrapper
 
 CACHE_VERSION = 1
@@ -211,10 +212,12 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
     stem = f"{_safe_name(name)}-{key}"
     configured = config.cache_dir()
     if _complete(configured / f"{stem}.so", configured / f"{stem}.json"):
+        cache_folder.touch(configured / f"{stem}.json")
         return configured / f"{stem}.so"      # a read-only cache still serves what it holds
-    cache = cache_integrity.writable_root(configured)
+    cache = cache_folder.ensure(cache_integrity.writable_root(configured))
     so_path, manifest = cache / f"{stem}.so", cache / f"{stem}.json"
     if _complete(so_path, manifest):
+        cache_folder.touch(manifest)       # a use: least-recently-used eviction keeps it longer
         return so_path
     with _lock(cache / f"{stem}.lock"):
         why = cache_integrity.problem(so_path, manifest)
@@ -225,6 +228,8 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
         _compile_into(so_path, sources, flags, compiler, name)
         record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
         _write_atomic(manifest, json.dumps(record, indent=1).encode())
+    if cache == configured:                   # a temporary fallback cache is not capped
+        cache_folder.evict(keep=so_path)
     return so_path
 
 
@@ -273,7 +278,7 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
     try:
         inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
-        console.progress(f"compiling {name}...")
+        console.step(f"compiling {name}...")
         try:
             if len(inputs) == 1:
                 _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
