@@ -219,7 +219,7 @@ def _config(product: Product, geo: Geometry, opts: SkOptions | None, request, ke
     cfg.aiv_pipe_default, cfg.aic_pipe_default = aiv_pipe, aic_pipe
     cfg.detect_races = int(request.detect_races)
     cfg.timeline = int(request.timeline)
-    cfg.schedule_seed = -1 if request.schedule_seed is None else int(request.schedule_seed) & 0x7FFFFFFFFFFFFFFF
+    cfg.schedule_seed = limits.schedule_seed(request.schedule_seed)
     cfg.time_limit_s = limits.time_limit(request.time_limit_s)
     cfg.cancel_grace_s = float(getattr(request, "cancel_grace_s", 3.0))
     cfg.echo_output = 0

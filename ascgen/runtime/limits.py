@@ -35,3 +35,12 @@ def buffer_bytes(text: str, what: str) -> int:
         raise SpecError(f"{what}: {n} bytes is more than the {MAX_CLI_BUFFER_BYTES >> 30} GiB ascgen allocates "
                         "for one command-line buffer. Hint: check the size (bytes, not elements).")
     return n
+
+
+def schedule_seed(value) -> int:
+    """-1 for None (no perturbation), else the seed as a non-negative 63-bit integer; SpecError for the rest."""
+    if value is None:
+        return -1
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise SpecError(f"schedule_seed must be an integer or None; got {value!r} ({type(value).__name__})")
+    return int(value) & 0x7FFFFFFFFFFFFFFF

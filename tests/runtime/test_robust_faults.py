@@ -98,6 +98,12 @@ def test_time_limit_must_be_finite_positive(robust, limit):
         robust.launch("raw_copy", 1, np.zeros(8, np.float32), np.zeros(8, np.float32), 8, time_limit_s=limit)
 
 
+@pytest.mark.parametrize("seed", [math.nan, 1.5, "7", True])
+def test_schedule_seed_must_be_an_integer(robust, seed):
+    with pytest.raises(SpecError, match="schedule_seed"):
+        robust.launch("raw_copy", 1, np.zeros(8, np.float32), np.zeros(8, np.float32), 8, schedule_seed=seed)
+
+
 # ---- class 6: crash reports name the user's line ------------------------------------------------------------
 
 def test_cpp_exception_names_core_and_line(robust):
