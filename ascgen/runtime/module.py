@@ -20,7 +20,7 @@ from pathlib import Path
 import cffi
 
 from ascgen import products, resources
-from ascgen.errors import SpecError
+from ascgen.errors import KernelError, SpecError
 from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
@@ -126,6 +126,20 @@ def arch_defines(product) -> dict:
     if getattr(product, "cce_aicore", None) is not None:
         out["__CCE_AICORE__"] = product.cce_aicore
     return out
+
+
+def locate_at_definition(exc: KernelError, kernel: Kernel) -> None:
+    """A fault before the core recorded any line (an exception thrown before the first API call) gets the
+    kernel's definition as its place, said as such, instead of `?`."""
+    if exc.site.file or not getattr(kernel, "file", None):
+        return
+    exc.site.file, exc.site.line = kernel.file, kernel.line
+    where = f"{Path(kernel.file).name}:{kernel.line}"
+    text = str(exc).replace(" ? in ", f" {where} in ", 1)
+    note = (f"  Note: no source line was recorded before the fault; the kernel is defined at {kernel.file}:"
+            f"{kernel.line}\n")
+    at = text.rfind("SUMMARY:")
+    exc.args = (text[:at] + note + text[at:] if at >= 0 else text + "\n" + note,)
 
 
 def _checked_defines(defines) -> dict:
@@ -314,7 +328,11 @@ class Module:
             request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=guard.buffers(bound.buffers),
                                       detect_races=detect_races, schedule_seed=schedule_seed,
                                       time_limit_s=time_limit_s, timeline=timeline)
-            result = core.run(request)
+            try:
+                result = core.run(request)
+            except KernelError as exc:
+                locate_at_definition(exc, self._kernel_info(name).kernel)
+                raise
             guard.finish(name)
         binding.check_untouched(name, bound.readonly)
         del bound                       # the arrays stay alive in the caller; slots may go now

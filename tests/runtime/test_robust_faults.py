@@ -113,6 +113,16 @@ def test_cpp_exception_names_core_and_line(robust):
     assert info.value.site.line is not None and abs(info.value.site.line - marker_line("throws")) <= 1
 
 
+def test_exception_before_any_api_call_is_placed_at_the_kernel_definition():
+    src = ('#include "kernel_operator.h"\n#include <stdexcept>\n'
+           'extern "C" __global__ __aicore__ void t0(GM_ADDR x) {\n    throw std::runtime_error("early");\n}\n')
+    m = load(src, filename="t0.cpp")
+    with pytest.raises(KernelAssertError) as info:
+        m.launch("t0", 2, np.zeros(8, np.float32))
+    assert (info.value.site.file, info.value.site.line) == ("t0.cpp", 3)
+    assert "assert t0.cpp:3 in" in str(info.value) and " ? " not in str(info.value)
+
+
 def test_unbounded_recursion_is_a_stack_overflow_at_the_user_line(robust):
     with pytest.raises(KernelCrashError, match="stack overflow") as info:
         robust.launch("recurse", 1, np.zeros(8, np.int32), 8, isolated=True)
