@@ -311,6 +311,10 @@ class Interpreter(TokenStatements):
         body = list(self.index.children(cur))[0]
         toks = self.index.cursor_tokens(cur)
         cond = toks[_index_at(toks, body.extent.end.offset):]
+        # `while ( cond ) ;` after the body: the header is what the parentheses hold, so the
+        # do { ... } while (0) idiom is recognised as a block (loop_flow), as the token path does.
+        if len(cond) > 1 and cond[0].text == "while" and cond[1].text == "(":
+            cond = cond[2:match_paren(cond, 1) or len(cond)]
         return self._loop(cur, states, fn, body, cond, True)
 
     # ---- conditions ----
