@@ -283,3 +283,19 @@ def test_misplaced_access_names_the_wait_on_its_own_path():
     assert (d.line, d.rule) == (line_of(path, "EXPECT: tasksync-gm-before-wait"),
                                 "tasksync-gm-before-wait")
     assert d.notes[-1].line == d.line + 1 and "WaitPreTaskEnd" in d.notes[-1].message
+
+
+@pytest.mark.parametrize("kernel_type, errors", [("ASCENDC_TPL_MIX_AIC_1_2", 2), ("ASCENDC_TPL_AIV_ONLY", 0)])
+def test_per_template_kernel_type_decides_the_core_sides(tmp_path, kernel_type, errors):
+    """ASCENDC_TPL_KERNEL_TYPE_SEL (the tiling-key template) says MIX: the AIC early return skips the pair
+    on cube cores. Vector only: that branch is dead code."""
+    head = f"#define KERNEL_TEMPLATES ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL({kernel_type}))"
+    src = kernel(tmp_path, """\
+        if ASCEND_IS_AIC {
+            return;
+        }
+        AscendC::WaitPreTaskEnd();
+        AscendC::SetNextTaskStart();
+        """, head=head)
+    assert [r for r in rules(check_file(src)) if r[1] == "tasksync-once-per-path"] == \
+        [(line_of(src, "return;"), "tasksync-once-per-path")] * errors
