@@ -1,10 +1,12 @@
 """What the Ascend C API calls mean to `ascgen check`: one table of names, no logic beyond lookups.
 
 The checker recognises library calls by name (spelled tokens), not by resolved declarations, because
-kernels are often analysed without the CANN headers they include. Sources: ../shared/design/
-tasksync-semantics.md sections 1 and 3, and the public asc-devkit interface headers.
+kernels are often analysed without the CANN headers they include. Sources: docs/semantics.md (the two
+calls, how a SuperKernel executes) and the public asc-devkit interface headers.
 """
 from __future__ import annotations
+
+from ascgen.source.kernel_types import QUALIFIER_TYPES, TASK_TYPE_ENUMS, core_sides
 
 WAIT = "WaitPreTaskEnd"
 SET = "SetNextTaskStart"
@@ -35,6 +37,9 @@ FORBIDDEN_INTRINSICS = {
 # Flags the SuperKernel boundary uses (11 all AIC, 12 AIV->AIC relay, 13 AIC->AIV relay, 14 all AIV).
 SK_FLAGS = range(11, 15)
 CROSS_CORE_FLAG_CALLS = ("CrossCoreSetFlag", "CrossCoreWaitFlag")
+# The library's named flag ids (declared by the CANN kernel headers, which the emulated headers do not
+# ship): operators pass them to CrossCoreSetFlag / CrossCoreWaitFlag. The user's own definitions win.
+LIBRARY_CONSTANTS = {"SYNC_AIC_FLAG": 11, "SYNC_AIV_FLAG": 12, "SYNC_AIC_AIV_FLAG": 13, "SYNC_AIV_ONLY_ALL": 14}
 HARDWARE_SYNC_ALL = "SyncAll"       # SyncAll() without arguments; SyncAll(gm, ub, n) is the software one
 
 # GM access by library calls. "args": (argument index, direction) pairs whose GlobalTensor argument is
@@ -63,12 +68,21 @@ CUBE_NAMES = frozenset({"Mmad", "MmadWithSparse", "Fixpipe", "LoadData", "LoadDa
                         "A1", "A2", "B1", "B2"})
 
 # Kernel types from KERNEL_TASK_TYPE_DEFAULT(...) and qualifiers, as the core sets a path may run on.
-KERNEL_TYPE_CORES = {
-    "KERNEL_TYPE_AIV_ONLY": "aiv", "KERNEL_TYPE_AIC_ONLY": "aic",
-    "KERNEL_TYPE_MIX_AIV_1_0": "aiv", "KERNEL_TYPE_MIX_AIC_1_0": "aic",
-    "KERNEL_TYPE_MIX_AIC_1_1": "*", "KERNEL_TYPE_MIX_AIC_1_2": "*",
+KERNEL_TYPE_CORES = {enum: core_sides(kind) for enum, kind in TASK_TYPE_ENUMS.items()}
+QUALIFIER_CORES = {**{q: core_sides(kind) for q, kind in QUALIFIER_TYPES.items()}, "__mix__": "*"}
+# Per-template kernel types (ASCENDC_TPL_KERNEL_TYPE_SEL(...) in a tiling-key template header).
+KERNEL_TYPE_SELECTOR = "ASCENDC_TPL_KERNEL_TYPE_SEL"
+TEMPLATE_KERNEL_TYPES = {
+    "ASCENDC_TPL_AIV_ONLY": "aiv", "ASCENDC_TPL_AIC_ONLY": "aic", "ASCENDC_TPL_MIX_AIV_1_0": "aiv",
+    "ASCENDC_TPL_MIX_AIC_1_0": "aic", "ASCENDC_TPL_MIX_AIC_1_1": "*", "ASCENDC_TPL_MIX_AIC_1_2": "*",
 }
-QUALIFIER_CORES = {"__vector__": "aiv", "__cube__": "aic", "__mix__": "*"}
+
+# Per-core-side macros of separated products, by __NPU_ARCH__: the toolchain compiles a MIX kernel once
+# per side, defining these on that side (operators select side-specific code with `#if defined(...)`).
+CORE_SIDE_MACROS = {
+    2201: (("aic", ("__DAV_C220_CUBE__", "__DAV_CUBE__")), ("aiv", ("__DAV_C220_VEC__", "__DAV_VEC__"))),
+    3510: (("aic", ("__DAV_C310_CUBE__", "__DAV_CUBE__")), ("aiv", ("__DAV_C310_VEC__", "__DAV_VEC__"))),
+}
 
 # Core-type conditions: macro spelling -> (core type when true, core type when false).
 CORE_CONDITIONS = {

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ascgen import config, resources
 from ascgen.errors import AscgenError
+from ascgen.source.launches import find_launches
 
 PRELUDE_NAME = "/__ascgen_check__/prelude.h"
 # Qualifiers every Ascend C header defines; defined here too (first, guarded) so a source whose headers
@@ -32,10 +33,9 @@ PRELUDE = "".join(f"#ifndef {name}\n#define {name}\n#endif\n"
 HOST_HEADERS = ("cstdint", "cstdlib", "cstring", "cmath", "cstdio", "iostream", "fstream", "string", "vector",
                 "map", "unordered_map", "algorithm", "memory", "random", "utility", "chrono", "functional")
 
-# The detailed preprocessing record is what makes clang keep the ranges #if skipped (check_tokens).
+# The detailed preprocessing record is what makes clang keep the ranges #if skipped (tokens.py).
 _OPTIONS = 0x01     # CXTranslationUnit_DetailedPreprocessingRecord
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
-_LAUNCH = re.compile(r"<<<[^;{}]*?>>>")
 
 
 @dataclass(frozen=True)
@@ -96,12 +96,20 @@ def system_include_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
+def _is_library_tree(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "kernel_operator.h"))
+
+
 class _Preparer:
     """Walks the user's files from the main source, resolving includes the way the compiler would."""
 
     def __init__(self, include_dirs: list[str]):
         self.include_dirs = include_dirs
-        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs()]
+        # Library code is decided by where a file is, never by its namespace (operators put their own
+        # helpers in `namespace AscendC`): the emulated headers, the system headers, and any -I folder that
+        # is an Ascend C library tree (it holds kernel_operator.h, e.g. a CANN include folder).
+        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs(),
+                             *(os.path.realpath(d) for d in include_dirs if _is_library_tree(d))]
         self.texts: dict[str, str] = {}        # file -> edited text (only files that changed)
         self.user_files: set[str] = set()
         self.skipped: list[Skipped] = []
@@ -139,8 +147,9 @@ class _Preparer:
                 text = _blank(text, match.start(), match.end())
             elif not self.is_library(found):
                 self.visit(found)
-        for match in reversed(list(_LAUNCH.finditer(text))):
-            text = _blank(text, match.start(), match.end())
+        for launch in reversed(find_launches(text)):     # host launches are not C++ libclang reads
+            if launch.close >= 0:
+                text = _blank(text, launch.open, launch.end)
         if text != original:
             self.texts[path] = text
 
@@ -203,6 +212,22 @@ def precompiled_library(args: list[str], cindex) -> str | None:
         return str(pch)
     except (OSError, cindex.TranslationUnitLoadError, cindex.TranslationUnitSaveError):
         return None
+
+
+def user_texts(path: str, include_dirs=()) -> list[str]:
+    """The texts of the user's files `path` includes (no clang: the include walk only), for cheap
+    questions asked before parsing, such as whether the code tests a core-side macro."""
+    if not os.path.isfile(path):
+        return []
+    prep = _Preparer([str(d) for d in include_dirs])
+    prep.visit(path)
+    out = []
+    for name in prep.user_files:
+        try:
+            out.append(prep.texts.get(name) or Path(name).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return out
 
 
 def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSource:

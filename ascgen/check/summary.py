@@ -2,7 +2,7 @@
 kernels: its callees (through the user's macros too), the task-sync calls below it, whether it has
 core-type or TilingKey conditions, and whether interpreting it can change a verdict at all.
 
-The path model (check_paths) asks these questions to skip or memoise work: a helper with nothing that
+The path model (paths.py) asks these questions to skip or memoise work: a helper with nothing that
 matters below it is recorded as run instead of interpreted, and a helper is interpreted on the part of
 the path state it can observe. Everything here depends only on the source, never on a path.
 """
@@ -70,6 +70,19 @@ class Summaries:
                     names |= {t.text for t in macro.body}
             self._own_names[id(fn)] = names
         return self._own_names[id(fn)]
+
+    def expanded_tokens(self, fn: FuncDef, depth: int = 0) -> list[Tok]:
+        """The tokens of `fn` followed by the expansions of the user's macros it calls."""
+        toks = list(self.index.cursor_tokens(fn.cursor))
+        out, todo = list(toks), [(toks, 0)]
+        while todo:
+            run, level = todo.pop()
+            for call in self.calls_of(run, fn):
+                if level < MAX_MACRO_DEPTH and self.macro(call, fn) is not None:
+                    body = expand(self.index.macros[call.name], call)
+                    out += body
+                    todo.append((body, level + 1))
+        return out
 
     def has_sync(self, fn: FuncDef) -> frozenset:
         """The task-sync calls `fn` may execute, directly or through its callees."""
