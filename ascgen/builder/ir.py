@@ -23,6 +23,7 @@ class Node:
     round: str | None = None        # Cast only
     name: str | None = None         # input name
     where: str = ""                 # "spec.py:12": the builder line that asked for it
+    shape: str | None = None        # 2-D kernels: "rc" (rows x cols), "r" (one value per row), "c" (per column)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,15 @@ class ParamSpec:
     dtype: str
     where: str = ""
     default: float | int | None = None   # scalars: the value host programs and demos use
+    shape: tuple[str, ...] = ()     # 2-D kernels: the dim names of a GM tensor ((rows, cols), (cols,), (rows,))
+
+
+@dataclass(frozen=True)
+class DimSpec:
+    """A symbolic dimension of a 2-D kernel: a uint32_t kernel argument."""
+    name: str
+    multiple_of: int = 1            # the caller promises dim % multiple_of == 0 (needed without DataCopyPad)
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,11 @@ class KernelSpec:
     nodes: tuple[Node, ...]
     outputs: tuple[OutputSpec, ...]
     where: str = ""
+    dims: tuple[DimSpec, ...] = ()  # () for a 1-D kernel (totalLength); (rows, cols) for a 2-D one
+
+    @property
+    def is_2d(self) -> bool:
+        return bool(self.dims)
 
     def node(self, node_id: int) -> Node:
         return self.nodes[node_id]

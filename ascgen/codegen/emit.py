@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from ascgen import console, products
+from ascgen.errors import SpecError
 from ascgen.codegen.host import write_host_project
 from ascgen.codegen.plan import plan_kernel
 from ascgen.codegen.render import render_kernel
@@ -21,12 +22,26 @@ def emit(kernel, product, *, host: bool = False, policy: TaskSyncPolicy | None =
          spec_file: str | None = None) -> str:
     """The Ascend C source of one built kernel for `product` (a Product or a name)."""
     product = products.get(product)
-    plan = plan_kernel(kernel, product)
+    spec = kernel.spec() if hasattr(kernel, "spec") else kernel
+    if spec.is_2d:
+        return _emit_rows(spec, product, host=host, policy=policy, spec_file=spec_file)
+    plan = plan_kernel(spec, product)
     policy = policy or TaskSyncPolicy()
     if host and not policy.force:
         policy = dataclasses.replace(policy, force=True)
     placement = place_task_sync(plan, policy)
     return render_kernel(plan, placement, host=host, spec_file=spec_file)
+
+
+def _emit_rows(spec, product, *, host: bool, policy, spec_file):
+    """A 2-D kernel: plan_rows -> the same task-sync placement -> render_rows."""
+    from ascgen.codegen.plan_rows import plan_rows
+    from ascgen.codegen.render_rows import render_rows
+    if host:
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: --host (the direct-invocation project) is offered "
+                        "for 1-D kernels only; emit the 2-D kernel alone and launch it with `ascgen run`")
+    plan = plan_rows(spec, product)
+    return render_rows(plan, place_task_sync(plan, policy or TaskSyncPolicy()), spec_file=spec_file)
 
 
 def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyncPolicy | None = None,
@@ -54,6 +69,13 @@ def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyn
 
 def _describe(kernel, product) -> None:
     """`-v`: what the planner decided for a kernel (UB per buffer, tiles, tail strategy)."""
+    if kernel.spec().is_2d:
+        from ascgen.codegen.plan_rows import plan_rows
+        plan = plan_rows(kernel.spec(), product)
+        console.verbose(f"{kernel.name}: 2-D ({', '.join(kernel.dims)}), block_dim {kernel.block_dim}, rows up to "
+                        f"{kernel.tile_length} elements, UB {plan.ub_used} of {plan.ub_usable} B: "
+                        + ", ".join(f"{what} {n} B" for what, n in plan.ub_items))
+        return
     plan = plan_kernel(kernel, product)
     tail = "DataCopyPad tails" if plan.data_copy_pad else f"aligned remainder window (min length {plan.min_length})"
     console.verbose(f"{kernel.name}: block_dim {kernel.block_dim}, tile {kernel.tile_length}, "
