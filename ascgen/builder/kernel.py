@@ -29,7 +29,7 @@ from ascgen.errors import SpecError
 __all__ = ["Kernel", "Tensor", "Scalar", "Param",
            "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs",
            "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate",
-           "ReduceSum", "ReduceMax", "ReduceMin", "Mean", "Dim"]
+           "ReduceSum", "ReduceMax", "ReduceMin", "Mean", "Matmul", "Dim"]
 
 # Frames inside the ascgen package (any sub-package) are skipped when naming the user's spec line.
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -50,7 +50,11 @@ _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool"
                  # 2-D kernels (docs/builder.md "2-D kernels")
                  "rowStart", "rowNum", "tileRows", "rowStride", "invCols", "rowsHere", "row", "firstRow", "value",
                  "workBuf", "redBuf", "rowBuf", "redLocal", "rowTmp", "workLocal", "ubGap", "eventId", "trap",
-                 "ascendc_assert"}
+                 "ascendc_assert",
+                 # Matmul (MIX) kernels
+                 "workspace", "tileCols", "tilesN", "group", "sub", "groupNum", "myTiles", "bandRow", "bandCol",
+                 "bandRows", "firstHalf", "row0", "col0", "mUp", "nUp", "kk", "k0", "pa", "pb", "la", "lb", "mp",
+                 "fp", "a1", "b1", "a2", "b2", "c1", "a1Buf", "b1Buf", "a2Buf", "b2Buf", "c1Buf", "tiles"}
 
 
 def _where() -> str:
@@ -193,6 +197,7 @@ class Kernel:
         self._dims: list[DimSpec] = []          # (rows, cols) once a 2-D input is declared
         self._declared: dict[str, DimSpec] = {}  # k.dim(...) declarations not yet used by a shape
         self._flat_inputs = False               # an input without shape makes the kernel 1-D
+        self._matmul_done = False               # Matmul(a, b) was called (the kernel is a MIX kernel)
 
     # ---- declarations ----
     def _new_param_name(self, name, what: str, where: str) -> str:
@@ -223,8 +228,12 @@ class Kernel:
         return Dim(name, multiple_of)
 
     def _shape_names(self, kind: str | None) -> tuple[str, ...]:
-        rows, cols = (d.name for d in self._dims) if self._dims else ("", "")
-        return {None: (), "rc": (rows, cols), "r": (rows,), "c": (cols,)}[kind]
+        names = [d.name for d in self._dims] + ["", "", ""]
+        if self._matmul_done:                # dims are (M, N, K): the epilogue is over (M, N)
+            m, n, k = names[:3]
+            return {None: (), "rc": (m, n), "r": (m,), "c": (n,), "mk": (m, k), "kn": (k, n)}[kind]
+        rows, cols, third = names[:3]
+        return {None: (), "rc": (rows, cols), "r": (rows,), "c": (cols,), "kn": (cols, third)}[kind]
 
     def scalar(self, name: str, dtype="float32", default=None) -> Scalar:
         where = _where()
@@ -462,3 +471,51 @@ def ReduceSum(a, axis=-1): return _reduce("ReduceSum", a, axis)   # noqa: E704
 def ReduceMax(a, axis=-1): return _reduce("ReduceMax", a, axis)   # noqa: E704
 def ReduceMin(a, axis=-1): return _reduce("ReduceMin", a, axis)   # noqa: E704
 def Mean(a, axis=-1): return _reduce("Mean", a, axis)             # noqa: E704
+
+
+# ---- Matmul (a MIX kernel: the cube computes a x b, the vector cores run the epilogue) ----
+MATMUL_DTYPES = ("float16", "bfloat16")
+
+
+def Matmul(a, b, *, tile=(128, 128, 64)) -> Tensor:
+    """a (M, K) x b (K, N) -> float32 (M, N), accumulated in float on the cube unit. `a` and `b` are inputs
+    (shape=("M", "K") then shape=("K", "N")); the result takes element-wise ops, per-column vectors
+    (declared after this call, shape=("N",)) and scalars as its epilogue. `tile` = (BM, BN, BK): the cube
+    tile, multiples of 16. See docs/builder.md "Matmul"."""
+    where = _where()
+    a, b = _need_tensor(a, "Matmul", where), _need_tensor(b, "Matmul", where)
+    k = a.kernel
+    k._own(b, "Matmul", where)
+    na, nb = k._nodes[a.node_id], k._nodes[b.node_id]
+    if k._matmul_done:
+        raise SpecError(f"Matmul at {where}: kernel {k.name!r} already has a Matmul; one per kernel "
+                        "(chain kernels in a SuperKernel)")
+    if na.op != "input" or nb.op != "input" or na.shape != "rc" or nb.shape != "kn":
+        raise SpecError(f"Matmul at {where}: the operands are inputs declared with shape=(M, K) and then "
+                        "shape=(K, N), used as they are (no prologue ops)")
+    if na.dtype != nb.dtype or na.dtype not in MATMUL_DTYPES:
+        raise SpecError(f"Matmul at {where}: operands are {na.dtype} and {nb.dtype}; the cube takes "
+                        f"{' or '.join(MATMUL_DTYPES)} for both (int8 is not offered by the emulated cube)")
+    others = [n for n in k._nodes if n.id not in (a.node_id, b.node_id) and n.shape is not None]
+    if others:
+        raise SpecError(f"Matmul at {where}: {others[0].op} at {others[0].where} comes before it; a Matmul "
+                        "kernel computes nothing else from its operands: declare the epilogue after Matmul")
+    if (not isinstance(tile, tuple) or len(tile) != 3
+            or any(not isinstance(t, int) or isinstance(t, bool) or t < 16 or t % 16 for t in tile)):
+        raise SpecError(f"Matmul at {where}: tile must be (BM, BN, BK), positive multiples of 16, got {tile!r}")
+    m, kk, n = k._dims
+    k._dims = [m, n, kk]                  # the epilogue is over (M, N); K is the third dim argument
+    k._matmul_done = True
+    k._nodes[a.node_id] = _replace_shape(na, "mk")
+    result = k._add_node(Node(len(k._nodes), "Matmul", "float32", (a.node_id, b.node_id), where=where,
+                              shape="rc", tile=tile))
+    # The cube hands its float tiles to the vector cores through GM: an output named "workspace" (the
+    # float32 product), so callers allocate it like any output and tests can compare it.
+    k._params.append(ParamSpec("workspace", "output", "float32", where, shape=(m.name, n.name)))
+    k._outputs.append(OutputSpec("workspace", result.node_id, where))
+    return result
+
+
+def _replace_shape(node: Node, shape: str) -> Node:
+    from dataclasses import replace
+    return replace(node, shape=shape)

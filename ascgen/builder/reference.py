@@ -49,6 +49,8 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
             values[node.id] = np.asarray(inputs[node.name]).astype(DTYPES[node.dtype].np, copy=False)
         elif node.op in _REDUCE:
             values[node.id] = _reduce(node, values[node.args[0]], length)
+        elif node.op == "Matmul":
+            values[node.id] = matmul(values[node.args[0]], values[node.args[1]], node.tile[2])
         else:
             args = [values[a] for a in node.args]
             values[node.id] = _apply(node, args, scalars, length)
@@ -60,21 +62,35 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
 
 
 def _check_inputs_2d(spec: KernelSpec, inputs: dict) -> tuple[int, int]:
-    """(rows, cols) from the inputs' shapes; every (rows, cols) input and (cols,) vector must agree."""
-    rows, cols = set(), set()
+    """(rows, cols) from the inputs' shapes (for a Matmul kernel (M, N)); every input must agree on the
+    size of each dim name."""
+    sizes: dict[str, set] = {d.name: set() for d in spec.dims}
     for p in spec.params_of("input"):
         if p.name not in inputs:
             raise SpecError(f"kernel {spec.name!r}: missing input {p.name!r}")
         arr = np.asarray(inputs[p.name])
         if arr.ndim != len(p.shape):
             raise SpecError(f"input {p.name!r} must have shape {p.shape!r} ({len(p.shape)}-D), got {arr.shape}")
-        if arr.ndim == 2:
-            rows.add(arr.shape[0])
-        cols.add(arr.shape[-1])
-    if len(rows) != 1 or len(cols) != 1:
+        for name, n in zip(p.shape, arr.shape):
+            sizes[name].add(n)
+    bad = {name: sorted(v) for name, v in sizes.items() if len(v) != 1}
+    if bad:
         raise SpecError(f"kernel {spec.name!r}: inputs disagree on ({', '.join(d.name for d in spec.dims)}): "
-                        f"rows {sorted(rows)}, cols {sorted(cols)}")
-    return rows.pop(), cols.pop()
+                        + ", ".join(f"{name} {v}" for name, v in bad.items()))
+    return sizes[spec.dims[0].name].pop(), sizes[spec.dims[1].name].pop()
+
+
+def matmul(a: np.ndarray, b: np.ndarray, bk: int) -> np.ndarray:
+    """a x b as the cube computes it: float32 products of the half/bfloat16 operands (exact), summed left to
+    right within each BK slice of K (one Mmad), the slices added to the float accumulator in order."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    out = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for k0 in range(0, a.shape[1], bk):
+        acc = np.zeros_like(out)
+        for t in range(k0, min(k0 + bk, a.shape[1])):
+            acc = acc + a32[:, t:t + 1] * b32[t:t + 1, :]
+        out = out + acc
+    return out
 
 
 _REDUCE = ("ReduceSum", "ReduceMax", "ReduceMin", "Mean")
@@ -177,17 +193,23 @@ def _apply(node, args, scalars, length):
     raise SpecError(f"the reference has no rule for op {node.op!r} (at {node.where})")
 
 
+def _input_shape(spec: KernelSpec, p, dims) -> tuple[int, ...]:
+    """The array shape of input `p` for dim values `dims` (in `spec.dims` order)."""
+    size = {d.name: n for d, n in zip(spec.dims, dims)}
+    return tuple(size[name] for name in p.shape)
+
+
 def random_inputs(kernel, length, seed: int = 0) -> dict[str, np.ndarray]:
     """Deterministic test inputs: floats of magnitude in [0.1, 2) (positive when the kernel uses Ln or Sqrt,
     which need it; random signs otherwise), small integers for integer types. `length` is an int for a 1-D
-    kernel and (rows, cols) for a 2-D one."""
+    kernel and the dim values in `kernel.dims` order for a 2-D one: (rows, cols), or (M, N, K)."""
     spec = _spec(kernel)
     rng = np.random.default_rng(seed)
     positive = any(n.op in ("Ln", "Sqrt") for n in spec.live_nodes())
     out = {}
     for p in spec.params_of("input"):
         dt = DTYPES[p.dtype]
-        shape = length if not spec.is_2d else (tuple(length) if len(p.shape) == 2 else (length[1],))
+        shape = length if not spec.is_2d else _input_shape(spec, p, length)
         if dt.is_float:
             values = rng.uniform(0.1, 2.0, shape)
             if not positive:

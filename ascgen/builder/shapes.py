@@ -12,7 +12,8 @@ from __future__ import annotations
 from ascgen.builder.ir import DimSpec
 from ascgen.errors import SpecError
 
-_NAMES = {"rc": "a (rows, cols) tensor", "r": "a per-row value", "c": "a per-column vector"}
+_NAMES = {"rc": "a (rows, cols) tensor", "r": "a per-row value", "c": "a per-column vector",
+          "mk": "a Matmul operand", "kn": "a Matmul operand"}
 
 
 def _dim_name(d, where: str) -> str:
@@ -41,13 +42,21 @@ def input_shape(kernel, shape, name: str, where: str) -> tuple[str | None, tuple
             raise SpecError(f"input {name!r} at {where}: rows and cols need two different dim names, got {names!r}")
         if not kernel._dims:
             _fix_dims(kernel, names, shape, where)
-        elif names != kernel.dims:
+        elif _is_matmul_rhs(kernel, names):
+            _add_dim(kernel, names[1], shape[1], where)
+            return "kn", names
+        elif names != kernel.dims[:2]:
+            hint = (" (declare the epilogue's inputs after Matmul(...))" if _awaiting_matmul(kernel)
+                    else "; every 2-D tensor of a kernel has the same (rows, cols)")
             raise SpecError(f"input {name!r} at {where}: shape {names!r} differs from the kernel's "
-                            f"{kernel.dims!r}; every 2-D tensor of a kernel has the same (rows, cols)")
+                            f"{kernel.dims[:2]!r}{hint}")
         return "rc", names
     if not kernel._dims:
         raise SpecError(f"input {name!r} at {where}: declare a (rows, cols) input before a per-column vector")
-    if names[0] != kernel.dims[1]:
+    if names[0] != kernel.dims[1] or _awaiting_matmul(kernel):
+        if _awaiting_matmul(kernel):
+            raise SpecError(f"input {name!r} at {where}: declare the epilogue's per-column vectors after "
+                            f"Matmul(...) (the epilogue is over ({kernel.dims[0]}, {kernel.dims[2]}))")
         hint = " (per-row inputs are not offered)" if names[0] == kernel.dims[0] else ""
         raise SpecError(f"input {name!r} at {where}: a 1-D input of a 2-D kernel is a per-column vector "
                         f"shape=({kernel.dims[1]!r},), got {names!r}{hint}")
@@ -69,8 +78,33 @@ def _fix_dims(kernel, names, shape, where: str) -> None:
     kernel._dims = dims
 
 
+def _awaiting_matmul(kernel) -> bool:
+    """Matmul operands are declared, the Matmul call is not made yet."""
+    return len(kernel._dims) == 3 and not kernel._matmul_done
+
+
+def _is_matmul_rhs(kernel, names) -> bool:
+    """(K, N) after an (M, K) input: the right-hand operand of a Matmul (the only 2-D shape that may differ)."""
+    rows, cols = kernel.dims[0], kernel.dims[1]
+    return (len(kernel._dims) == 2 and not kernel._matmul_done and names[0] == cols
+            and names[1] not in (rows, cols))
+
+
+def _add_dim(kernel, name: str, d, where: str) -> None:
+    from ascgen.builder.kernel import _check_ident
+    spec = kernel._declared.get(name)
+    if spec is None:
+        _check_ident(name, "dim", where)
+        spec = DimSpec(name, getattr(d, "multiple_of", 1), where)
+    if any(p.name == name for p in kernel._params):
+        raise SpecError(f"kernel {kernel.name!r}: dim name {name!r} at {where} is already a parameter")
+    kernel._dims.append(spec)
+
+
 def broadcast(op: str, a: str | None, b: str | None, where: str) -> str | None:
     """The shape of a binary op's result."""
+    if "mk" in (a, b) or "kn" in (a, b):
+        raise SpecError(f"{op} at {where}: a Matmul operand is used by Matmul only (no prologue ops)")
     if a == b and a != "c":
         return a
     pair = {a, b}
@@ -82,6 +116,8 @@ def broadcast(op: str, a: str | None, b: str | None, where: str) -> str | None:
 
 def elementwise(op: str, a: str | None, where: str) -> str | None:
     """Unary, scalar and Cast ops keep their operand's shape; per-column vectors are used as loaded."""
+    if a in ("mk", "kn"):
+        raise SpecError(f"{op} at {where}: a Matmul operand is used by Matmul only (no prologue ops)")
     if a == "c":
         raise SpecError(f"{op} at {where}: computing on a per-column vector is not offered (it is loaded once "
                         "and used as is); declare the input with the dtype and values you need")

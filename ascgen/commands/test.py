@@ -52,8 +52,11 @@ def shapes_for(kernel, product) -> list[tuple[int, int]]:
     """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
     tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Without
     DataCopyPad, cols are multiples of the kernel's promised `multiple_of` (the only values it accepts)."""
+    spec = kernel.spec()
+    if spec.matmul is not None:
+        return _matmul_shapes(spec, product)
     from ascgen.codegen.plan_rows import plan_rows
-    plan = plan_rows(kernel.spec(), product)
+    plan = plan_rows(spec, product)
     tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
     if plan.data_copy_pad:
         cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
@@ -63,6 +66,17 @@ def shapes_for(kernel, product) -> list[tuple[int, int]]:
     cases = [(r, c) for r in rows[:4] for c in cols[:3]] + [(rows[4], cols[0]), (2 * blocks + 1, cols[-1]),
                                                            (blocks + 3, cols[-2])]
     return sorted(set(cases))
+
+
+def _matmul_shapes(spec, product) -> list[tuple[int, int, int]]:
+    """(M, N, K) cases of a Matmul kernel: empty, one element, tiles ragged in M and N, fewer tiles than AI
+    Cores, more tiles than AI Cores (round-robin), an odd row count split between the two AIVs, several
+    K slices and a ragged last one."""
+    from ascgen.codegen.plan_matmul import plan_matmul
+    bm, bn, bk = plan_matmul(spec, product).tile
+    cores = spec.block_dim
+    return [(0, bn, 16), (1, 1, 16), (bm - 3, bn + 5, bk + 16), (2 * bm + 1, bn // 2 + 1, 3 * bk),
+            (bm * (cores + 1) + 7, 2 * bn, 16), (5, bn * cores + 3, bk * 2 + 16)]
 
 
 def lengths_for(kernel) -> list[int]:
@@ -122,9 +136,10 @@ def run_case(module, kernel, length, seed: int = 0) -> CaseResult:
     rng = np.random.default_rng(seed + salt)
     inputs = random_inputs(kernel, length, seed=seed + salt)
     scalars = _scalars(kernel, rng)
-    sizes = {(): dims[0], 1: (dims[0],), 2: dims}
-    outputs = {p.name: _garbage(int(np.prod(sizes[len(p.shape) if p.shape else ()])), p.dtype)
-                       .reshape(sizes[len(p.shape) if p.shape else ()]) for p in kernel.outputs}
+    size = dict(zip(kernel.dims, dims))
+    shapes = {p.name: tuple(size[d] for d in p.shape) if p.shape else (dims[0],) for p in kernel.outputs}
+    outputs = {p.name: _garbage(int(np.prod(shapes[p.name])), p.dtype).reshape(shapes[p.name])
+               for p in kernel.outputs}
     values = {**inputs, **outputs, **scalars}
     args = [values[p.name] for p in kernel.params]
     args[kernel.length_index:kernel.length_index] = list(dims)
@@ -173,7 +188,8 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
 
 
 def _check_2d(module, kernel, product, shapes, seed: int, start: float) -> KernelResult:
-    """A 2-D kernel at each (rows, cols) case (`--length` does not apply: the default shapes are used)."""
+    """A 2-D kernel at each (rows, cols) case, a Matmul kernel at each (M, N, K) case (`--length` does not
+    apply: the default shapes are used)."""
     result = KernelResult(kernel.name, product.id)
     for shape in shapes_for(kernel, product):
         console.progress(f"{kernel.name} on {product.id}: {shape[0]} x {shape[1]}")
@@ -184,7 +200,7 @@ def _check_2d(module, kernel, product, shapes, seed: int, start: float) -> Kerne
 
 
 def _case_text(length) -> str:
-    return f"{length[0]}x{length[1]}" if isinstance(length, tuple) else str(length)
+    return "x".join(map(str, length)) if isinstance(length, tuple) else str(length)
 
 
 def format_table(results: list[KernelResult]) -> str:

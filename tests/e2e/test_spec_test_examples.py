@@ -30,7 +30,10 @@ _NO_PAD = "ascend310p has no DataCopyPad"
 NOT_OFFERED = {("bf16_leaky", "ascend310p"): "bfloat16 is not offered on ascend310p",
                # 2-D kernels whose cols are not promised to be whole 32-byte units, or with per-row outputs
                ("softmax", "ascend310p"): _NO_PAD, ("log_softmax", "ascend310p"): _NO_PAD,
-               ("layernorm", "ascend310p"): _NO_PAD, ("row_stats", "ascend310p"): _NO_PAD}
+               ("layernorm", "ascend310p"): _NO_PAD, ("row_stats", "ascend310p"): _NO_PAD,
+               # Matmul is a MIX kernel: AIC and AIV are one core on ascend310p
+               ("matmul_relu", "ascend310p"): "no separate AIC and AIV cores",
+               ("matmul_bf16", "ascend310p"): "no separate AIC and AIV cores"}
 
 
 @pytest.mark.parametrize("product", PRODUCTS)
@@ -44,6 +47,9 @@ def test_example_equals_reference(spec, kernel, product):
     result = spec_test.check_kernel(kernel, product)
     failures = [f"length {c.length}: {c.detail}" for c in result.cases if not c.ok]
     assert not failures, f"{kernel.name} on {product}:\n" + "\n".join(failures)
+    if kernel.spec().matmul is not None:
+        _assert_matmul_cases(kernel, product, [c.length for c in result.cases])
+        return
     if kernel.dims:
         _assert_2d_cases(kernel, product, [c.length for c in result.cases])
         return
@@ -65,6 +71,16 @@ def _assert_2d_cases(kernel, product, shapes):
     assert any(c < kernel.tile_length for _, c in shapes) and any(c == kernel.tile_length for _, c in shapes)
     if plan.data_copy_pad:
         assert any(c % plan.align_elems for _, c in shapes)
+
+
+def _assert_matmul_cases(kernel, product, shapes):
+    """(M, N, K) cases: empty, ragged M and N tiles, more tiles than AI Cores, several K slices."""
+    from ascgen.codegen.plan_matmul import plan_matmul
+    bm, bn, bk = plan_matmul(kernel.spec(), product).tile
+    assert any(m == 0 for m, _, _ in shapes)
+    assert any(m % bm and n % bn for m, n, _ in shapes)
+    assert any(-(-m // bm) * -(-n // bn) > kernel.block_dim for m, n, _ in shapes)
+    assert any(k > bk and k % bk for _, _, k in shapes)
 
 
 def test_lengths_cover_tails_of_tiles_and_32_bytes():
