@@ -81,17 +81,19 @@ def test_readme_excerpts_are_copied_from_the_example_and_generated():
         position = generated.index(line, position) + 1
 
 
-def test_builder_doc_2d_excerpts_are_copied_from_the_example_and_generated():
+@pytest.mark.parametrize("heading, example_file, golden", [("2-D kernels", "softmax.py", "softmax.cpp"),
+                                                          ("Matmul", "matmul.py", "matmul_relu.cpp")])
+def test_builder_doc_excerpts_are_copied_from_the_example_and_generated(heading, example_file, golden):
     doc = (ROOT / "docs" / "builder.md").read_text()
-    section = doc.split("## 2-D kernels", 1)[1].split("\n## ", 1)[0]
+    section = doc.split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
     python = section.split("```python\n", 1)[1].split("```", 1)[0].splitlines()
-    example = (ROOT / "examples" / "softmax.py").read_text().splitlines()
+    example = (ROOT / "examples" / example_file).read_text().splitlines()
     for line in python[1:]:                      # after the import line, the example's lines verbatim
         assert line.split("  #")[0].rstrip() in [l.split("  #")[0].rstrip() for l in example], line
-    generated = (ROOT / "generated" / "ascend910_93" / "softmax.cpp").read_text().splitlines()
+    generated = (ROOT / "generated" / "ascend910_93" / golden).read_text().splitlines()
     position = 0
     for line in section.split("```cpp\n", 1)[1].split("```", 1)[0].splitlines():
         if line == "...":
             continue
-        assert line in generated[position:], f"docs/builder.md line not in generated softmax.cpp (in order): {line}"
+        assert line in generated[position:], f"docs/builder.md line not in generated {golden} (in order): {line}"
         position = generated.index(line, position) + 1
