@@ -1,6 +1,9 @@
 """Every environment knob ascgen reads, in one place (documented in the README)."""
 import os
+import re
 from pathlib import Path
+
+from ascgen.errors import SpecError
 
 
 def cache_dir() -> Path:
@@ -46,3 +49,22 @@ def asc_devkit() -> Path | None:
 ASC_DEVKIT_HINT = ("set ASCGEN_ASC_DEVKIT to an asc-devkit tree (a clone of the public asc-devkit repository, "
                    "or an extracted snapshot: the folder that holds include/, impl/ and examples/), or source "
                    "a CANN installation's set_env.sh so ASCEND_HOME_PATH points at it")
+
+
+DEFAULT_CACHE_LIMIT = 1 << 30      # 1 GiB
+_SIZE_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20,
+               "MIB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
+
+
+def cache_limit() -> int:
+    """ASCGEN_CACHE_LIMIT: the cache's size cap in bytes (`500M`, `2GiB`, `1073741824`; default 1 GiB;
+    `0` means no cap). Past it, the least recently used entries are evicted after each build."""
+    raw = os.environ.get("ASCGEN_CACHE_LIMIT", "").strip()
+    if not raw:
+        return DEFAULT_CACHE_LIMIT
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z]*)", raw)
+    unit = match.group(2).upper() if match else None
+    if not match or unit not in _SIZE_UNITS:
+        raise SpecError(f"ASCGEN_CACHE_LIMIT={raw!r} is not a size; write bytes or a number with K, M or G "
+                        "(for example 500M or 2GiB), or 0 for no cap")
+    return int(float(match.group(1)) * _SIZE_UNITS[unit])

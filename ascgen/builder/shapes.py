@@ -64,7 +64,7 @@ def input_shape(kernel, shape, name: str, where: str) -> tuple[str | None, tuple
 
 
 def _fix_dims(kernel, names, shape, where: str) -> None:
-    from ascgen.builder.kernel import _check_ident
+    from ascgen.builder.names import _check_ident
     dims = []
     for n, d in zip(names, shape):
         spec = kernel._declared.get(n)
@@ -91,7 +91,7 @@ def _is_matmul_rhs(kernel, names) -> bool:
 
 
 def _add_dim(kernel, name: str, d, where: str) -> None:
-    from ascgen.builder.kernel import _check_ident
+    from ascgen.builder.names import _check_ident
     spec = kernel._declared.get(name)
     if spec is None:
         _check_ident(name, "dim", where)

@@ -26,6 +26,7 @@ from typing import Iterable, Sequence, Union
 
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
+from ascgen.runtime import cache as cache_folder
 
 CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
@@ -207,17 +208,18 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
     flags = build_flags(include_dirs, defines, extra_flags, link_libs)
     parts = _key_parts(sources, flags, compiler)
     key = cache_key(parts)
-    cache = config.cache_dir()
-    cache.mkdir(parents=True, exist_ok=True)
+    cache = cache_folder.ensure()
     stem = f"{_safe_name(name)}-{key}"
     so_path, manifest = cache / f"{stem}.so", cache / f"{stem}.json"
     if _complete(so_path, manifest):
+        cache_folder.touch(manifest)       # a use: least-recently-used eviction keeps it longer
         return so_path
     with _lock(cache / f"{stem}.lock"):
         if _complete(so_path, manifest):   # another process built it while we waited
             return so_path
         _compile_into(so_path, sources, flags, compiler, name)
         _write_atomic(manifest, json.dumps({**parts, "name": name, "built": time.time()}, indent=1).encode())
+    cache_folder.evict(keep=so_path)
     return so_path
 
 
@@ -265,7 +267,7 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
     try:
         inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
-        console.progress(f"compiling {name}...")
+        console.step(f"compiling {name}...")
         try:
             if len(inputs) == 1:
                 _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
