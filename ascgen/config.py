@@ -16,9 +16,34 @@ def compiler() -> str | None:
     return os.environ.get("ASCGEN_CXX") or os.environ.get("CXX") or None
 
 
+GM_GUARD_DEFAULT_MAX_BYTES = 1 << 20
+
+
+def gm_guard_max_bytes() -> int:
+    """ASCGEN_GM_GUARD: the GM arrays that get guard zones against raw-pointer writes past them
+    (runtime/gm_guard.py). Unset or 1: arrays up to 1 MiB (the copy costs little there); `all`: every
+    array; 0: none (arrays bound directly). Returns the size limit in bytes (0 = off)."""
+    value = os.environ.get("ASCGEN_GM_GUARD", "1").strip().lower()
+    if value == "0":
+        return 0
+    return 1 << 62 if value == "all" else GM_GUARD_DEFAULT_MAX_BYTES
+
+
+def poison_local() -> bool:
+    """ASCGEN_POISON_LOCAL=0: no poisoning of local memory per kernel call and no report of never-written UB
+    copied to GM. Read by the emulated library itself (runtime/include/ascendc/ub.h); listed here so every
+    knob is in one place."""
+    return os.environ.get("ASCGEN_POISON_LOCAL", "1") != "0"
+
+
 def update_golden() -> bool:
     """ASCGEN_UPDATE_GOLDEN=1: the golden test rewrites generated/ instead of failing on a difference."""
     return os.environ.get("ASCGEN_UPDATE_GOLDEN", "") not in ("", "0")
+
+
+def native() -> bool:
+    """ASCGEN_NATIVE=0: compile kernels without -march=native (e.g. for a cache shared by different CPUs)."""
+    return os.environ.get("ASCGEN_NATIVE", "1") not in ("", "0")
 
 
 def debug() -> bool:

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ascendc/ub.h"
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -67,6 +68,8 @@ private:
             ~Mark() { crash::current_kernel = saved; }
         } mark;
         crash::current_kernel = ctx->name;
+        crash::on_core_thread();
+        lib::poison_local_memories();
         std::apply(ctx->kernel, *ctx->values);
     }
     void (*kernel_)(P...);

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ascendc/ub.h"
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -81,6 +82,8 @@ void invoke(void (*kernel)(P...), void** args, const char* name) {
         ~Mark() { crash::current_kernel = saved; }
     } mark;
     crash::current_kernel = name;
+    crash::on_core_thread();
+    lib::poison_local_memories();
     call(kernel, args, std::index_sequence_for<P...>{});
 }
 
