@@ -207,7 +207,7 @@ def _cube_tile(plan) -> Method:
             *[Line("    " + l.text, "the next slice may overwrite L1") for l in _ev("MTE1_MTE2")[:1]],
             Line("    " + _ev("MTE1_MTE2")[1].text),
             Line("    AscendC::MmadParams mp;"),
-            Line("    mp.m = static_cast<uint16_t>(m);"),
+            Line("    mp.m = static_cast<uint16_t>(mUp);", "whole fractals: m == 1 would select GEMV mode"),
             Line("    mp.n = static_cast<uint16_t>(n);"),
             Line("    mp.k = static_cast<uint16_t>(kk);"),
             Line("    mp.cmatrixInitVal = k0 == 0;", "the first slice starts the accumulator"),

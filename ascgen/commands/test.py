@@ -115,7 +115,7 @@ def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, f
     from ascgen.builder.reference import tolerance
     rtol, atol = tolerance(want.dtype)
     g, w = got.astype(np.float64).ravel(), want.astype(np.float64).ravel()
-    got = got.ravel()
+    got, want = got.ravel(), want.ravel()
     close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
     finite = np.isfinite(g) & np.isfinite(w)
     err = float(np.max(np.abs(g - w)[finite])) if finite.any() else 0.0

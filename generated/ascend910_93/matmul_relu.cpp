@@ -142,7 +142,7 @@ private:
             AscendC::SetFlag<AscendC::HardEvent::MTE1_MTE2>(0);  // the next slice may overwrite L1
             AscendC::WaitFlag<AscendC::HardEvent::MTE1_MTE2>(0);
             AscendC::MmadParams mp;
-            mp.m = static_cast<uint16_t>(m);
+            mp.m = static_cast<uint16_t>(mUp);  // whole fractals: m == 1 would select GEMV mode
             mp.n = static_cast<uint16_t>(n);
             mp.k = static_cast<uint16_t>(kk);
             mp.cmatrixInitVal = k0 == 0;  // the first slice starts the accumulator
