@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ascgen.check import api
 from ascgen.check.index import Index
-from ascgen.check.paths import Event, KernelTrace, Step
+from ascgen.check.paths import Event, KernelTrace
+from ascgen.check.state import Step
 from ascgen.check.tokens import Tok, int_value, join
 from ascgen.errors import Diagnostic
 

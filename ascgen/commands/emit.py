@@ -5,6 +5,7 @@ import warnings
 
 from ascgen import console, products
 from ascgen.builder import load_spec
+from ascgen.builder.ir import TASK_SYNC_MODES
 from ascgen.codegen.emit import emit_files
 from ascgen.codegen.tasksync import TaskSyncNoEffectWarning, TaskSyncPolicy, no_effect_message
 from ascgen.errors import SpecError
@@ -19,7 +20,7 @@ def add_arguments(parser) -> None:
                              "(the calls get FORCE=true; SuperKernel products get the SK_BIND twin)")
     parser.add_argument("--length", type=int, default=None,
                         help="totalLength the host program runs (default: block_dim * 2 tiles + 37)")
-    parser.add_argument("--task-sync", choices=("both", "wait", "set", "none"), default=None,
+    parser.add_argument("--task-sync", choices=TASK_SYNC_MODES, default=None,
                         help="override every kernel's task_sync setting")
 
 

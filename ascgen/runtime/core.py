@@ -104,9 +104,9 @@ _load_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
 
 
-# Compiled as their own translation units: the detectors (written against hb.h / timeline.h by the
-# SuperKernel part, with their own file-local names) and the weak defaults standing in for them.
-_SEPARATE = ("hb.cpp", "timeline.cpp", "detectors_weak.cpp")
+# Compiled as their own translation units: the detectors (race detection and the modeled timeline), which
+# use file-local names of their own.
+_SEPARATE = ("hb.cpp", "timeline.cpp")
 
 
 def core_sources() -> list:
@@ -237,7 +237,7 @@ def _fill_task(dst, t: Task, keep: list) -> None:
     dst.args = _ffi.NULL if t.args is None else _ffi.cast("void**", t.args)
     dst.block_dim, dst.kernel_type = int(t.block_dim), KERNEL_TYPE_CODE[t.kernel_type]
     dst.uses_wait, dst.uses_set = int(bool(t.uses_wait)), int(bool(t.uses_set))
-    dst.uses_sync_all = int(bool(getattr(t, "uses_sync_all", True)))
+    dst.uses_sync_all = int(bool(t.uses_sync_all))
 
 
 def _cstr(text: str, keep: list):

@@ -145,7 +145,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         # Files, not pipes: a chatty worker must never block on a full pipe while we wait for it.
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            proc = subprocess.Popen([sys.executable, "-m", "ascgen.runtime.isolate", str(req), str(res),
+            proc = subprocess.Popen([sys.executable, "-m", "ascgen.runtime.isolate_worker", str(req), str(res),
                                      str(started)], stdout=out, stderr=err, env=_worker_env())
             try:
                 _wait(proc, started, time_limit_s, name)
@@ -183,58 +183,3 @@ def run_cli_isolated(argv: list[str]) -> int:
         print(f"ascgen: {crash_error(proc.returncode, text, None)}", file=sys.stderr)
         return 1
     return proc.returncode
-
-
-# ---- the worker side ------------------------------------------------------------------------------
-
-class _Summary:
-    """A picklable stand-in for core.RunResult (cffi objects do not cross processes)."""
-
-    def __init__(self, result):
-        for key in ("output", "lints", "races", "geometry", "events"):
-            value = getattr(result, key, None)
-            try:
-                pickle.dumps(value)
-            except Exception:       # noqa: BLE001 - anything unpicklable is dropped, not fatal
-                value = None
-            setattr(self, key, value)
-
-
-def _picklable(value):
-    try:
-        pickle.dumps(value)
-        return value
-    except Exception:               # noqa: BLE001 - structured details are optional
-        return {}
-
-
-def _worker(req_path: str, res_path: str, started_path: str) -> int:
-    from ascgen.runtime.module import Module
-    request = pickle.loads(Path(req_path).read_bytes())
-    payload: dict
-    try:
-        path = Path(request["path"]) if request["path"] else None
-        module = Module(request["text"], request["source"], path, request["product"],
-                        defines=request["defines"], include_dirs=request["include_dirs"],
-                        kernel_type=request["kernel_type"], extra_flags=CRASH_FLAGS,
-                        instances=[request["name"]] if "<" in request["name"] else ())
-        module.install_crash_handler()
-        args = request["args"]
-        Path(started_path).touch()
-        result = module.launch(request["name"], request["block_dim"], *args, time_limit_s=request["time_limit_s"],
-                               tiling_key=request.get("tiling_key"))
-        # Pickle the class under its importable name, not __main__ (this file runs as a script here).
-        from ascgen.runtime.isolate import _Summary as Summary
-        payload = {"result": Summary(result),
-                   "arrays": [a if isinstance(a, np.ndarray) else None for a in args]}
-    except errors.AscgenError as exc:
-        site = getattr(exc, "site", None)
-        payload = {"error": {"type": type(exc).__name__, "message": str(exc),
-                             "site": dict(site.__dict__) if site else {},
-                             "details": _picklable(getattr(exc, "details", {}))}}
-    Path(res_path).write_bytes(pickle.dumps(payload))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_worker(*sys.argv[1:4]))

@@ -22,6 +22,7 @@ import cffi
 from ascgen import products, resources
 from ascgen.errors import SpecError
 from ascgen.runtime import analysis, binding, build, host_rewrite, wrapper
+from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _open_lock = threading.Lock()
@@ -134,7 +135,7 @@ class Module:
         self.source = name
         self.path = path
         self.compile_path = compile_path or path      # a rewritten copy for host programs (run_cli.py)
-        if compile_path is None and host_rewrite.has_launches(text):
+        if compile_path is None and has_launches(text):
             # Host code with <<<>>> launches (an emitted --host kernel file): compile the rewritten copy.
             self.compile_path = host_rewrite.compilable_copy(text, name)
         self.text = text
@@ -170,11 +171,11 @@ class Module:
         extra = []
         for s in self.extra_sources:
             s_text = s.read_text(errors="replace")
-            extra.append(host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s)
+            extra.append(host_rewrite.compilable_copy(s_text, str(s)) if has_launches(s_text) else s)
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
             include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.defines,
-            extra_flags=self.extra_flags, name=label)
+            extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:
@@ -257,11 +258,9 @@ class Module:
         for i, v in enumerate(bound.slots):
             slots[i] = v
             argv[i] = slots + i
-        fields = dict(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
-                      uses_wait=self.info.uses_wait, uses_set=self.info.uses_set, source=self.source)
-        if "uses_sync_all" in getattr(core.Task, "__dataclass_fields__", {}):
-            fields["uses_sync_all"] = self.info.uses_sync_all
-        task = core.Task(**fields)
+        task = core.Task(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
+                         uses_wait=self.info.uses_wait, uses_set=self.info.uses_set,
+                         uses_sync_all=self.info.uses_sync_all, source=self.source)
         buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
                                       dtype=arr.dtype.name) for pname, arr in bound.buffers)
         return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self))

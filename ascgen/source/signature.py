@@ -19,19 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-KERNEL_TYPES = ("aiv", "aic", "mix_1_1", "mix_1_2")
-
-# KERNEL_TASK_TYPE_DEFAULT(...) enumerators -> our kernel types.
-TASK_TYPE_ENUMS = {
-    "KERNEL_TYPE_AIV_ONLY": "aiv",
-    "KERNEL_TYPE_AIC_ONLY": "aic",
-    "KERNEL_TYPE_MIX_AIC_1_1": "mix_1_1",
-    "KERNEL_TYPE_MIX_AIC_1_2": "mix_1_2",
-    "KERNEL_TYPE_MIX_AIC_1_0": "aic",
-    "KERNEL_TYPE_MIX_AIV_1_0": "aiv",
-    "KERNEL_TYPE_MIX_AIV_HARD_SYNC": "aiv",
-    "KERNEL_TYPE_MIX_AIC_HARD_SYNC": "mix_1_2",
-}
+from ascgen.source.kernel_types import KERNEL_TYPES, QUALIFIER_TYPES, TASK_TYPE_ENUMS  # noqa: F401 - re-exported
 
 # APIs that only a cube core executes (matrix path: L1/L0 buffers, Mmad, Fixpipe, the matmul library).
 _CUBE_API = re.compile(
@@ -173,10 +161,9 @@ def _kernel_type(qualifiers: str, body: str, file_text: str) -> tuple[str, str]:
         kinds = {(1, 1): "mix_1_1", (1, 2): "mix_1_2", (1, 0): "aic", (0, 1): "aiv"}
         if ratio in kinds:
             return kinds[ratio], f"__mix__({ratio[0]}, {ratio[1]})"
-    if re.search(r"\b__vector__\b", qualifiers):
-        return "aiv", "__vector__"
-    if re.search(r"\b__cube__\b", qualifiers):
-        return "aic", "__cube__"
+    for qualifier, kind in QUALIFIER_TYPES.items():
+        if re.search(rf"\b{qualifier}\b", qualifiers):
+            return kind, qualifier
     cube = bool(_CUBE_API.search(file_text))
     vector = bool(_VECTOR_API.search(file_text))
     if cube and vector:
