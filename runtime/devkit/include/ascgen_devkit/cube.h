@@ -229,7 +229,6 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
         // whole pointer shifted, so it comes back unchanged.
         o.vq = reinterpret_cast<const uint64_t*>((regs.fpc >> 8) << 7);
         check_buf(HW_FIXBUF, o.vq, n_size * 8, name, "quant table (FB, from FPC)");
-        if (bufs[HW_FIXBUF].len == 0) unsupported(name, "a vector quant table before the library reported FB");
     }
     const uint64_t nd = nz2nd ? ((regs.nd_para & 0xffff) ? (regs.nd_para & 0xffff) : 1) : 1;
     const uint64_t src_nd = (regs.nd_para >> 16) & 0xffff, dst_nd = (regs.nd_para >> 32) & 0xffff;
