@@ -101,6 +101,7 @@ template <> struct cube_in<int8_t> { static constexpr bool ok = true; using acc 
 // Unit flag: 0 off, 2 "more Mmads follow into this L0C block", 3 "the last one". The core runs pipes in
 // program order, so it orders nothing here; other values are a programming error the device rejects.
 inline void check_unit_flag(uint64_t unit_flag, const char* name) {
+    if (unwinding()) return;
     if (unit_flag != 0 && unit_flag != 2 && unit_flag != 3)
         ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(name),
                            "%s: unitFlag %llu is not 0 (off), 2 (not last) or 3 (last)", name,

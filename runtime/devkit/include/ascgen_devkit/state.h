@@ -67,7 +67,7 @@ inline void check_l1(const void* lo, uint64_t bytes, const char* intrinsic) {
 // A local operand of `bytes` bytes at `p` must lie inside this core's buffer `hw` (once reported).
 inline void check_buf(int hw, const void* p, uint64_t bytes, const char* intrinsic, const char* operand) {
     const LocalBuf& b = bufs[hw];
-    if (b.len == 0 || bytes == 0) return;
+    if (b.len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
     uint64_t a = reinterpret_cast<uint64_t>(p);
     if (a < b.base || a + bytes > b.base + b.len)
         ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
