@@ -14,6 +14,8 @@ Each devkit compile costs seconds against the real headers, so the file keeps to
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,7 @@ from ascgen.errors import CompileError, KernelMemoryError
 from ascgen.runtime import SuperKernel
 from ascgen.runtime.module import load
 from tests import devkit_tree
-from tests.library.test_devkit_examples import BASIC, SYNC, Case, _run
+from tests.library.test_devkit_examples import BASIC, Case, _run
 from tests.paths import DEVKIT_CUBE, REPO
 
 MATMUL = REPO / "benchmarks" / "kernels" / "matmul_cube.cpp"
@@ -85,7 +87,7 @@ def test_a_cube_intrinsic_the_model_lacks_is_a_compile_error_naming_it(tree):
         load(LOAD3D, "ascend910b", filename="load3d.cpp", backend="devkit")
     text = str(exc.value)
     assert "intrinsic img2colv2_cbuf_to_ca" in text
-    assert "LoadData3DV2L12L0ACal" in text
+    assert "(needed by " in text             # the library function (or the kernel it was inlined into)
 
 
 # ---- asc-devkit examples, unchanged, on the devkit backend ------------------------------------------------
@@ -96,8 +98,7 @@ EXAMPLES = [
     Case("mmad_gemv", f"{MATRIX}/mmad_gemv", "mmad_gemv.asc", ("DISABLE_GEMV=0",)),   # m == 1: GEMV mode
     Case("fixpipe_l0c2gm[4]", f"{MATRIX}/fixpipe_l0c2gm", "fixpipe_l0c2gm.asc", ("SCENARIO_NUM=4",),
          ("-scenarioNum=4",), ("output/output.bin", "output/golden.bin", "4")),   # float -> int8, scalar quant
-    Case("cross_core_set_wait_flag[2]", f"{SYNC}/cross_core_set_wait_flag", "cross_core_set_wait_flag.asc",
-         ("SCENARIO_NUM=2",), ("-scenarioNum", "2"), ("./output/output.bin", "./output/golden.bin")),  # MIX
+    Case("mmad_unitflag", f"{MATRIX}/mmad_unitflag", "mmad_unitflag.asc", ("ENABLE_UNITFLAG=1",)),  # unit flag 2/3
 ]
 
 
@@ -107,15 +108,15 @@ def test_cube_example_runs_unchanged_on_devkit(case, tree, tmp_path):
     build = root / "build"
     for d in (build, build / "input", build / "output"):
         d.mkdir()
-    gen = _run(["python3", "../scripts/gen_data.py", *case.gen_args], build)
+    gen = _run([sys.executable, "../scripts/gen_data.py", *case.gen_args], build)
     assert gen.returncode == 0, f"gen_data.py failed:\n{gen.stdout}\n{gen.stderr}"
-    cmd = ["python3", "-m", "ascgen", "run", str(root / case.source), "--product", case.product, "--cwd", str(build),
+    cmd = [sys.executable, "-m", "ascgen", "run", str(root / case.source), "--product", case.product, "--cwd", str(build),
            "--backend", "devkit", "--time-limit", "120"]
     for d in case.defines:
         cmd += ["-D", d]
     run = _run(cmd, build, timeout=600)
     assert run.returncode == 0, f"ascgen run exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    verify = _run(["python3", "../scripts/verify_result.py", *case.verify_args], build)
+    verify = _run([sys.executable, "../scripts/verify_result.py", *case.verify_args], build)
     assert verify.returncode == 0 and "fail" not in verify.stdout.lower(), \
         f"verify_result.py rejected the output:\n{verify.stdout[-3000:]}\n{verify.stderr[-2000:]}"
 
