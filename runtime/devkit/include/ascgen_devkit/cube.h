@@ -12,8 +12,9 @@
 // through rt::gm_access* (bounds + race records), like the vector DMA in dma.h.
 //
 // Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): int4
-// (`mad_s4`, `*_s4` loads), sparse `mad_sp`, load3d (`img2colv2_*`), the b8 / b32 transposing loads
-// (`load_cbuf_to_c[ab]_transpose`), and loads straight from GM to L0 (`load_gm_to_c[ab]`).
+// (`mad_s4`, `*_s4` loads), sparse `mad_sp`, load3d into UB, the load3d repeat register (`set_l3d_rpt`),
+// the b8 / b32 transposing loads (`load_cbuf_to_c[ab]_transpose`), loads straight from GM to L0
+// (`load_gm_to_c[ab]`).
 #pragma once
 #include <cmath>
 #include <cstring>
@@ -88,6 +89,68 @@ inline void load2d(int hw, void* dst, const void* src, uint64_t esize, uint64_t 
         }
     }
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, repeat * FRACTAL);
+}
+
+// ---- L1 -> L0A / L0B (load3d v2, img2col) -------------------------------------------------------------
+
+// The feature map in L1 is [C1][H][W][C0] (C0 = 32 / sizeof(element), C1 = ceil(channels / C0)); H, W and
+// the pads (left, right, top, bottom) come from FMATRIX (set_fmatrix, or set_fmatrix_b with fMatrixCtrl).
+// img2col defines a matrix whose row p is output position (ho, wo) and whose column q is (c1, kh, kw, c0);
+// the instruction writes its window [mStart, +mExt) x [kStart, +kExt) to L0 as fractals:
+//   L0A            : zZ, row blocks of 16 rows x C0 columns   (the A layout gemm.h reads)
+//   L0A, transpose : zZ of the window's transpose (an A stored as K x M in L1)
+//   L0B            : zN: window element (i, j) is B[i][j] (k = i, n = j), the layout gemm.h reads for B
+// Positions or channels outside the feature map read the padding value (set_padding).
+struct Img2col {
+    uint64_t k_ext, m_ext, k_start, m_start, stride_w, stride_h, filter_w, filter_h, dil_w, dil_h, channels;
+    bool transpose, fmatrix_b;
+};
+
+template <class T>
+inline void img2col(int hw, T* dst, const T* src, const Img2col& p, const char* name) {
+    tick();
+    constexpr uint64_t c0 = 32 / sizeof(T);
+    const uint64_t fm = p.fmatrix_b ? regs.fmatrix_b : regs.fmatrix;
+    const int64_t W = int64_t(fm & 0xffff), H = int64_t((fm >> 16) & 0xffff);
+    const int64_t pad_l = int64_t((fm >> 32) & 0xff), pad_r = int64_t((fm >> 40) & 0xff);
+    const int64_t pad_t = int64_t((fm >> 48) & 0xff), pad_b = int64_t((fm >> 56) & 0xff);
+    if (p.k_ext == 0 || p.m_ext == 0) return;
+    if (W == 0 || H == 0 || p.stride_w == 0 || p.stride_h == 0 || p.dil_w == 0 || p.dil_h == 0 || p.filter_w == 0 ||
+        p.filter_h == 0)
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(name),
+                           "%s: a zero feature-map size (W %lld, H %lld from set_fmatrix), stride, dilation or filter "
+                           "size", name, (long long)W, (long long)H);
+    const int64_t wo = (W + pad_l + pad_r - int64_t(p.dil_w * (p.filter_w - 1)) - 1) / int64_t(p.stride_w) + 1;
+    const int64_t ho = (H + pad_t + pad_b - int64_t(p.dil_h * (p.filter_h - 1)) - 1) / int64_t(p.stride_h) + 1;
+    const uint64_t c1 = (p.channels + c0 - 1) / c0;
+    check_buf(HW_L1, src, c1 * uint64_t(H * W) * c0 * sizeof(T), name, "src (L1 feature map)");
+    T pad;
+    std::memcpy(&pad, &regs.padding, sizeof(T));
+    // Output extent in elements, by layout: rows of the written matrix rounded to 16, columns to C0.
+    const bool b = hw == HW_L0B;
+    const uint64_t rows = b ? p.m_ext : (p.transpose ? p.k_ext : p.m_ext);
+    const uint64_t cols = b ? p.k_ext : (p.transpose ? p.m_ext : p.k_ext);
+    const uint64_t rf = b ? (rows + c0 - 1) / c0 : (rows + 15) / 16, cf = b ? (cols + 15) / 16 : (cols + c0 - 1) / c0;
+    check_buf(hw, dst, rf * cf * 16 * c0 * sizeof(T), name, "dst");
+    for (uint64_t i = 0; i < p.m_ext; ++i) {
+        const int64_t pos = int64_t(p.m_start + i);
+        const int64_t oh = pos / wo, ow = pos % wo;
+        for (uint64_t j = 0; j < p.k_ext; ++j) {
+            const uint64_t q = p.k_start + j, e = q % c0, r = q / c0;
+            const int64_t kw = int64_t(r % p.filter_w), kh = int64_t((r / p.filter_w) % p.filter_h);
+            const uint64_t ch1 = r / (p.filter_w * p.filter_h);
+            const int64_t h = oh * int64_t(p.stride_h) + kh * int64_t(p.dil_h) - pad_t;
+            const int64_t w = ow * int64_t(p.stride_w) + kw * int64_t(p.dil_w) - pad_l;
+            const bool inside = oh < ho && h >= 0 && h < H && w >= 0 && w < W && ch1 < c1 && ch1 * c0 + e < p.channels;
+            const T v = inside ? src[((ch1 * uint64_t(H) + uint64_t(h)) * uint64_t(W) + uint64_t(w)) * c0 + e] : pad;
+            uint64_t at_;
+            if (b) at_ = ((i / c0) * cf + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;      // zN, B[i][j]
+            else if (p.transpose) at_ = ((j / 16) * cf + i / c0) * 16 * c0 + (j % 16) * c0 + i % c0;
+            else at_ = ((i / 16) * cf + j / c0) * 16 * c0 + (i % 16) * c0 + j % c0;
+            dst[at_] = v;
+        }
+    }
+    ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, p.m_ext * p.k_ext * sizeof(T));
 }
 
 // ---- mad -------------------------------------------------------------------------------------------
@@ -389,3 +452,23 @@ inline void copy_cbuf_to_bt(uint64_t dst, S* src, uint64_t conv, uint64_t nburst
     }
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, nburst * db);
 }
+
+inline void set_fmatrix(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::regs.fmatrix = v; }
+inline void set_fmatrix_b(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::regs.fmatrix_b = v; }
+
+#define ASCGEN_DEVKIT_IMG2COL(name, hw)                                                                        \
+    template <class T>                                                                                        \
+    inline void name(T* dst, T* src, uint16_t k_ext, uint16_t m_ext, uint16_t k_start, uint16_t m_start,       \
+                     uint8_t stride_w, uint8_t stride_h, uint8_t filter_w, uint8_t filter_h, uint8_t dil_w,   \
+                     uint8_t dil_h, bool filter_size_w, bool filter_size_h, bool transpose, bool fmatrix_ctrl, \
+                     uint16_t channels) {                                                                     \
+        /* filterSizeW/H add 256 to the 8-bit filter sizes */                                                  \
+        ascgen_devkit::Img2col p{k_ext, m_ext, k_start, m_start, stride_w, stride_h,                           \
+                                 uint64_t(filter_w) + (filter_size_w ? 256u : 0u),                            \
+                                 uint64_t(filter_h) + (filter_size_h ? 256u : 0u), dil_w, dil_h, channels,    \
+                                 transpose, fmatrix_ctrl};                                                     \
+        ascgen_devkit::img2col(hw, dst, src, p, #name);                                                        \
+    }
+ASCGEN_DEVKIT_IMG2COL(img2colv2_cbuf_to_ca, ascgen_devkit::HW_L0A)
+ASCGEN_DEVKIT_IMG2COL(img2colv2_cbuf_to_cb, ascgen_devkit::HW_L0B)
+#undef ASCGEN_DEVKIT_IMG2COL

@@ -26,6 +26,7 @@ struct CoreRegs {
     // Fixpipe special registers (cube.h): FPC (relu / quant table addresses in FB), ND_PARA (ndNum and
     // the NZ->ND matrix strides), QUANT_PRE (the scalar quant parameter).
     uint64_t fpc = 0, nd_para = 0, quant_pre = 0;
+    uint64_t fmatrix = 0, fmatrix_b = 0;        // load3d feature map: W [15:0], H [31:16], pads [63:32]
 };
 inline CoreRegs regs;
 
