@@ -13,8 +13,8 @@
 //
 // Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): int4
 // (`mad_s4`, `*_s4` loads), sparse `mad_sp`, load3d into UB, the load3d repeat register (`set_l3d_rpt`),
-// the b8 / b32 transposing loads (`load_cbuf_to_c[ab]_transpose`), loads straight from GM to L0
-// (`load_gm_to_c[ab]`).
+// b16 through the transposing-load intrinsics (the library uses load2d's transpose flag for b16), loads
+// straight from GM to L0 (`load_gm_to_c[ab]`).
 #pragma once
 #include <cmath>
 #include <cstring>
@@ -27,6 +27,9 @@
 namespace ascgen_devkit {
 
 constexpr uint64_t FRACTAL = 512;   // bytes of one L0A / L0B fractal (16 rows of 32 bytes)
+
+// The library's CPU-mode bias table (model.h: defined after the library's headers, which declare it).
+uint64_t library_bt_base();
 
 [[noreturn]] inline void unsupported(const char* intrinsic, const char* what) {
     ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(intrinsic),
@@ -89,6 +92,40 @@ inline void load2d(int hw, void* dst, const void* src, uint64_t esize, uint64_t 
         }
     }
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, repeat * FRACTAL);
+}
+
+// ---- L1 -> L0A / L0B with transpose, b8 / b32 (LoadDataWithTranspose) ----------------------------------
+
+// Each repeat reads one 1024-byte block, two consecutive source fractals from block start + i * srcStride
+// (units of 1024 bytes), and writes its transpose as two fractals: the first at i * (1 + dstGap) fractals,
+// the second (1 + dstFracGap) fractals after it. b8: the block is 32 x 32 (the two fractals stacked, as in
+// NZ), the outputs are rows 0-15 and 16-31 of the transpose; b32: the block is 16 x 16 (the two 16 x 8
+// fractals side by side, as in Zz), the outputs are columns 0-7 and 8-15 of the transpose.
+template <class T>
+inline void load_transpose(int hw, T* dst, const T* src, uint64_t start, uint64_t repeat, uint64_t src_stride,
+                           uint64_t dst_gap, int mode, uint64_t frac_gap, const char* name) {
+    tick();
+    if (mode != 0) unsupported(name, "the decrementing address mode (addr_cal_mode_t dec)");
+    if (sizeof(T) != 1 && sizeof(T) != 4) unsupported(name, "a transposing load of 2-byte elements (use load2d's flag)");
+    if (repeat == 0) return;
+    constexpr uint64_t F = FRACTAL / sizeof(T);   // elements per fractal
+    check_buf(HW_L1, src + start * 2 * F, ((repeat - 1) * src_stride + 1) * 2 * FRACTAL, name, "src");
+    check_buf(hw, dst, ((repeat - 1) * (1 + dst_gap) + 1 + (1 + frac_gap)) * FRACTAL, name, "dst");
+    T blk[2 * F];
+    for (uint64_t i = 0; i < repeat; ++i) {
+        std::memcpy(blk, src + (start + i * src_stride) * 2 * F, 2 * FRACTAL);
+        T* o0 = dst + i * (1 + dst_gap) * F;
+        T* o1 = o0 + (1 + frac_gap) * F;
+        if constexpr (sizeof(T) == 1) {            // S[r][c] = blk[r * 32 + c], 32 x 32
+            for (uint64_t r = 0; r < 16; ++r)
+                for (uint64_t c = 0; c < 32; ++c) o0[r * 32 + c] = blk[c * 32 + r], o1[r * 32 + c] = blk[c * 32 + 16 + r];
+        } else {                                   // S[r][c] = c < 8 ? blk[r * 8 + c] : blk[128 + r * 8 + c - 8]
+            for (uint64_t r = 0; r < 16; ++r)
+                for (uint64_t c = 0; c < 8; ++c) o0[r * 8 + c] = blk[c * 8 + r % 8 + (r / 8) * 128],
+                                                 o1[r * 8 + c] = blk[(8 + c) * 8 + r % 8 + (r / 8) * 128];
+        }
+    }
+    ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, repeat * 2 * FRACTAL);
 }
 
 // ---- L1 -> L0A / L0B (load3d v2, img2col) -------------------------------------------------------------
@@ -380,9 +417,9 @@ inline void load_cbuf_to_cb(T* dst, T* src, uint64_t start, uint64_t repeat, uin
 template <class C, class A, class B>
 inline void mad(C* c, A* a, B* b, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag, bool k_align,
                 bool c_from_bt, bool init) {
-    // C from the bias table without an explicit address: the table starts at BT's base.
-    const C* bias = c_from_bt ? reinterpret_cast<const C*>(ascgen_devkit::bufs[ascgen_devkit::HW_BIAS].base) : nullptr;
-    if (c_from_bt && !bias) ascgen_devkit::unsupported("mad", "cmatrixSource (C from BT) before the library reported BT");
+    // C from the bias table without an explicit address: the table starts at BT's base (the library's
+    // CPU-mode BT, also when no TPipe reported it: static-tensor kernels).
+    const C* bias = c_from_bt ? reinterpret_cast<const C*>(ascgen_devkit::library_bt_base()) : nullptr;
     ascgen_devkit::mad_impl(c, a, b, bias, m, k, n, unit_flag, k_align, init);
 }
 template <class C, class A, class B>
@@ -472,3 +509,16 @@ inline void set_fmatrix_b(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::re
 ASCGEN_DEVKIT_IMG2COL(img2colv2_cbuf_to_ca, ascgen_devkit::HW_L0A)
 ASCGEN_DEVKIT_IMG2COL(img2colv2_cbuf_to_cb, ascgen_devkit::HW_L0B)
 #undef ASCGEN_DEVKIT_IMG2COL
+
+template <class T>
+inline void load_cbuf_to_ca_transpose(T* dst, T* src, uint64_t start, uint64_t repeat, uint64_t src_stride,
+                                      uint64_t dst_gap, addr_cal_mode_t mode, uint64_t frac_gap) {
+    ascgen_devkit::load_transpose(ascgen_devkit::HW_L0A, dst, src, start, repeat, src_stride, dst_gap, int(mode),
+                                  frac_gap, "load_cbuf_to_ca_transpose");
+}
+template <class T>
+inline void load_cbuf_to_cb_transpose(T* dst, T* src, uint64_t start, uint64_t repeat, uint64_t src_stride,
+                                      uint64_t dst_gap, addr_cal_mode_t mode, uint64_t frac_gap) {
+    ascgen_devkit::load_transpose(ascgen_devkit::HW_L0B, dst, src, start, repeat, src_stride, dst_gap, int(mode),
+                                  frac_gap, "load_cbuf_to_cb_transpose");
+}

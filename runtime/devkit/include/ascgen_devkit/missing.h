@@ -91,16 +91,14 @@ ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)
 ASCGEN_DEVKIT_MISSING(vreducev2)
 ASCGEN_DEVKIT_MISSING(vtranspose)
 
-// Cube intrinsics the cube model (cube.h) does not emulate: int4, sparse, load3d, b8/b32 transposing
-// loads, GM -> L0 loads, constant fills of L0/L1 and the image loads.
+// Cube intrinsics the cube model (cube.h) does not emulate: int4, sparse, load3d into UB, GM -> L0 loads,
+// constant fills of L0/L1 and the image loads.
 ASCGEN_DEVKIT_MISSING(copy_matrix_cbuf_to_cc)
 ASCGEN_DEVKIT_MISSING(create_ca_matrix)
 ASCGEN_DEVKIT_MISSING(create_ca_matrix_bf16)
 ASCGEN_DEVKIT_MISSING(create_cb_matrix)
 ASCGEN_DEVKIT_MISSING(create_cb_matrix_bf16)
 ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ub)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_ca_transpose)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_transpose)
 ASCGEN_DEVKIT_MISSING(load_gm_to_ca)
 ASCGEN_DEVKIT_MISSING(load_gm_to_cb)
 ASCGEN_DEVKIT_MISSING(load_gm_to_cbuf)

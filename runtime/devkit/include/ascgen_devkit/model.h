@@ -104,6 +104,9 @@ bool CheckFuncVecSelectImplForMaskArray(VecSelectApiParams&, const uint64_t[], c
 }  // namespace AscendC
 
 namespace ascgen_devkit {
+// cube.h: where BT starts (mad with cmatrixSource and no bias address reads the table from there).
+uint64_t library_bt_base() { return reinterpret_cast<uint64_t>(AscendC::ConstDefiner::Instance().cpuBIAS); }
+
 // Called by this copy's trampoline on its core thread before the kernel: the core's identity in the
 // library's globals, and fresh registers (a module copy can run several tasks of a SuperKernel).
 inline void enter() {
