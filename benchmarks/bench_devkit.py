@@ -65,7 +65,7 @@ def discover(tree: Path, only: str | None):
     for verify in sorted((tree / "examples").rglob("scripts/verify_result.py")):
         folder = verify.parent.parent
         rel = str(folder.relative_to(tree / "examples"))
-        if only and only not in rel:
+        if only and not any(o in rel for o in only):
             continue
         sources = sorted(p for p in folder.iterdir() if p.suffix in (".asc", ".cpp") and p.is_file())
         if not sources:
@@ -283,7 +283,7 @@ def main(argv=None) -> int:
     s = sub.add_parser("sweep")
     s.add_argument("--backend", nargs="+", default=["builtin", "devkit"], choices=["builtin", "devkit"])
     s.add_argument("--jobs", type=int, default=2)
-    s.add_argument("--only", help="only examples whose folder contains this text")
+    s.add_argument("--only", nargs="+", help="only examples whose folder contains one of these texts")
     s.add_argument("--json", help="also write the rows to this file")
     sub.add_parser("compile")
     a = sub.add_parser("addrelu")

@@ -37,6 +37,8 @@ class DevkitModule(Module):
         product = kwargs.get("product") if "product" in kwargs else args[3]
         devkit.check_product(products.get(product))
         self._root = devkit.tree()
+        # The source analysis preprocesses the user's file too: it must find the generated tiling header.
+        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit.tiling_dir(self._root)]
         super().__init__(*args, **kwargs)
 
     def _build(self, instances) -> None:

@@ -21,6 +21,8 @@ ASCGEN_DEVKIT_MISSING_OP(==) ASCGEN_DEVKIT_MISSING_OP(!=)
 }  // namespace ascgen_devkit
 
 #define ASCGEN_DEVKIT_MISSING(name) template <class... A> ::ascgen_devkit::Missing name(A...);
+// For intrinsics whose result library code returns from a void function.
+#define ASCGEN_DEVKIT_MISSING_VOID(name) template <class... A> void name(A...);
 
 ASCGEN_DEVKIT_MISSING(conv_f322f16o)
 ASCGEN_DEVKIT_MISSING(conv_f322s32a)
@@ -38,7 +40,6 @@ ASCGEN_DEVKIT_MISSING(get_vms4_sr)
 ASCGEN_DEVKIT_MISSING(hset_flag)
 ASCGEN_DEVKIT_MISSING(hwait_flag)
 ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca_s4)
-ASCGEN_DEVKIT_MISSING(ld_dev)
 ASCGEN_DEVKIT_MISSING(load_cbuf_to_ca_s4)
 ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_s4)
 ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_sp)
@@ -72,7 +73,6 @@ ASCGEN_DEVKIT_MISSING(set_l3d_rpt)
 ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
 ASCGEN_DEVKIT_MISSING(set_va_reg_sb)
 ASCGEN_DEVKIT_MISSING(sflbits)
-ASCGEN_DEVKIT_MISSING(st_dev)
 ASCGEN_DEVKIT_MISSING(vbrcb)
 ASCGEN_DEVKIT_MISSING(vcgadd)
 ASCGEN_DEVKIT_MISSING(vcgmax)
@@ -104,6 +104,3 @@ ASCGEN_DEVKIT_MISSING(load_gm_to_cb)
 ASCGEN_DEVKIT_MISSING(load_gm_to_cbuf)
 ASCGEN_DEVKIT_MISSING(load_image_to_cbuf)
 ASCGEN_DEVKIT_MISSING(mad_s4)
-
-ASCGEN_DEVKIT_MISSING(__ib_set_stub)
-ASCGEN_DEVKIT_MISSING(__ib_wait_stub)
