@@ -14,7 +14,7 @@ of any binary that runs, so it is dropped (constexpr_chain_end).
 Loops: a loop without task-sync calls may run zero or more times; one that contains them is reported by
 the in-loop rule and counted as running its calls once, so the other rules are not buried under
 consequences of the same mistake. The interpreter records events (sync calls, GM accesses, other library
-calls) with the states that reach them; check_rules turns events and exit states into diagnostics.
+calls) with the states that reach them; rules.py turns events and exit states into diagnostics.
 """
 from __future__ import annotations
 
@@ -311,6 +311,10 @@ class Interpreter(TokenStatements):
         body = list(self.index.children(cur))[0]
         toks = self.index.cursor_tokens(cur)
         cond = toks[_index_at(toks, body.extent.end.offset):]
+        # `while ( cond ) ;` after the body: the header is what the parentheses hold, so the
+        # do { ... } while (0) idiom is recognised as a block (loop_flow), as the token path does.
+        if len(cond) > 1 and cond[0].text == "while" and cond[1].text == "(":
+            cond = cond[2:match_paren(cond, 1) or len(cond)]
         return self._loop(cur, states, fn, body, cond, True)
 
     # ---- conditions ----

@@ -17,7 +17,7 @@ from ascgen import config, resources
 from ascgen.errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
                       SpecError, SyncCountError)
 from ascgen.products import Product
-from ascgen.runtime import build, geometry
+from ascgen.runtime import build, geometry, limits
 from ascgen.runtime.geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
 from ascgen.runtime.sk_options import SkOptions
 
@@ -219,10 +219,8 @@ def _config(product: Product, geo: Geometry, opts: SkOptions | None, request, ke
     cfg.aiv_pipe_default, cfg.aic_pipe_default = aiv_pipe, aic_pipe
     cfg.detect_races = int(request.detect_races)
     cfg.timeline = int(request.timeline)
-    cfg.schedule_seed = -1 if request.schedule_seed is None else int(request.schedule_seed) & 0x7FFFFFFFFFFFFFFF
-    if not request.time_limit_s or request.time_limit_s <= 0:
-        raise SpecError(f"time_limit_s must be positive; got {request.time_limit_s!r}")
-    cfg.time_limit_s = float(request.time_limit_s)
+    cfg.schedule_seed = limits.schedule_seed(request.schedule_seed)
+    cfg.time_limit_s = limits.time_limit(request.time_limit_s)
     cfg.cancel_grace_s = float(getattr(request, "cancel_grace_s", 3.0))
     cfg.echo_output = 0
     return cfg

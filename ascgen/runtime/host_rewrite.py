@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from ascgen import config
+from ascgen.runtime.cache_integrity import writable_root
 from ascgen.errors import SpecError
 from ascgen.source.launches import find_launches
 
@@ -46,9 +47,10 @@ def compilable_copy(text: str, name: str) -> Path:
     `name` is the user's path (or name) the #line directive gives back to diagnostics."""
     copy, _ = rewrite(text, name)
     digest = hashlib.sha256(copy.encode()).hexdigest()[:24]
-    folder = config.cache_dir() / "host" / digest
-    target = folder / (Path(name).stem + ".cpp")
+    target = config.cache_dir() / "host" / digest / (Path(name).stem + ".cpp")
     if not target.is_file():
+        folder = writable_root(config.cache_dir()) / "host" / digest
+        target = folder / target.name
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w") as f:

@@ -5,6 +5,7 @@ parent, turns its exit status into KernelCrashError."""
 from __future__ import annotations
 
 import pickle
+import re
 import sys
 from pathlib import Path
 
@@ -36,6 +37,23 @@ def _picklable(value):
         return {}
 
 
+# The core's in-process wording for cores it cannot stop; in a worker they end with the worker.
+_IN_PROCESS_WORDING = (
+    (re.compile(r"they keep running in the background\. Use isolated mode for such kernels\."),
+     "they end with the isolated worker."),
+    (re.compile(r"they keep running in the background"), "they end with the isolated worker"),
+    (re.compile(r"run kernels that may loop without calling any API in isolated mode[^\n]*"),
+     "look for a loop that never ends on the cores listed (the launch already ran isolated; its worker "
+     "is ended)"),
+)
+
+
+def as_isolated(message: str) -> str:
+    for pattern, text in _IN_PROCESS_WORDING:
+        message = pattern.sub(text, message)
+    return message
+
+
 def _worker(req_path: str, res_path: str, started_path: str) -> int:
     request = pickle.loads(Path(req_path).read_bytes())
     payload: dict
@@ -56,7 +74,7 @@ def _worker(req_path: str, res_path: str, started_path: str) -> int:
                    "arrays": [a if isinstance(a, np.ndarray) else None for a in args]}
     except errors.AscgenError as exc:
         site = getattr(exc, "site", None)
-        payload = {"error": {"type": type(exc).__name__, "message": str(exc),
+        payload = {"error": {"type": type(exc).__name__, "message": as_isolated(str(exc)),
                              "site": dict(site.__dict__) if site else {},
                              "details": _picklable(getattr(exc, "details", {}))}}
     Path(res_path).write_bytes(pickle.dumps(payload))

@@ -55,6 +55,9 @@ class Kernel:
     file: str
     line: int
     scope: str = ""         # enclosing named namespaces, "ns::inner::" (the wrapper takes &scope+name)
+    # (param, element ctype, file, line): a GM_ADDR parameter the source casts to one element type, as in
+    # `(__gm__ half*)x` or `SetGlobalBuffer((__gm__ half*)x, n)` (see gm_casts_of)
+    gm_casts: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]
     found: dict[str, Kernel] = {}
     defined: set[str] = set()
     blocks = _namespaces(text)
+    file_casts = _casts(text)
     for g in _GLOBAL.finditer(text):
         start = _decl_start(text, g.start())
         i = g.end()
@@ -238,14 +242,44 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]
         params = tuple(_param(p, k) for k, p in enumerate(_split_params(params_text)))
         params = tuple(p for p in params if p.ctype != "void")
         file, line = file_of(g.start())
+        casts = gm_casts_of(params, body, params_end, file_casts, file_of) if is_definition else ()
         kernel = Kernel(name, params, kernel_type, why, template, bool(re.search(r'extern\s*"', qualifiers)),
-                        file, line, _scope_at(blocks, g.start()))
+                        file, line, _scope_at(blocks, g.start()), casts)
         if name in defined and not is_definition:
             continue
         found[name] = kernel
         if is_definition:
             defined.add(name)
     return list(found.values())
+
+
+_GM_CAST = re.compile(
+    r"\(\s*__gm__\s+(?:const\s+)?([A-Za-z_][\w:]*)\s*\*\s*\)\s*\(?\s*([A-Za-z_]\w*)"
+    r"|reinterpret_cast\s*<\s*__gm__\s+(?:const\s+)?([A-Za-z_][\w:]*)\s*\*\s*>\s*\(\s*([A-Za-z_]\w*)")
+
+
+def _casts(text: str, offset: int = 0) -> dict[str, list[tuple[str, int]]]:
+    """name -> [(element ctype, offset)] of every `(__gm__ T*)name` / `reinterpret_cast<__gm__ T*>(name)`."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for m in _GM_CAST.finditer(text):
+        ctype, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.setdefault(name, []).append((ctype.split("::")[-1], offset + m.start()))
+    return out
+
+
+def gm_casts_of(params, body: str, body_start: int, file_casts: dict, file_of) -> tuple:
+    """The element type each parameter is cast to: in the kernel's body, else (the usual Init(x, ...)
+    style, where the name is passed on unchanged) anywhere in the file. Only a single, unambiguous type
+    counts; parameters cast to several types are left out."""
+    in_body = _casts(body, body_start)
+    found = []
+    for p in params:
+        uses = in_body.get(p.name) or file_casts.get(p.name) or []
+        types = {t for t, _ in uses}
+        if len(types) == 1:
+            file, line = file_of(uses[0][1])
+            found.append((p.name, uses[0][0], file, line))
+    return tuple(found)
 
 
 def analyse(text: str, file_of=lambda pos: ("<source>", 1)) -> SourceInfo:

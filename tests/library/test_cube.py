@@ -460,3 +460,13 @@ def test_bench_cube_kernel_matches_numpy_with_ragged_tiles():
     # Each K step sums in float and L0C adds the steps: still one float sum of k products.
     assert (np.abs(c - exact) <= _float_sum_bound(a, b, k)).all()
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-4)
+
+
+# ---- the asc-devkit GEMV example, unchanged, with its own gen_data.py / verify_result.py -----------------
+
+def test_devkit_mmad_gemv_example_matches_its_golden(tmp_path):
+    # Before GEMV mode was emulated this example stopped with "Mmad writes 8192 bytes of a (L0A), which
+    # has 512 bytes": its L0A holds the 1 x 256 row, not 16 rows. The same steps as the other examples.
+    from tests.library import test_examples
+    case = ("examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/mmad_gemv", None)
+    test_examples.test_example_runs_and_matches_its_golden(case, tmp_path)
