@@ -4,8 +4,8 @@ path (DataCopy ND -> NZ, LoadData, Mmad, Fixpipe) on ascgen's emulation of the C
 * The cube matmul kernel of benchmarks/bench_cube.py on both backends: bit-identical outputs (both call
   ascgen/gemm.h in the same summation order), within the float-sum bound of a float64 reference.
 * A Fixpipe writing past the end of its GM output: KernelMemoryError naming the intrinsic.
-* A kernel that needs a cube intrinsic the model lacks (load3d): CompileError naming it and the library
-  function that calls it.
+* A kernel that needs a cube intrinsic the model lacks (an int4 load): CompileError naming it and the
+  library function that calls it.
 * Cube-path asc-devkit examples run unchanged on `--backend devkit` and pass their own verify scripts.
 * A MIX Matmul with a vector epilogue as the middle task of a SuperKernel with early start: clean, and
   with a planted SetNextTaskStart before the cube side's last Fixpipe, reported as a race on its output.
@@ -70,13 +70,13 @@ def test_fixpipe_past_the_end_of_gm_is_a_memory_error_naming_the_intrinsic(matmu
     assert "copy_matrix_cc_to_gm" in str(exc.value)
 
 
-LOAD3D = r"""
+INT4_LOAD = r"""
 #include "kernel_operator.h"
-extern "C" __global__ __aicore__ void load3d(GM_ADDR x) {
+extern "C" __global__ __aicore__ void load_s4(GM_ADDR x) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    AscendC::LocalTensor<half> a1(AscendC::TPosition::A1, 0, 4096);
-    AscendC::LocalTensor<half> a2(AscendC::TPosition::A2, 0, 4096);
-    AscendC::LoadData3DParamsV2<half> p;
+    AscendC::LocalTensor<AscendC::int4b_t> a1(AscendC::TPosition::A1, 0, 4096);
+    AscendC::LocalTensor<AscendC::int4b_t> a2(AscendC::TPosition::A2, 0, 4096);
+    AscendC::LoadData2DParams p;
     AscendC::LoadData(a2, a1, p);
 }
 """
@@ -84,9 +84,9 @@ extern "C" __global__ __aicore__ void load3d(GM_ADDR x) {
 
 def test_a_cube_intrinsic_the_model_lacks_is_a_compile_error_naming_it(tree):
     with pytest.raises(CompileError) as exc:
-        load(LOAD3D, "ascend910b", filename="load3d.cpp", backend="devkit")
+        load(INT4_LOAD, "ascend910b", filename="load_s4.cpp", backend="devkit")
     text = str(exc.value)
-    assert "intrinsic img2colv2_cbuf_to_ca" in text
+    assert "intrinsic load_cbuf_to_ca_s4" in text      # int4 L1 -> L0A: not emulated
     assert "(needed by " in text             # the library function (or the kernel it was inlined into)
 
 
