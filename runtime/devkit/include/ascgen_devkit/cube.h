@@ -313,7 +313,8 @@ inline bool vector_quant(int q) {
 }
 
 // L0C -> dst: n_size x m_size from L0C (NZ, src_stride rows between 16-column blocks); ND (nz2nd:
-// dst[m * dst_stride + n], dst_stride in elements; ND_PARA ndNum matrices) or NZ (16-column blocks
+// dst[m * dst_stride + n], dst_stride in elements; ND_PARA: ndNum matrices, L0C srcNdStride x 1024 bytes
+// and dst dstNdStride elements apart) or NZ (16-column blocks
 // dst_stride * 32 bytes apart; 8-column with channel split). to_gm: GM bounds, races and atomics.
 template <class D, class S>
 inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t dst_stride, uint64_t src_stride,
@@ -327,8 +328,9 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
     o.quant = quant, o.relu = relu == 1, o.sq = regs.quant_pre;
     if (vector_quant(quant)) {
         // FPC[15:8] holds the quant table's FB address in 128-byte units; the library's CPU mode stores the
-        // whole pointer shifted, so it comes back unchanged.
-        o.vq = reinterpret_cast<const uint64_t*>((regs.fpc >> 8) << 7);
+        // whole pointer shifted right by 7, dropping its low bits. The table sits 128-byte aligned within FB
+        // (as on the device), so those bits are FB's base modulo 128.
+        o.vq = reinterpret_cast<const uint64_t*>(((regs.fpc >> 8) << 7) + (bufs[HW_FIXBUF].base & 127));
         check_buf(HW_FIXBUF, o.vq, n_size * 8, name, "quant table (FB, from FPC)");
     }
     const uint64_t nd = nz2nd ? ((regs.nd_para & 0xffff) ? (regs.nd_para & 0xffff) : 1) : 1;
@@ -338,7 +340,7 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
     if (channel_split && (sizeof(S) != 4 || sizeof(D) != 4 || nz2nd))
         unsupported(name, "channel split other than float L0C to float NZ output");
     // L0C extent read.
-    const uint64_t src_need = ((nd - 1) * src_nd * 16 + ((n_size - 1) / 16) * src_stride * 16 + (m_size - 1) * 16 +
+    const uint64_t src_need = ((nd - 1) * src_nd * 256 + ((n_size - 1) / 16) * src_stride * 16 + (m_size - 1) * 16 +
                                (n_size - 1) % 16 + 1) * sizeof(S);
     check_buf(HW_L0C, src, src_need, name, "src (L0C)");
     static thread_local std::vector<D> row;
@@ -348,7 +350,7 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
         else std::memcpy(d, s, count * sizeof(D));
     };
     for (uint64_t k = 0; k < nd; ++k) {
-        const S* sk = src + k * src_nd * 16;
+        const S* sk = src + k * src_nd * 256;     // srcNdStride: 1024-byte units (16 x 16 of 4 bytes)
         D* dk = dst + k * dst_nd;
         if (nz2nd) {
             if (to_gm) gm_side(dk, n_size * sizeof(D), m_size, dst_stride * sizeof(D), true, name);
