@@ -13,7 +13,9 @@
 #include <tuple>
 #include <utility>
 
+#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
 #include "ascendc/ub.h"
+#endif
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 

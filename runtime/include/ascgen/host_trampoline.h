@@ -16,7 +16,9 @@
 #include <type_traits>
 #include <utility>
 
+#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
 #include "ascendc/ub.h"
+#endif
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
