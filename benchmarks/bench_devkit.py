@@ -238,7 +238,7 @@ def _fresh_cache():
 
 def compile_times(args) -> int:
     """Cold (empty cache: PCH + module), PCH warm (a changed source), cached (same source again)."""
-    code = (f"import time,sys; sys.path.insert(0,{str(REPO)!r}); from ascgen.runtime.module import load; "
+    code = (f"import time,sys; sys.path.insert(0,{str(REPO)!r}); from ascgen.runtime.loader import load; "
             "t=time.perf_counter(); load(sys.argv[1], 'ascend910b', backend=sys.argv[2]); "
             "print(time.perf_counter()-t)")
     cache = _fresh_cache()
@@ -270,7 +270,7 @@ def compile_times(args) -> int:
 
 def add_relu(args) -> int:
     import numpy as np
-    from ascgen.runtime.module import load
+    from ascgen.runtime.loader import load
     n = 1 << 24
     rng = np.random.default_rng(0)
     x = rng.standard_normal(n, dtype=np.float32)

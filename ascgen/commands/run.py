@@ -95,7 +95,7 @@ def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type
     """A Module for a whole host program (its `main` exported as __ascgen_host_main). `sources`: one path,
     or several (e.g. `ascgen emit --host` output: main.cpp plus the kernel files); exactly one defines main."""
     from ascgen.runtime.host_rewrite import compilable_copy
-    from ascgen.runtime.module import module_class
+    from ascgen.runtime.loader import module_class
     paths = [Path(s).expanduser().resolve() for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
     for path in paths:
         if not path.is_file():
@@ -190,7 +190,7 @@ def _typed(module, name: str, args: list) -> list:
 
 
 def run_kernel(args, defines) -> int:
-    from ascgen.runtime.module import load
+    from ascgen.runtime.loader import load
     if not args.block_dim:
         raise SpecError("--kernel needs --block-dim N")
     module = load(args.source, args.product, defines=defines, include_dirs=args.include_dirs,

@@ -161,7 +161,7 @@ def run_case(module, kernel, length, seed: int = 0) -> CaseResult:
 def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "builtin") -> KernelResult:
     """Emit, load and run `kernel` on `product` at each length; the per-length verdicts."""
     from ascgen.codegen.emit import emit
-    from ascgen.runtime.module import load
+    from ascgen.runtime.loader import load
     product = products.get(product)
     start = time.perf_counter()
     with warnings.catch_warnings():

@@ -6,7 +6,8 @@
 
 `load` / `Module` live in module.py; `SuperKernel` (several tasks in one launch) in superkernel.py.
 """
-from ascgen.runtime.module import BoundTask, Module, load  # noqa: F401
+from ascgen.runtime.loader import load  # noqa: F401
+from ascgen.runtime.module import BoundTask, Module  # noqa: F401
 
 __all__ = ["load", "Module", "BoundTask", "SuperKernel"]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ascgen.errors import CompileError, KernelMemoryError, SpecError, UnsupportedProductError
-from ascgen.runtime.module import load
+from ascgen.runtime.loader import load
 from tests import devkit_tree
 from tests.paths import REPO
 
@@ -177,7 +177,7 @@ def test_one_shared_module_copy_would_mix_the_cores_up(built, tmp_path):
     built("fill", ISOLATION)            # compiled and cached by the fixture's process
     script = textwrap.dedent(f"""
         import numpy as np
-        from ascgen.runtime.module import load
+        from ascgen.runtime.loader import load
         m = load({ISOLATION!r}, "ascend910b", backend="devkit", filename="fill.cpp")
         out = np.full(8 * 64, -1, np.int32)
         m.launch("fill", 8, out)

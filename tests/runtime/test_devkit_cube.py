@@ -21,7 +21,7 @@ import pytest
 
 from ascgen.errors import CompileError, KernelMemoryError
 from ascgen.runtime import SuperKernel
-from ascgen.runtime.module import load
+from ascgen.runtime.loader import load
 from tests import devkit_tree
 from tests.library.test_devkit_examples import BASIC, Case, _run
 from tests.paths import DEVKIT_CUBE, REPO
