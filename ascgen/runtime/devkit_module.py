@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ascgen import products, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build, devkit, host_rewrite, wrapper
+from ascgen.runtime import build, devkit, devkit_host, host_rewrite, wrapper
 from ascgen.runtime.module import KernelInfo, Module, _address, _dlopen, _symbol
 
 
@@ -37,9 +37,13 @@ class DevkitModule(Module):
         product = kwargs.get("product") if "product" in kwargs else args[3]
         devkit.check_product(products.get(product))
         self._root = devkit.tree()
+        # The source analysis preprocesses with directives only and ascgen's own headers; a program using
+        # the tiling API finds empty stand-ins there (the build itself uses the real ones, _build).
+        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit_host.analysis_dir()]
         super().__init__(*args, **kwargs)
 
     def _build(self, instances) -> None:
+        self.include_dirs = [d for d in self.include_dirs if d != devkit_host.analysis_dir()]
         self.defines = {**self.defines, **devkit.defines(self.product)}
         label = Path(self.source).stem
         extra = []
@@ -51,9 +55,15 @@ class DevkitModule(Module):
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
         flags = [*devkit.MODEL_FLAGS, *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
+        libs: list[str] = []
+        if devkit_host.needs_host(self._host_texts(extra)):
+            # the host program uses the tiling API: the library's tiling sources, built once per product
+            incs.append(devkit_host.include_dir())
+            host_flags, libs = devkit_host.library(self._root, self.product).link_flags()
+            flags += host_flags
         so = build.compile_shared(sources, include_dirs=incs, defines=self.defines, extra_flags=flags,
-                                  name=f"{label}-devkit")
-        problem = devkit.missing_report(so, lambda: self._relink_cmd(sources, incs, flags))
+                                  link_libs=libs, name=f"{label}-devkit")
+        problem = devkit.missing_report(so, lambda: self._relink_cmd(sources, incs, flags, libs))
         if problem:
             raise CompileError(f"{self.source}: {problem}")
         self.so_path = so
@@ -61,7 +71,22 @@ class DevkitModule(Module):
         for inst in instances:
             self._register(inst)
 
-    def _relink_cmd(self, sources, incs, flags):
+    def _host_texts(self, extra) -> list[str]:
+        """The program's text, its other sources and the headers beside them: where a tiling-API include
+        can be."""
+        texts = [self.text]
+        folders = {Path(self.source).resolve().parent} if Path(str(self.source)).is_file() else set()
+        for s in extra:
+            if isinstance(s, build.SourceText):
+                texts.append(s.text)
+            else:
+                texts.append(Path(s).read_text(errors="replace"))
+                folders.add(Path(s).resolve().parent)
+        for folder in folders:
+            texts += [h.read_text(errors="replace") for h in sorted(folder.glob("*.h")) if h.is_file()]
+        return texts
+
+    def _relink_cmd(self, sources, incs, flags, libs=()):
         """The build command again (for naming the callers of missing intrinsics); None for multi-file."""
         if len(sources) != 1:
             return None
@@ -70,7 +95,7 @@ class DevkitModule(Module):
         src = tmp / "wrapper.cpp"
         src.write_text(f'#line 1 "{sources[0].path}"\n{sources[0].text}')
         return [build.find_compiler(), *build.build_flags(incs, self.defines, flags), "-x", "c++", str(src),
-                "-x", "none", "-o", str(tmp / "out.so")]
+                "-x", "none", "-o", str(tmp / "out.so"), *libs]
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)
