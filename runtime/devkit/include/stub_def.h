@@ -28,6 +28,12 @@
 #define ASCGEN_DEVKIT 1
 #endif
 
+// Kernel modules are built with -fvisibility=hidden (one copy per core). The core's types must keep default
+// visibility, or rt::Cancelled thrown in a module would not match the core's catch (typeinfo identity).
+#pragma GCC visibility push(default)
+#include "../../include/ascgen/rt.h"
+#pragma GCC visibility pop
+
 // ---- address-space and function qualifiers: meaningless on the CPU ----
 #define __aicore__
 #define __global__

@@ -17,7 +17,7 @@ inline uint64_t align32(uint64_t n) { return (n + 31) & ~uint64_t(31); }
 
 inline void gm_side(const void* gm, uint64_t burst_bytes, uint64_t nburst, uint64_t stride_bytes, bool write,
                     const char* name) {
-    if (nburst == 0 || burst_bytes == 0) return;
+    if (nburst == 0 || burst_bytes == 0 || unwinding()) return;
     if (nburst == 1 || stride_bytes == burst_bytes)
         ::ascgen::rt::gm_access(gm, burst_bytes * nburst, write, at(name));
     else

@@ -3,6 +3,7 @@
 // -fno-gnu-unique, so every core owns its copy (docs/devkit.md, "isolation").
 #pragma once
 #include <cstdint>
+#include <exception>
 #include "../../../include/ascgen/rt.h"
 
 namespace ascgen_devkit {
@@ -32,7 +33,7 @@ inline ::ascgen::rt::Loc at(const char* intrinsic) { return ::ascgen::rt::Loc{in
 
 // Every local-memory operand must lie inside the UB the library allocated for this core.
 inline void check_ub(const void* lo, uint64_t bytes, const char* intrinsic) {
-    if (regs.ub_len == 0 || bytes == 0) return;
+    if (regs.ub_len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
     uint64_t a = reinterpret_cast<uint64_t>(lo);
     if (a < regs.ub_base || a + bytes > regs.ub_base + regs.ub_len)
         ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
@@ -41,7 +42,7 @@ inline void check_ub(const void* lo, uint64_t bytes, const char* intrinsic) {
                            (unsigned long long)regs.ub_len);
 }
 inline void check_l1(const void* lo, uint64_t bytes, const char* intrinsic) {
-    if (regs.l1_len == 0 || bytes == 0) return;
+    if (regs.l1_len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
     uint64_t a = reinterpret_cast<uint64_t>(lo);
     if (a < regs.l1_base || a + bytes > regs.l1_base + regs.l1_len)
         ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
@@ -50,6 +51,7 @@ inline void check_l1(const void* lo, uint64_t bytes, const char* intrinsic) {
                            (unsigned long long)regs.l1_len);
 }
 inline void check_aligned32(const void* p, const char* intrinsic) {
+    if (std::uncaught_exceptions() > 0) return;
     if (regs.ub_len != 0 && ((reinterpret_cast<uint64_t>(p) - regs.ub_base) & 31u))
         ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
                            "%s: local operand at UB+%llu is not 32-byte aligned", intrinsic,

@@ -13,7 +13,9 @@ inline void wait_flag(pipe_t, pipe_t, event_t) { ascgen_devkit::tick(); }
 inline void set_flag(pipe_t, pipe_t, int) { ascgen_devkit::tick(); }
 inline void wait_flag(pipe_t, pipe_t, int) { ascgen_devkit::tick(); }
 // SyncAll starts with PipeBarrier<PIPE_ALL>; a barrier does not end a pending flag sequence.
-inline void pipe_barrier(pipe_t) { ::ascgen::rt::poll(); }
+inline void pipe_barrier(pipe_t) {
+    if (!ascgen_devkit::unwinding()) ::ascgen::rt::poll();
+}
 inline void dsb(mem_dsb_t) { ascgen_devkit::tick(); }
 
 // config = 1 | mode << 4 | flag << 8 (the library's GetffstMsg). Flags 11-14 go through the task-sync
@@ -27,6 +29,7 @@ inline void wait_flag_dev(int64_t flag) { ascgen_devkit::flag_op(ascgen_devkit::
 
 // The library's CPU-mode barrier around its software SyncAll (it spins on GM between the two calls).
 inline void __sync_all_stub(int /*usedCores*/, bool aivOnly) {
+    if (ascgen_devkit::unwinding()) return;
     ascgen_devkit::tick();
     ::ascgen::rt::sync_all(aivOnly, ascgen_devkit::at("SyncAll"));
 }

@@ -15,9 +15,15 @@
 // kernel) follows; a buffer that matches no sequence is replayed as raw flags, in order.
 #pragma once
 #include <cstdint>
+#include <exception>
 #include "../../../include/ascgen/rt.h"
 
 namespace ascgen_devkit {
+
+// A fault cancels the run by throwing rt::Cancelled through the kernel; the library's destructors (TPipe
+// waits for its events) then call intrinsics while the exception unwinds. They must not throw again
+// (that would terminate the process), so during unwinding the intrinsics neither poll nor talk to the core.
+inline bool unwinding() { return std::uncaught_exceptions() > 0; }
 
 struct FlagOp {
     bool set;
@@ -86,7 +92,7 @@ inline void replay_raw() {
 
 // A pending lone set: the library's SetNextTaskStart (nothing else followed it in its sequence).
 inline void flush_sync() {
-    if (tsync.n == 0) return;
+    if (tsync.n == 0 || unwinding()) return;
     const bool aic = ::ascgen::rt::core_type() == ::ascgen::rt::CoreType::AIC;
     if (tsync.n == 1 && matches(tsync.ops, 1, aic ? "S0_11" : "S0_14")) {
         int pipe = tsync.ops[0].pipe;
@@ -100,11 +106,13 @@ inline void flush_sync() {
 
 // Every other intrinsic calls this first: it ends a pending sequence and polls for cancellation.
 inline void tick() {
+    if (unwinding()) return;
     if (tsync.n) flush_sync();
     ::ascgen::rt::poll();
 }
 
 inline void flag_op(const FlagOp& op) {
+    if (unwinding()) return;
     ::ascgen::rt::poll();
     if (!is_sync_flag(op.flag)) {
         if (tsync.n) flush_sync();
