@@ -1,8 +1,9 @@
 """Benchmarks of the devkit backend (docs/devkit.md shows the numbers with the commands).
 
-    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--json F]
+    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--exclude SUBSTR] [--json F]
                                             [--self-verify]
     python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
+    python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
     python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
 
 sweep: every asc-devkit example that has scripts/verify_result.py, every scenario its gen_data.py offers,
@@ -78,14 +79,14 @@ def _self_verifying(tree: Path) -> list[Path]:
     return found
 
 
-def discover(tree: Path, only: str | None, self_verify: bool = False):
+def discover(tree: Path, only: str | None, self_verify: bool = False, exclude: str | None = None):
     scripts = sorted((tree / "examples").rglob("scripts/verify_result.py"))
     if self_verify:
         scripts = sorted(scripts + _self_verifying(tree))
     for verify in scripts:
         folder = verify.parent.parent
         rel = str(folder.relative_to(tree / "examples"))
-        if only and only not in rel:
+        if (only and only not in rel) or (exclude and exclude in rel):
             continue
         sources = sorted(p for p in folder.iterdir() if p.suffix in (".asc", ".cpp") and p.is_file())
         if not sources:
@@ -177,7 +178,7 @@ def sweep(args) -> int:
     if tree is None:
         print(f"needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}", file=sys.stderr)
         return 2
-    items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only, args.self_verify) for n in it[4]]
+    items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only, args.self_verify, args.exclude) for n in it[4]]
     jobs = [(it, b) for it in items for b in args.backend]
     workdir = Path(tempfile.mkdtemp(prefix="ascgen-devkit-sweep-"))
     results: list[Run] = []
@@ -268,6 +269,31 @@ def compile_times(args) -> int:
     return 0
 
 
+def host_library(args) -> int:
+    """The devkit host library (the tree's tiling sources, devkit_host.py): cold into an empty cache, then
+    warm (everything cached). Wall time and the compilers' CPU time."""
+    code = (f"import time,sys; sys.path.insert(0,{str(REPO)!r}); from ascgen import products; "
+            "from ascgen.runtime import devkit, devkit_host; t=time.perf_counter(); "
+            "devkit_host.library(devkit.tree(), products.get('ascend910b')); print(time.perf_counter()-t)")
+    cache = _fresh_cache()
+    rows = []
+    for step in ("cold", "warm"):
+        before = os.times()
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+        after = os.times()
+        if out.returncode != 0:
+            print(out.stderr[-2000:], file=sys.stderr)
+            return 1
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        rows.append((step, float(out.stdout.strip().splitlines()[-1]), cpu))
+    print("| host library (ascend910b) | wall | CPU (compilers) |")
+    print("|---|---|---|")
+    for step, wall, cpu in rows:
+        print(f"| {step} | {wall:.2f} s | {cpu:.1f} s |")
+    shutil.rmtree(cache, ignore_errors=True)
+    return 0
+
+
 def add_relu(args) -> int:
     import numpy as np
     from ascgen.runtime.module import load
@@ -302,16 +328,18 @@ def main(argv=None) -> int:
     s.add_argument("--backend", nargs="+", default=["builtin", "devkit"], choices=["builtin", "devkit"])
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--only", help="only examples whose folder contains this text")
+    s.add_argument("--exclude", help="leave out examples whose folder contains this text")
     s.add_argument("--json", help="also write the rows to this file")
     s.add_argument("--self-verify", action="store_true",
                    help="also run examples without verify_result.py whose own main prints 'test pass' "
                         "(most of 04_advanced_api); such a run passes on its pass line")
     sub.add_parser("compile")
+    sub.add_parser("hostlib")
     a = sub.add_parser("addrelu")
     a.add_argument("--blocks", type=int, default=8)
     a.add_argument("--reps", type=int, default=3)
     args = p.parse_args(argv)
-    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu}[args.cmd](args)
+    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library}[args.cmd](args)
 
 
 if __name__ == "__main__":
