@@ -12,6 +12,8 @@ SHIPPED = {"templates": "_templates", "runtime": "_runtime"}
 
 class build_py_with_resources(build_py):
     def run(self):
+        # A build folder left from an older tree would carry its stale modules into this wheel.
+        shutil.rmtree(Path(self.build_lib) / "ascgen", ignore_errors=True)
         super().run()
         for src, dst in SHIPPED.items():
             target = Path(self.build_lib) / "ascgen" / dst

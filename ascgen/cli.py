@@ -9,7 +9,7 @@ import importlib
 import os
 import sys
 
-from ascgen import config, console
+from ascgen import __version__, config, console
 from ascgen.errors import AscgenError, KernelError
 
 # subcommand -> (module, one-line help)
@@ -20,6 +20,7 @@ COMMANDS = {
     "run": ("ascgen.commands.run", "build and run hand-written Ascend C on the CPU emulator"),
     "check": ("ascgen.commands.check", "static task-sync verification of Ascend C sources"),
     "demo": ("ascgen.commands.demo", "the end-to-end example"),
+    "cache": ("ascgen.commands.cache", "show or empty the cache of compiled kernels"),
 }
 
 
@@ -27,6 +28,7 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the selected subcommand's module is imported (to add its arguments), so one
     command never fails because another command's module cannot be imported."""
     parser = argparse.ArgumentParser(prog="ascgen", description="Generate, emulate and check Ascend C kernels.")
+    parser.add_argument("--version", action="version", version=f"ascgen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

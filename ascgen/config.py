@@ -1,6 +1,9 @@
 """Every environment knob ascgen reads, in one place (documented in the README)."""
 import os
+import re
 from pathlib import Path
+
+from ascgen.errors import SpecError
 
 
 def cache_dir() -> Path:
@@ -13,9 +16,34 @@ def compiler() -> str | None:
     return os.environ.get("ASCGEN_CXX") or os.environ.get("CXX") or None
 
 
+GM_GUARD_DEFAULT_MAX_BYTES = 1 << 20
+
+
+def gm_guard_max_bytes() -> int:
+    """ASCGEN_GM_GUARD: the GM arrays that get guard zones against raw-pointer writes past them
+    (runtime/gm_guard.py). Unset or 1: arrays up to 1 MiB (the copy costs little there); `all`: every
+    array; 0: none (arrays bound directly). Returns the size limit in bytes (0 = off)."""
+    value = os.environ.get("ASCGEN_GM_GUARD", "1").strip().lower()
+    if value == "0":
+        return 0
+    return 1 << 62 if value == "all" else GM_GUARD_DEFAULT_MAX_BYTES
+
+
+def poison_local() -> bool:
+    """ASCGEN_POISON_LOCAL=0: no poisoning of local memory per kernel call and no report of never-written UB
+    copied to GM. Read by the emulated library itself (runtime/include/ascendc/ub.h); listed here so every
+    knob is in one place."""
+    return os.environ.get("ASCGEN_POISON_LOCAL", "1") != "0"
+
+
 def update_golden() -> bool:
     """ASCGEN_UPDATE_GOLDEN=1: the golden test rewrites generated/ instead of failing on a difference."""
     return os.environ.get("ASCGEN_UPDATE_GOLDEN", "") not in ("", "0")
+
+
+def native() -> bool:
+    """ASCGEN_NATIVE=0: compile kernels without -march=native (e.g. for a cache shared by different CPUs)."""
+    return os.environ.get("ASCGEN_NATIVE", "1") not in ("", "0")
 
 
 def debug() -> bool:
@@ -46,3 +74,22 @@ def asc_devkit() -> Path | None:
 ASC_DEVKIT_HINT = ("set ASCGEN_ASC_DEVKIT to an asc-devkit tree (a clone of the public asc-devkit repository, "
                    "or an extracted snapshot: the folder that holds include/, impl/ and examples/), or source "
                    "a CANN installation's set_env.sh so ASCEND_HOME_PATH points at it")
+
+
+DEFAULT_CACHE_LIMIT = 1 << 30      # 1 GiB
+_SIZE_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20,
+               "MIB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
+
+
+def cache_limit() -> int:
+    """ASCGEN_CACHE_LIMIT: the cache's size cap in bytes (`500M`, `2GiB`, `1073741824`; default 1 GiB;
+    `0` means no cap). Past it, the least recently used entries are evicted after each build."""
+    raw = os.environ.get("ASCGEN_CACHE_LIMIT", "").strip()
+    if not raw:
+        return DEFAULT_CACHE_LIMIT
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z]*)", raw)
+    unit = match.group(2).upper() if match else None
+    if not match or unit not in _SIZE_UNITS:
+        raise SpecError(f"ASCGEN_CACHE_LIMIT={raw!r} is not a size; write bytes or a number with K, M or G "
+                        "(for example 500M or 2GiB), or 0 for no cap")
+    return int(float(match.group(1)) * _SIZE_UNITS[unit])

@@ -1,4 +1,5 @@
-"""Progress and messages for the CLI: progress shows on a terminal and stays quiet otherwise."""
+"""Progress and messages for the CLI: transient progress shows on a terminal only; long steps (compiles)
+also print one line each on stderr when it is not a terminal."""
 import sys
 
 _state = {"quiet": False, "verbose": False}
@@ -13,6 +14,17 @@ def progress(message: str) -> None:
     if not _state["quiet"] and sys.stderr.isatty():
         sys.stderr.write(f"\r\033[K{message}")
         sys.stderr.flush()
+
+
+def step(message: str) -> None:
+    """A long step (a first-time compile): a status line on a terminal, one plain line on stderr otherwise,
+    so CI logs show what a slow run is doing."""
+    if _state["quiet"]:
+        return
+    if sys.stderr.isatty():
+        progress(message)
+    else:
+        print(message, file=sys.stderr, flush=True)
 
 
 def done() -> None:

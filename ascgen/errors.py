@@ -20,6 +20,10 @@ class UnsupportedProductError(AscgenError, ValueError):
     """An unknown product name, or a feature the product does not have."""
 
 
+class CacheError(AscgenError):
+    """The build cache cannot be used (no writable folder); the message names the folder and the setting."""
+
+
 class CompileError(AscgenError):
     """The C++ compiler rejected a source; the message holds its diagnostics against the user's file."""
 

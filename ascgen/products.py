@@ -1,7 +1,7 @@
 """The product catalog: every product-specific fact lives in this one table.
 
 Passes look facts up here (`product.ub_bytes`, `product.default_pipes`...); nothing else in ascgen
-branches on a product name. Source: ../shared/design/tasksync-semantics.md section 2.
+branches on a product name. Source: docs/semantics.md, "Products and what the calls do there".
 """
 from __future__ import annotations
 
@@ -151,6 +151,24 @@ def get(name: "str | Product") -> Product:
     raise UnsupportedProductError(
         f"unknown product {name!r}.{hint} Known products: {', '.join(p.id for p in _TABLE)} "
         f"(run `ascgen products` for the table and aliases).")
+
+
+def as_record(p: Product) -> dict:
+    """One product as machine values (`ascgen products --format json`): numbers, booleans, lists."""
+    return {
+        "id": p.id, "title": p.title, "npu_arch": p.npu_arch, "cce_aicore": p.cce_aicore,
+        "separated": p.separated, "vector_only": p.vector_only,
+        "aic_aiv_ratio": list(p.aic_aiv_ratio), "aic_cores": p.aic_cores, "aiv_cores": p.aiv_cores,
+        "ub_total_bytes": p.ub_total, "ub_reserved_bytes": p.ub_reserved, "ub_usable_bytes": p.ub_bytes,
+        "default_pipes": {"aiv": p.default_pipes[0], "aic": p.default_pipes[1]},
+        "task_sync": p.task_sync, "superkernel": p.superkernel, "data_copy_pad": p.data_copy_pad,
+        "cmake_arch": p.cmake_arch, "soc_versions": list(p.soc_versions), "aliases": list(p.aliases),
+        "note": p.note,
+    }
+
+
+def records() -> list[dict]:
+    return [as_record(p) for p in _TABLE]
 
 
 def table_rows() -> list[dict]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Which task-sync calls a kernel makes: both, only WaitPreTaskEnd, only SetNextTaskStart, or none.
+TASK_SYNC_MODES = ("both", "wait", "set", "none")
+
 
 @dataclass(frozen=True)
 class ScalarOperand:

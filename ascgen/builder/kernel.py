@@ -5,7 +5,7 @@
     k.output("z", Relu(x + y))
 
 Every declaration and op records the user's `file:line` so emitted statements and errors point back at it.
-`Kernel.spec()` freezes the description into a `KernelSpec` (ascgen/builder_ir.py). See docs/builder.md.
+`Kernel.spec()` freezes the description into a `KernelSpec` (ascgen/builder/ir.py). See docs/builder.md.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ascgen.builder.ir import KernelSpec, Node, OutputSpec, ParamSpec, ScalarOperand
+from ascgen.builder.ir import TASK_SYNC_MODES, KernelSpec, Node, OutputSpec, ParamSpec, ScalarOperand
 from ascgen.builder.caps import any_cast_modes, spell_round
 from ascgen.builder.ops import EXACT_CASTS, OPS, ROUND_MODES, cast_targets
 from ascgen.builder.types import DTYPES, SCALAR_DTYPES, DType, dtype as _dtype
@@ -32,7 +32,6 @@ __all__ = ["Kernel", "Tensor", "Scalar", "Param",
 # Frames inside the ascgen package (any sub-package) are skipped when naming the user's spec line.
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _CREATION = itertools.count()
-TASK_SYNC_MODES = ("both", "wait", "set", "none")
 _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool", "void", "auto", "class",
                  "struct", "template", "typename", "namespace", "operator", "new", "delete", "this", "const",
                  "static", "extern", "return", "if", "else", "for", "while", "do", "switch", "case", "default",

@@ -10,11 +10,22 @@ from ascgen.builder.kernel import Kernel
 from ascgen.errors import SpecError
 
 
+def _line_in(exc: BaseException, path: str) -> str:
+    """":<line>" of the spec file's innermost frame in the exception's traceback, or ""."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(path)]
+    return f":{frames[-1].lineno}" if frames else ""
+
+
 def load_spec(path) -> list:
     """Run a spec file and return its kernels: `KERNELS` if defined, else every module-level Kernel
     in creation order. SpecError when it defines none, on duplicate names, or if the file fails."""
-    path = os.fspath(path)
-    if not os.path.isfile(path):
+    try:
+        path = os.fspath(path)
+    except TypeError:
+        raise SpecError(f"a spec file is named by a path; got {path!r}") from None
+    if not isinstance(path, str):
+        path = os.fsdecode(path)
+    if "\0" in path or not os.path.isfile(path):
         raise SpecError(f"spec file {path!r} does not exist")
     folder = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, folder)
@@ -24,16 +35,24 @@ def load_spec(path) -> list:
         raise
     except SyntaxError as exc:
         raise SpecError(f"{os.path.basename(path)}:{exc.lineno}: syntax error in spec file: {exc.msg}") from None
+    except SystemExit as exc:
+        # A spec that calls sys.exit() (or exit()) would end ascgen with its code and no word said.
+        raise SpecError(f"{os.path.basename(path)}{_line_in(exc, path)}: the spec file called sys.exit({exc.code!r}); "
+                        "a spec file must define kernels, not end the program. Hint: remove the exit call, or "
+                        "guard it with `if __name__ == \"__main__\":`.") from None
     except Exception as exc:  # noqa: BLE001 - any failure of user code becomes one clear message
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(path)]
-        line = f":{frames[-1].lineno}" if frames else ""
+        line = _line_in(exc, path)
         raise SpecError(f"{os.path.basename(path)}{line}: running the spec file raised "
                         f"{type(exc).__name__}: {exc}") from None
     finally:
         if sys.path and sys.path[0] == folder:
             sys.path.pop(0)
     if "KERNELS" in namespace:
-        kernels = list(namespace["KERNELS"])
+        try:
+            kernels = list(namespace["KERNELS"])
+        except Exception as exc:  # noqa: BLE001 - KERNELS = 5, or an iterable that raises
+            raise SpecError(f"{os.path.basename(path)}: KERNELS must be a list of Kernel objects; got "
+                            f"{type(namespace['KERNELS']).__name__} ({type(exc).__name__}: {exc})") from None
         bad = [k for k in kernels if not isinstance(k, Kernel)]
         if bad:
             raise SpecError(f"{os.path.basename(path)}: KERNELS must hold Kernel objects, found {bad[0]!r}")

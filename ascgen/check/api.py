@@ -1,10 +1,12 @@
 """What the Ascend C API calls mean to `ascgen check`: one table of names, no logic beyond lookups.
 
 The checker recognises library calls by name (spelled tokens), not by resolved declarations, because
-kernels are often analysed without the CANN headers they include. Sources: ../shared/design/
-tasksync-semantics.md sections 1 and 3, and the public asc-devkit interface headers.
+kernels are often analysed without the CANN headers they include. Sources: docs/semantics.md (the two
+calls, how a SuperKernel executes) and the public asc-devkit interface headers.
 """
 from __future__ import annotations
+
+from ascgen.source.kernel_types import QUALIFIER_TYPES, TASK_TYPE_ENUMS, core_sides
 
 WAIT = "WaitPreTaskEnd"
 SET = "SetNextTaskStart"
@@ -63,12 +65,8 @@ CUBE_NAMES = frozenset({"Mmad", "MmadWithSparse", "Fixpipe", "LoadData", "LoadDa
                         "A1", "A2", "B1", "B2"})
 
 # Kernel types from KERNEL_TASK_TYPE_DEFAULT(...) and qualifiers, as the core sets a path may run on.
-KERNEL_TYPE_CORES = {
-    "KERNEL_TYPE_AIV_ONLY": "aiv", "KERNEL_TYPE_AIC_ONLY": "aic",
-    "KERNEL_TYPE_MIX_AIV_1_0": "aiv", "KERNEL_TYPE_MIX_AIC_1_0": "aic",
-    "KERNEL_TYPE_MIX_AIC_1_1": "*", "KERNEL_TYPE_MIX_AIC_1_2": "*",
-}
-QUALIFIER_CORES = {"__vector__": "aiv", "__cube__": "aic", "__mix__": "*"}
+KERNEL_TYPE_CORES = {enum: core_sides(kind) for enum, kind in TASK_TYPE_ENUMS.items()}
+QUALIFIER_CORES = {**{q: core_sides(kind) for q, kind in QUALIFIER_TYPES.items()}, "__mix__": "*"}
 
 # Core-type conditions: macro spelling -> (core type when true, core type when false).
 CORE_CONDITIONS = {

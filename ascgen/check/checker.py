@@ -53,16 +53,39 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
     if not index.entries:
         raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
                           "nothing to check")
-    diagnostics, visited = [], {}
+    diagnostics, visited, traces = [], {}, []
     for entry in index.entries:
         trace = check_paths.Interpreter(index, entry, result.skipped, product).run()
         diagnostics += check_rules.run_all(trace, index, product, result.skipped)
         result.kernels.append(entry.name)
         visited.update((id(fn), fn) for fn in trace.visited)
+        traces.append(trace)
+    diagnostics += _op_wide(traces)
     result.skipped += _unparsed_kernel_code(parsed, visited.values())
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
+
+
+def _op_wide(traces) -> list[Diagnostic]:
+    """A kernel that never calls WaitPreTaskEnd (or SetNextTaskStart) in a source where another kernel does.
+    The SuperKernel compiler (and the runtime, which follows it) decides textually over the whole source
+    whether an op uses each call, so in a SuperKernel this kernel's cores are expected to make it and never
+    do: the runtime raises SyncCountError (a missing wait) or reports a hang (a missing set). Reported at
+    the kernel's definition."""
+    used = {trace.kernel.name: check_rules.uses(trace) for trace in traces}
+    out = []
+    for trace in traces:
+        k = trace.kernel
+        for kind in sorted(set().union(*used.values()) - used[k.name]):
+            other = next(name for name, kinds in used.items() if kind in kinds)
+            out.append(Diagnostic(
+                k.file, k.line, k.col, "error", "tasksync-op-wide",
+                f"kernel `{k.name}` never calls {kind}, but kernel `{other}` in the same source does: the "
+                "SuperKernel compiler decides op-wide (textually, over the whole source) that this op uses it, "
+                f"so in a SuperKernel every core of `{k.name}` is expected to call it and none does (the "
+                "runtime raises SyncCountError, or a hang for a missing SetNextTaskStart)"))
+    return out
 
 
 def _unparsed_kernel_code(parsed, functions) -> list:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ascgen import config, resources
 from ascgen.errors import AscgenError
+from ascgen.source.launches import find_launches
 
 PRELUDE_NAME = "/__ascgen_check__/prelude.h"
 # Qualifiers every Ascend C header defines; defined here too (first, guarded) so a source whose headers
@@ -32,10 +33,9 @@ PRELUDE = "".join(f"#ifndef {name}\n#define {name}\n#endif\n"
 HOST_HEADERS = ("cstdint", "cstdlib", "cstring", "cmath", "cstdio", "iostream", "fstream", "string", "vector",
                 "map", "unordered_map", "algorithm", "memory", "random", "utility", "chrono", "functional")
 
-# The detailed preprocessing record is what makes clang keep the ranges #if skipped (check_tokens).
+# The detailed preprocessing record is what makes clang keep the ranges #if skipped (tokens.py).
 _OPTIONS = 0x01     # CXTranslationUnit_DetailedPreprocessingRecord
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
-_LAUNCH = re.compile(r"<<<[^;{}]*?>>>")
 
 
 @dataclass(frozen=True)
@@ -139,8 +139,9 @@ class _Preparer:
                 text = _blank(text, match.start(), match.end())
             elif not self.is_library(found):
                 self.visit(found)
-        for match in reversed(list(_LAUNCH.finditer(text))):
-            text = _blank(text, match.start(), match.end())
+        for launch in reversed(find_launches(text)):     # host launches are not C++ libclang reads
+            if launch.close >= 0:
+                text = _blank(text, launch.open, launch.end)
         if text != original:
             self.texts[path] = text
 

@@ -14,64 +14,20 @@ of any binary that runs, so it is dropped (constexpr_chain_end).
 Loops: a loop without task-sync calls may run zero or more times; one that contains them is reported by
 the in-loop rule and counted as running its calls once, so the other rules are not buried under
 consequences of the same mistake. The interpreter records events (sync calls, GM accesses, other library
-calls) with the states that reach them; check_rules turns events and exit states into diagnostics.
+calls) with the states that reach them; rules.py turns events and exit states into diagnostics.
 """
 from __future__ import annotations
 
-import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ascgen.check import api
 from ascgen.check.index import FuncDef, Index
 from ascgen.check.parse import Skipped
 from ascgen.check.tokens import Call, Tok, arg_root, expand, join, match_paren
 from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
+from ascgen.check.state import Flow, Key, States, Step, index_at as _index_at, merge as _merge, step as _step
 from ascgen.check.tokstmt import TokenStatements
 
-
-
-@dataclass(frozen=True)
-class Step:
-    """One decision or call on a path, for witnesses and notes."""
-    file: str
-    line: int
-    col: int
-    text: str
-    decision: bool = True        # a branch/return/loop decision (False: a task-sync call or a call site)
-    call: bool = False           # the call of one of the kernel's own functions (for "reached through")
-
-
-@dataclass(frozen=True)
-class Key:
-    waits: int                   # 0, 1, 2 (= two or more)
-    sets: int
-    core: str                    # "*" both core types, "aiv", "aic"
-    keys: frozenset | None       # TilingKeys still possible, None when the kernel has none
-
-    def bump(self, kind: str) -> "Key":
-        if kind == api.WAIT:
-            return Key(min(self.waits + 1, 2), self.sets, self.core, self.keys)
-        return Key(self.waits, min(self.sets + 1, 2), self.core, self.keys)
-
-    def count(self, kind: str) -> int:
-        return self.waits if kind == api.WAIT else self.sets
-
-
-States = dict          # Key -> tuple[Step, ...] (the witness)
-
-
-def _merge(into: States, states: States) -> None:
-    for key, witness in states.items():
-        if key not in into or len(witness) < len(into[key]):
-            into[key] = witness
-
-
-@dataclass
-class Flow:
-    fall: States = field(default_factory=dict)
-    ret: States = field(default_factory=dict)
-    brk: States = field(default_factory=dict)
-    cont: States = field(default_factory=dict)
 
 
 @dataclass
@@ -94,10 +50,6 @@ class KernelTrace:
     visited: list                # FuncDefs the kernel runs
     unreliable: set              # task-sync kinds whose counts cannot be trusted (unparsed statements)
     initial_core: str
-
-
-def _step(tok: Tok, file: str, text: str, decision: bool = True) -> Step:
-    return Step(file, tok.line, tok.col, text, decision)
 
 
 class Interpreter(TokenStatements):
@@ -359,6 +311,10 @@ class Interpreter(TokenStatements):
         body = list(self.index.children(cur))[0]
         toks = self.index.cursor_tokens(cur)
         cond = toks[_index_at(toks, body.extent.end.offset):]
+        # `while ( cond ) ;` after the body: the header is what the parentheses hold, so the
+        # do { ... } while (0) idiom is recognised as a block (loop_flow), as the token path does.
+        if len(cond) > 1 and cond[0].text == "while" and cond[1].text == "(":
+            cond = cond[2:match_paren(cond, 1) or len(cond)]
         return self._loop(cur, states, fn, body, cond, True)
 
     # ---- conditions ----
@@ -495,11 +451,6 @@ class Interpreter(TokenStatements):
                                                 "the statement holding it could not be parsed; "
                                                 f"path counts of {call.name} in this kernel are not checked"))
         return lost
-
-
-def _index_at(toks: list[Tok], offset: int) -> int:
-    """Index of the first token at or after `offset` (tokens are in offset order)."""
-    return bisect.bisect_left(toks, offset, key=lambda t: t.offset)
 
 
 def _tiling_keys(toks: list[Tok]) -> frozenset | None:

@@ -1,4 +1,4 @@
-"""The task-sync rules: from a kernel's path model (check_paths.KernelTrace) to diagnostics.
+"""The task-sync rules: from a kernel's path model (paths.KernelTrace) to diagnostics.
 
 Each rule is one function over the trace; rule ids are documented in docs/check.md. Product facts come
 from the product's fields (task_sync, superkernel, default_pipes), never from its id.
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ascgen.check import api
 from ascgen.check.index import Index
-from ascgen.check.paths import Event, KernelTrace, Step
+from ascgen.check.paths import Event, KernelTrace
+from ascgen.check.state import Step
 from ascgen.check.tokens import Tok, int_value, join
 from ascgen.errors import Diagnostic
 

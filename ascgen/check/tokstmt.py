@@ -5,11 +5,11 @@ because declarations from missing headers are unknown.
 A small recursive-descent reader over the tokens: blocks, if / else (also `if constexpr` and the
 `if ASCEND_IS_AIV {` form), for / while / do loops, switch, return, break, continue; anything else is a
 straight-line statement up to its `;`. Each construct is interpreted with the same path model as the
-AST (check_paths), so the rules see the same branches and loops either way.
+AST (paths), so the rules see the same branches and loops either way.
 """
 from __future__ import annotations
 
-from ascgen.check import paths
+from ascgen.check import state
 from ascgen.check.tokens import Tok, match_paren
 
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
@@ -31,15 +31,15 @@ def _statement_end(toks: list[Tok], i: int) -> int:
 
 
 class TokenStatements:
-    """Mixin for check_paths.Interpreter: `exec_tokens` interprets a run of tokens as statements."""
+    """Mixin for paths.Interpreter: `exec_tokens` interprets a run of tokens as statements."""
 
     def exec_tokens(self, toks: list[Tok], states, fn, loop, depth: int = 0):
-        flow = paths.Flow()
+        flow = state.Flow()
         current, i = states, 0
         while i < len(toks):
             sub, i = self._tok_statement(toks, i, current, fn, loop, depth)
             for name in ("ret", "brk", "cont"):
-                paths._merge(getattr(flow, name), getattr(sub, name))
+                state.merge(getattr(flow, name), getattr(sub, name))
             current = sub.fall
         flow.fall = current
         return flow
@@ -50,7 +50,7 @@ class TokenStatements:
     def _tok_statement(self, toks, i, states, fn, loop, depth):
         t = toks[i].text
         if t == ";" or t == "else":
-            return paths.Flow(fall=states), i + 1
+            return state.Flow(fall=states), i + 1
         if t == "{":
             close = match_paren(toks, i) or len(toks) - 1
             return self.exec_tokens(toks[i + 1:close], states, fn, loop, depth), close + 1
@@ -74,13 +74,13 @@ class TokenStatements:
         if t == "return":
             end = _statement_end(toks, i)
             after = self.leaf(toks[i + 1:end], states, fn, loop, depth)
-            step = paths._step(toks[i], self._where(toks[i], fn), f"the return at line {toks[i].line} is taken")
-            return paths.Flow(ret={k: w + (step,) for k, w in after.items()}), end
+            step = state.step(toks[i], self._where(toks[i], fn), f"the return at line {toks[i].line} is taken")
+            return state.Flow(ret={k: w + (step,) for k, w in after.items()}), end
         if t in ("break", "continue"):
-            flow = paths.Flow(brk=dict(states)) if t == "break" else paths.Flow(cont=dict(states))
+            flow = state.Flow(brk=dict(states)) if t == "break" else state.Flow(cont=dict(states))
             return flow, _statement_end(toks, i)
         end = _statement_end(toks, i)
-        return paths.Flow(fall=self.leaf(toks[i:end], states, fn, loop, depth)), end
+        return state.Flow(fall=self.leaf(toks[i:end], states, fn, loop, depth)), end
 
     def _statement_span(self, toks, i) -> int:
         """Index just past the statement starting at i (a block, a compound statement or a plain one)."""
@@ -122,11 +122,11 @@ class TokenStatements:
             other = self.exec_tokens(toks[end + 1:else_end], false_s, fn, loop, depth)
             end = else_end
         elif k == i + 2 and self.summary.toks_sync(toks[then_at:then_end], fn):
-            other = paths.Flow()    # `if constexpr` selecting a configuration: see check_paths' docstring
+            other = state.Flow()    # `if constexpr` selecting a configuration: see paths.py's docstring
         else:
-            other = paths.Flow(fall=false_s)
+            other = state.Flow(fall=false_s)
         for name in ("fall", "ret", "brk", "cont"):
-            paths._merge(getattr(flow, name), getattr(other, name))
+            state.merge(getattr(flow, name), getattr(other, name))
         return flow, end
 
     def _tok_loop(self, keyword, header, body, states, fn, at_least_once, depth):
@@ -152,15 +152,15 @@ class TokenStatements:
                     segments[-1][2] = j
                 segments.append(current)
         where = self._where(toks[i], fn)
-        out = paths.Flow()
+        out = state.Flow()
         for label_at, start, end in segments:
-            step = paths._step(body[label_at], where, f"`{' '.join(t.text for t in body[label_at:start - 1])}` "
+            step = state.step(body[label_at], where, f"`{' '.join(t.text for t in body[label_at:start - 1])}` "
                                                       f"of the switch at line {toks[i].line} is taken")
             sub = self.exec_tokens(body[start:end], {k: w + (step,) for k, w in states.items()}, fn, loop, depth)
             for part in (sub.fall, sub.brk):
-                paths._merge(out.fall, part)
-            paths._merge(out.ret, sub.ret)
-            paths._merge(out.cont, sub.cont)
+                state.merge(out.fall, part)
+            state.merge(out.ret, sub.ret)
+            state.merge(out.cont, sub.cont)
         if not has_default:
-            paths._merge(out.fall, states)
+            state.merge(out.fall, states)
         return out, body_end

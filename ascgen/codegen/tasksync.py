@@ -15,9 +15,10 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
+from ascgen.builder.ir import TASK_SYNC_MODES
 from ascgen.errors import SpecError
 
-MODES = ("both", "wait", "set", "none")
+MODES = TASK_SYNC_MODES
 _WARNED: set[str] = set()
 SK_CAP_WAIT, SK_CAP_SET = 1, 2      # SK_BIND cap bits: early-start wait flag / set flag
 

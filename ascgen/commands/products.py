@@ -9,10 +9,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    rows = products.table_rows()
     if args.format == "json":
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(products.records(), indent=2))
         return 0
+    rows = products.table_rows()
     columns = ["id", "npu_arch", "cores", "default cores", "pipes", "task sync", "SuperKernel", "UB usable", "title"]
     widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in columns}
     print("  ".join(c.ljust(widths[c]) for c in columns).rstrip())

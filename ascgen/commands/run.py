@@ -25,6 +25,7 @@ import numpy as np
 
 from ascgen import console, products
 from ascgen.errors import SpecError
+from ascgen.runtime import limits
 from ascgen.source.signature import KERNEL_TYPES, strip_comments
 
 ARG_HELP = ("kernel argument, in parameter order: a number (scalar), in:PATH (GM input read from a file), "
@@ -135,21 +136,42 @@ def _kernel_args(specs, outputs: list):
                 data = np.fromfile(rest, dtype=np.uint8)
                 args.append(data)
                 if kind == "inout":
+                    _check_writable(rest, spec)
                     outputs.append((rest, data))
             elif kind == "out":
                 path, _, size = rest.rpartition(":")
-                data = np.zeros(int(size), dtype=np.uint8)
+                if not path:
+                    raise SpecError(f"--arg {spec}: write out:PATH:NBYTES. {ARG_HELP}")
+                _check_writable(path, spec)
+                data = np.zeros(limits.buffer_bytes(size, f"--arg {spec}"), dtype=np.uint8)
                 args.append(data)
                 outputs.append((path, data))
             elif kind == "zeros":
-                args.append(np.zeros(int(rest), dtype=np.uint8))
+                args.append(np.zeros(limits.buffer_bytes(rest, f"--arg {spec}"), dtype=np.uint8))
             elif re.fullmatch(r"[-+]?\d+", spec):
                 args.append(int(spec))
             else:
                 args.append(float(spec))
+        except MemoryError as exc:
+            raise SpecError(f"--arg {spec}: not enough memory for the buffer. {ARG_HELP}") from exc
         except (OSError, ValueError) as exc:
-            raise SpecError(f"--arg {spec}: {exc}. {ARG_HELP}") from exc
+            if isinstance(exc, SpecError):
+                raise
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise SpecError(f"--arg {spec}: {why}. {ARG_HELP}") from exc
     return args
+
+
+def _check_writable(path: str, spec: str) -> None:
+    """An output file must be writable before the kernel runs, not found unwritable after it."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise SpecError(f"--arg {spec}: {path} is a folder; name the file to write")
+    if not folder.is_dir():
+        raise SpecError(f"--arg {spec}: the folder {folder} does not exist. Hint: create it first.")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise SpecError(f"--arg {spec}: {path} is not writable")
 
 
 def _typed(module, name: str, args: list) -> list:
@@ -164,7 +186,7 @@ def _typed(module, name: str, args: list) -> list:
             if value.nbytes % np.dtype(dtype).itemsize == 0:
                 value = value.view(dtype)
         out.append(value)
-    return out
+    return out + list(args[len(info.kinds):])    # extra values stay, so the binder reports the count
 
 
 def run_kernel(args, defines) -> int:
@@ -180,7 +202,10 @@ def run_kernel(args, defines) -> int:
                            detect_races=args.races, isolated=args.isolated)
     elapsed = time.perf_counter() - start
     for path, data in outputs:
-        data.tofile(path)
+        try:
+            data.tofile(path)
+        except OSError as exc:
+            raise SpecError(f"cannot write the output {path}: {exc.strerror or exc}") from exc
     output = getattr(result, "output", "")
     if output:
         sys.stdout.write(output if output.endswith("\n") else output + "\n")
@@ -213,6 +238,9 @@ def _argv_without_isolated(args) -> list[str]:
 
 def run(args) -> int:
     products.get(args.product)
+    args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
+    if args.block_dim is not None and args.block_dim < 1:
+        raise SpecError(f"--block-dim must be a positive integer; got {args.block_dim}")
     defines = _defines(args.defines)
     if args.isolated and not args.kernel:
         from ascgen.runtime.isolate import run_cli_isolated

@@ -166,6 +166,9 @@ def format_table(results: list[KernelResult]) -> str:
     return "\n".join(lines)
 
 
+MAX_LENGTH = 1 << 26     # elements: 256 MiB per float32 array, several arrays per case, all held at once
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("spec", help="a spec file (Python defining ascgen.builder kernels)")
     parser.add_argument("--product", action="append", default=None,
@@ -182,6 +185,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ascgen.builder import load_spec
     from ascgen.errors import SpecError
+    for n in args.length or ():
+        if not 0 <= n <= MAX_LENGTH:
+            raise SpecError(f"--length {n}: a length is a number of elements in [0, {MAX_LENGTH}]. "
+                            "Hint: the default lengths cover the edge cases; add one you care about.")
     kernels = load_spec(Path(args.spec))
     if args.kernel:
         unknown = set(args.kernel) - {k.name for k in kernels}

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from ascgen import config, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build
+from ascgen.runtime import build, wrapper
 from ascgen.source.signature import Kernel, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 4
+ANALYSIS_VERSION = 5
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
@@ -88,7 +88,7 @@ def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
     flags += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()]
     with tempfile.TemporaryDirectory(prefix="ascgen-pp-") as tmp:
         src = Path(tmp) / "source.cpp"
-        src.write_text(f'#line 1 "{filename}"\n{text}')
+        src.write_text(f'{wrapper.line_directive(filename)}\n{text}')
         if os.path.isabs(filename):
             flags.append(f"-iquote{Path(filename).parent}")
         proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, timeout=300)
@@ -104,7 +104,8 @@ def _to_json(info: SourceInfo) -> dict:
 
 
 def _from_json(data: dict) -> SourceInfo:
-    kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"])}) for k in data["kernels"])
+    kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"]),
+                              "gm_casts": tuple(tuple(c) for c in k.get("gm_casts", ()))}) for k in data["kernels"])
     return SourceInfo(kernels, data["uses_wait"], data["uses_set"], data["uses_sync_all"])
 
 
@@ -119,9 +120,12 @@ def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | No
         pass
     user_text, index = _user_part(preprocess(text, filename, include_dirs, defines), resources.runtime_dir())
     info = analyse(user_text, _file_of(index))
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(_to_json(info), f)
-    os.replace(tmp, cache)      # atomic: concurrent loaders never read half a file
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump(_to_json(info), f)
+        os.replace(tmp, cache)      # atomic: concurrent loaders never read half a file
+    except OSError:
+        pass                        # a read-only cache only costs the analysis next time
     return info

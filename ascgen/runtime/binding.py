@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ascgen.errors import SpecError
+from ascgen.errors import KernelMemoryError, KernelSite, SpecError
 
 _INT_RANGES = {f"{s}int{b}": ((0, 2 ** b - 1) if s == "u" else (-2 ** (b - 1), 2 ** (b - 1) - 1))
                for s in ("", "u") for b in (8, 16, 32, 64)}
@@ -30,6 +30,8 @@ class Bound:
     slots: list[int] = field(default_factory=list)
     buffers: list[tuple[str, np.ndarray]] = field(default_factory=list)   # (param name, array)
     keepalive: list = field(default_factory=list)
+    readonly: list = field(default_factory=list)    # (param name, caller's read-only array, the bound copy)
+    pointers: list = field(default_factory=list)    # (slot index, bound array) per non-null GM pointer
 
 
 def _pointer_array(value, pname: str, ctype: str, kernel: str) -> np.ndarray | None:
@@ -63,6 +65,24 @@ def _check_pointee(arr: np.ndarray, pointee: str, pname: str, ctype: str, kernel
                         f"array. Hint: pass arr.astype(np.{want}) or declare the parameter GM_ADDR.")
 
 
+# Element ctypes of `(__gm__ T*)param` casts -> the numpy dtype name an array for that parameter must have.
+_CAST_DTYPES = {"float": "float32", "half": "float16", "float16_t": "float16", "bfloat16_t": "bfloat16",
+                "double": "float64", "int": "int32", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
+                "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64", "float32_t": "float32"}
+_RAW_DTYPES = ("uint8", "int8")     # raw bytes (`ascgen run --arg in:x.bin`) fit any element type
+
+
+def _check_cast(arr: np.ndarray, cast, kernel: str) -> None:
+    """A GM_ADDR parameter the source casts to one element type must not get an array of another."""
+    pname, ctype, file, line = cast
+    want = _CAST_DTYPES.get(ctype)
+    if want is None or arr.dtype.names is not None or arr.dtype.name in _RAW_DTYPES or arr.dtype.name == want:
+        return
+    raise SpecError(f'{kernel}: parameter "{pname}" is used as {ctype} elements ((__gm__ {ctype}*){pname} at '
+                    f"{file}:{line}); got a {arr.dtype.name} array. Hint: pass arr.astype(np.{want}) "
+                    f"(or the raw bytes as uint8).")
+
+
 def _scalar_bits(value, kind: str, pname: str, ctype: str, kernel: str) -> int:
     def bad(why: str) -> SpecError:
         return SpecError(f'{kernel}: parameter "{pname}" ({ctype}, {kind}) {why}')
@@ -90,8 +110,23 @@ def _scalar_bits(value, kind: str, pname: str, ctype: str, kernel: str) -> int:
     raise bad("has a type ascgen cannot pass from Python. Hint: use GM_ADDR and pass a structured array.")
 
 
-def bind(kernel: str, params, kinds: list[str], args: tuple) -> Bound:
-    """`params`: (name, ctype as written) per parameter; `kinds`: the compiler's description per parameter."""
+def check_untouched(kernel: str, readonly) -> None:
+    """KernelMemoryError naming the first read-only parameter whose bound copy the kernel changed."""
+    for pname, original, copy in readonly:
+        before, after = original.tobytes(), copy.tobytes()
+        if before != after:
+            changed = int(np.count_nonzero(np.frombuffer(before, np.uint8) != np.frombuffer(after, np.uint8)))
+            raise KernelMemoryError(
+                f'{kernel}: the kernel wrote to parameter "{pname}", a read-only array ({changed} byte(s) '
+                "changed); your array is unchanged: the kernel ran on a copy. Hint: pass a writable array "
+                "(arr.copy()) if the kernel is meant to write it, or fix the write.",
+                KernelSite(kernel=kernel), {"parameter": pname, "bytes_changed": changed})
+
+
+def bind(kernel: str, params, kinds: list[str], args: tuple, casts=()) -> Bound:
+    """`params`: (name, ctype as written) per parameter; `kinds`: the compiler's description per parameter;
+    `casts`: Kernel.gm_casts, the element types the source casts GM_ADDR parameters to."""
+    cast_of = {c[0]: c for c in casts}
     if len(args) != len(kinds):
         listing = ", ".join(f"{n} ({c})" for n, c in params) or "none"
         raise SpecError(f"{kernel} takes {len(kinds)} argument(s) after block_dim ({listing}); got {len(args)}.")
@@ -104,6 +139,15 @@ def bind(kernel: str, params, kinds: list[str], args: tuple) -> Bound:
                 continue
             if isinstance(value, np.ndarray) and arr is value:
                 _check_pointee(arr, kind[4:], pname, ctype, kernel)
+                if pname in cast_of and kind[4:] in ("uint8", "int8", "void"):
+                    _check_cast(arr, cast_of[pname], kernel)
+            if not arr.flags.writeable:
+                # A read-only array (np.frombuffer(bytes), a flags.writeable=False view) must never be
+                # written: the kernel gets a copy, and check_untouched() reports a write to it.
+                copy = arr.copy()
+                out.readonly.append((pname, arr, copy))
+                arr = copy
+            out.pointers.append((len(out.slots), arr))
             out.slots.append(arr.ctypes.data)
             out.buffers.append((pname, arr))
             out.keepalive.append(arr)

@@ -14,6 +14,7 @@ import fcntl
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -21,16 +22,24 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence, Union
 
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
+from ascgen.runtime import cache as cache_folder
+from ascgen.runtime import cache_integrity, wrapper
 
 CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
 RELEASE_FLAGS = ("-O2", "-g0")
 DEBUG_FLAGS = ("-O0", "-g")
+# Kernel modules (module.py) on x86-64: the cube's matmul kernel (runtime/include/ascgen/gemm.h) runs
+# about 2x faster with AVX2 + FMA. -ffp-contract=off keeps every other float op rounding exactly as
+# before: without it GCC fuses a * b + c in kernels and library ops once FMA exists (gemm.h fuses
+# explicitly where that cannot change a result). A few percent of compile time (docs/library.md).
+NATIVE_FLAGS = ("-march=native", "-ffp-contract=off")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc", ".inl")
 DIAGNOSTIC_LINES = 30
 COMPILE_TIMEOUT_S = 600
@@ -105,6 +114,28 @@ def optimisation_flags() -> tuple[str, ...]:
     return DEBUG_FLAGS if config.debug() else RELEASE_FLAGS
 
 
+def native_flags() -> tuple[str, ...]:
+    """NATIVE_FLAGS for kernel modules, unless ASCGEN_NATIVE=0 or the machine is not x86-64 (where g++
+    and clang++ both accept -march=native). The host CPU then joins the cache key (`_key_parts`)."""
+    if not config.native() or platform.machine().lower() not in ("x86_64", "amd64"):
+        return ()
+    return NATIVE_FLAGS
+
+
+@lru_cache(maxsize=1)
+def host_cpu_id() -> str:
+    """What -march=native depends on: the CPU model and feature flags (Linux /proc/cpuinfo), so a cache
+    shared by machines with different CPUs never hands one an .so with instructions it lacks."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read(65536)
+    except OSError:
+        return f"{platform.machine()} {platform.processor()}"
+    first = text.split("\n\n", 1)[0]
+    keep = [ln for ln in first.splitlines() if ln.split(":", 1)[0].strip() in ("vendor_id", "model name", "flags")]
+    return hashlib.sha256("\n".join(keep).encode()).hexdigest()[:16]
+
+
 # ---- cache key --------------------------------------------------------------------------------------
 
 def _headers_under(folder: Path, recursive: bool) -> list[Path]:
@@ -167,6 +198,7 @@ def _key_parts(sources, flags, compiler) -> dict:
         "local_headers": _digest_files(_local_headers(sources, [Path(i) for i in inc])),
         "flags": list(flags),
         "compiler": compiler_identity(compiler),
+        **({"host_cpu": host_cpu_id()} if "-march=native" in flags else {}),
     }
 
 
@@ -207,22 +239,33 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
     flags = build_flags(include_dirs, defines, extra_flags, link_libs)
     parts = _key_parts(sources, flags, compiler)
     key = cache_key(parts)
-    cache = config.cache_dir()
-    cache.mkdir(parents=True, exist_ok=True)
     stem = f"{_safe_name(name)}-{key}"
+    configured = config.cache_dir()
+    if _complete(configured / f"{stem}.so", configured / f"{stem}.json"):
+        cache_folder.touch(configured / f"{stem}.json")
+        return configured / f"{stem}.so"      # a read-only cache still serves what it holds
+    cache = cache_folder.ensure(cache_integrity.writable_root(configured))
     so_path, manifest = cache / f"{stem}.so", cache / f"{stem}.json"
     if _complete(so_path, manifest):
+        cache_folder.touch(manifest)       # a use: least-recently-used eviction keeps it longer
         return so_path
     with _lock(cache / f"{stem}.lock"):
-        if _complete(so_path, manifest):   # another process built it while we waited
+        why = cache_integrity.problem(so_path, manifest)
+        if why is None:                       # another process built it while we waited
             return so_path
+        cache_integrity.discard(so_path, manifest, why)
+        cache_integrity.clean_stale(cache)
         _compile_into(so_path, sources, flags, compiler, name)
-        _write_atomic(manifest, json.dumps({**parts, "name": name, "built": time.time()}, indent=1).encode())
+        record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
+        _write_atomic(manifest, json.dumps(record, indent=1).encode())
+    if cache == configured:                   # a temporary fallback cache is not capped
+        cache_folder.evict(keep=so_path)
     return so_path
 
 
 def _complete(so_path: Path, manifest: Path) -> bool:
-    return manifest.is_file() and so_path.is_file()
+    """The entry exists and its .so has the size and hash its manifest recorded (cache_integrity)."""
+    return cache_integrity.problem(so_path, manifest) is None
 
 
 class _lock:
@@ -261,11 +304,11 @@ def _unlink(path) -> None:
 
 def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
     cache = so_path.parent
-    workdir = Path(tempfile.mkdtemp(dir=cache, prefix=f".build-{_safe_name(name)}-"))
+    workdir = Path(tempfile.mkdtemp(dir=cache, prefix=cache_integrity.build_folder_prefix(_safe_name(name))))
     try:
         inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
-        console.progress(f"compiling {name}...")
+        console.step(f"compiling {name}...")
         try:
             if len(inputs) == 1:
                 _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
@@ -279,6 +322,7 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
         os.replace(tmp, so_path)
     finally:
         if config.debug():
+            (workdir / cache_integrity.KEEP_MARKER).touch()
             console.verbose(f"kept build folder {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -292,7 +336,7 @@ def _materialise(sources, workdir: Path) -> list[str]:
             src = workdir / f"src{i}_{_safe_name(Path(s.path).name)}"
             if src.suffix not in (".cpp", ".cc", ".cxx", ".c++"):
                 src = src.with_name(src.name + ".cpp")
-            src.write_text(f'#line 1 "{s.path}"\n{s.text}')
+            src.write_text(f'{wrapper.line_directive(s.path)}\n{s.text}')
             inputs.append(str(src))
         else:
             inputs.append(str(Path(s).resolve()))

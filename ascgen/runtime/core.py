@@ -17,7 +17,7 @@ from ascgen import config, resources
 from ascgen.errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
                       SpecError, SyncCountError)
 from ascgen.products import Product
-from ascgen.runtime import build, geometry
+from ascgen.runtime import build, geometry, limits
 from ascgen.runtime.geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
 from ascgen.runtime.sk_options import SkOptions
 
@@ -104,9 +104,9 @@ _load_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
 
 
-# Compiled as their own translation units: the detectors (written against hb.h / timeline.h by the
-# SuperKernel part, with their own file-local names) and the weak defaults standing in for them.
-_SEPARATE = ("hb.cpp", "timeline.cpp", "detectors_weak.cpp")
+# Compiled as their own translation units: the detectors (race detection and the modeled timeline), which
+# use file-local names of their own.
+_SEPARATE = ("hb.cpp", "timeline.cpp")
 
 
 def core_sources() -> list:
@@ -219,10 +219,8 @@ def _config(product: Product, geo: Geometry, opts: SkOptions | None, request, ke
     cfg.aiv_pipe_default, cfg.aic_pipe_default = aiv_pipe, aic_pipe
     cfg.detect_races = int(request.detect_races)
     cfg.timeline = int(request.timeline)
-    cfg.schedule_seed = -1 if request.schedule_seed is None else int(request.schedule_seed) & 0x7FFFFFFFFFFFFFFF
-    if not request.time_limit_s or request.time_limit_s <= 0:
-        raise SpecError(f"time_limit_s must be positive; got {request.time_limit_s!r}")
-    cfg.time_limit_s = float(request.time_limit_s)
+    cfg.schedule_seed = limits.schedule_seed(request.schedule_seed)
+    cfg.time_limit_s = limits.time_limit(request.time_limit_s)
     cfg.cancel_grace_s = float(getattr(request, "cancel_grace_s", 3.0))
     cfg.echo_output = 0
     return cfg
@@ -237,7 +235,7 @@ def _fill_task(dst, t: Task, keep: list) -> None:
     dst.args = _ffi.NULL if t.args is None else _ffi.cast("void**", t.args)
     dst.block_dim, dst.kernel_type = int(t.block_dim), KERNEL_TYPE_CODE[t.kernel_type]
     dst.uses_wait, dst.uses_set = int(bool(t.uses_wait)), int(bool(t.uses_set))
-    dst.uses_sync_all = int(bool(getattr(t, "uses_sync_all", True)))
+    dst.uses_sync_all = int(bool(t.uses_sync_all))
 
 
 def _cstr(text: str, keep: list):

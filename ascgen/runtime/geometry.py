@@ -7,9 +7,7 @@ import math
 from dataclasses import dataclass
 
 from ascgen.errors import SpecError, UnsupportedProductError
-
-KERNEL_TYPES = ("aiv", "aic", "mix_1_1", "mix_1_2")
-KERNEL_TYPE_CODE = {name: i for i, name in enumerate(KERNEL_TYPES)}   # core_api.h numbering
+from ascgen.source.kernel_types import KERNEL_TYPE_CODE, KERNEL_TYPES  # noqa: F401 - re-exported
 MAX_CORES = 4096
 
 

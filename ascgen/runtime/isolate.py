@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascgen import errors
+from ascgen import errors, resources
 from ascgen.errors import KernelCrashError, KernelSite, KernelTimeoutError
 
 CRASH_FLAGS = ("-g1",)              # line tables only: enough for addr2line, cheap to compile
@@ -68,6 +68,39 @@ _SIGNAL_HINTS = {
 }
 
 
+STACK_OVERFLOW_SPAN = 64 * 1024     # a fault this close to the stack pointer is the stack's guard page
+
+
+def _user_file(file: str | None) -> bool:
+    """A file of the user's (exists, and is not one of the emulated headers)."""
+    runtime = os.path.abspath(resources.runtime_dir())
+    return bool(file) and os.path.isfile(file) and not os.path.abspath(file).startswith(runtime + os.sep)
+
+
+def _crash_location(fields: dict) -> tuple[str | None, int | None, str]:
+    """The user's line: the faulting instruction if it is in user code, else the innermost frame of the
+    kernel's module that maps to a user file (abort() faults inside libc; its caller is the user's)."""
+    candidates = [(fields.get("module", ""), fields.get("offset", ""))]
+    frames_module, _, offsets = fields.get("frames", "").rpartition(":")
+    candidates += [(frames_module, off) for off in offsets.split(",") if off]
+    fallback = (None, None, "")
+    for module_path, offset in candidates:
+        file, line, where = _source_line(module_path, offset)
+        if _user_file(file):
+            return file, line, where
+        if where and not fallback[2]:
+            fallback = (file, line, where)
+    return fallback
+
+
+def _stack_overflow(sig: int, fields: dict) -> bool:
+    try:
+        addr, sp = int(fields.get("addr", ""), 16), int(fields.get("sp", ""), 16)
+    except ValueError:
+        return False
+    return sig in (signal.SIGSEGV, signal.SIGBUS) and sp > 0 and abs(addr - sp) <= STACK_OVERFLOW_SPAN
+
+
 def crash_error(returncode: int, stderr: str, kernel: str | None) -> KernelCrashError:
     sig = -returncode
     try:
@@ -77,20 +110,23 @@ def crash_error(returncode: int, stderr: str, kernel: str | None) -> KernelCrash
     fields = _crash_fields(stderr) or {}
     kernel = fields.get("kernel") or kernel
     core = fields.get("core")
-    file, line, where = _source_line(fields.get("module", ""), fields.get("offset", ""))
+    file, line, where = _crash_location(fields)
     what = _SIGNAL_HINTS.get(sig, "a fatal signal")
+    overflow = _stack_overflow(sig, fields)
+    if overflow:
+        what = "a stack overflow (unbounded or too deep recursion?)"
     addr = fields.get("addr")
     parts = [f"kernel {kernel!r}" if kernel else "the program", f"crashed with {sig_name}"]
     if core:
         parts.append(f"on {core}")
     if where:
         parts.append(f"at {where}")
-    message = " ".join(parts) + f": {what}" + (f"; faulting address {addr}" if addr else "") + "."
-    if addr in ("0x0", "0x8", "0x10") or (addr and int(addr, 16) < 4096):
+    message = " ".join(parts) + f": {what}" + (f"; faulting address {addr}" if addr and not overflow and sig != signal.SIGABRT else "") + "."
+    if not overflow and sig != signal.SIGABRT and (addr in ("0x0", "0x8", "0x10") or (addr and int(addr, 16) < 4096)):
         message += " The address is near 0: a null pointer was dereferenced."
     message += " The isolated worker died; this process is unaffected."
     return KernelCrashError(message, KernelSite(kernel=kernel, core=core, file=file, line=line),
-                            {"signal": sig_name, **fields})
+                            {"signal": sig_name, "stack_overflow": overflow, **fields})
 
 
 def _wait(proc: subprocess.Popen, started: Path, time_limit_s: float, kernel: str | None):
@@ -135,7 +171,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
     """Module.launch(..., isolated=True): run in a worker; arrays are updated in place on success."""
     request = {
         "text": module.text, "source": module.source, "path": str(module.path) if module.path else None,
-        "product": module.product.id, "defines": module.defines, "include_dirs": [str(d) for d in module.include_dirs],
+        "product": module.product.id, "defines": module.user_defines, "include_dirs": [str(d) for d in module.include_dirs],
         "kernel_type": kernel_type or module.kernel_type_override, "name": name, "block_dim": block_dim,
         "args": list(args), "time_limit_s": time_limit_s, "tiling_key": tiling_key,
     }
@@ -145,7 +181,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         # Files, not pipes: a chatty worker must never block on a full pipe while we wait for it.
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            proc = subprocess.Popen([sys.executable, "-m", "ascgen.runtime.isolate", str(req), str(res),
+            proc = subprocess.Popen([sys.executable, "-m", "ascgen.runtime.isolate_worker", str(req), str(res),
                                      str(started)], stdout=out, stderr=err, env=_worker_env())
             try:
                 _wait(proc, started, time_limit_s, name)
@@ -165,10 +201,24 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
         result = pickle.loads(res.read_bytes())
     if "error" in result:
         raise _rebuild_error(result["error"])
-    for original, updated in zip(args, result["arrays"]):
-        if isinstance(original, np.ndarray) and updated is not None:
-            np.copyto(original, updated)
+    _copy_back(module, name, args, result["arrays"])
     return result["result"]
+
+
+def _copy_back(module, name: str, args, arrays) -> None:
+    """Write the worker's arrays into the caller's; a read-only array is compared instead, and a change
+    is the KernelMemoryError of an in-process launch (binding.check_untouched)."""
+    from ascgen.runtime import binding
+    params = [p for p, _ in module._kernel_info(name).params]
+    readonly = []
+    for i, (original, updated) in enumerate(zip(args, arrays)):
+        if not isinstance(original, np.ndarray) or updated is None:
+            continue
+        if original.flags.writeable:
+            np.copyto(original, updated)
+        else:
+            readonly.append((params[i] if i < len(params) else f"arg{i}", original, updated))
+    binding.check_untouched(name, readonly)
 
 
 def run_cli_isolated(argv: list[str]) -> int:
@@ -183,58 +233,3 @@ def run_cli_isolated(argv: list[str]) -> int:
         print(f"ascgen: {crash_error(proc.returncode, text, None)}", file=sys.stderr)
         return 1
     return proc.returncode
-
-
-# ---- the worker side ------------------------------------------------------------------------------
-
-class _Summary:
-    """A picklable stand-in for core.RunResult (cffi objects do not cross processes)."""
-
-    def __init__(self, result):
-        for key in ("output", "lints", "races", "geometry", "events"):
-            value = getattr(result, key, None)
-            try:
-                pickle.dumps(value)
-            except Exception:       # noqa: BLE001 - anything unpicklable is dropped, not fatal
-                value = None
-            setattr(self, key, value)
-
-
-def _picklable(value):
-    try:
-        pickle.dumps(value)
-        return value
-    except Exception:               # noqa: BLE001 - structured details are optional
-        return {}
-
-
-def _worker(req_path: str, res_path: str, started_path: str) -> int:
-    from ascgen.runtime.module import Module
-    request = pickle.loads(Path(req_path).read_bytes())
-    payload: dict
-    try:
-        path = Path(request["path"]) if request["path"] else None
-        module = Module(request["text"], request["source"], path, request["product"],
-                        defines=request["defines"], include_dirs=request["include_dirs"],
-                        kernel_type=request["kernel_type"], extra_flags=CRASH_FLAGS,
-                        instances=[request["name"]] if "<" in request["name"] else ())
-        module.install_crash_handler()
-        args = request["args"]
-        Path(started_path).touch()
-        result = module.launch(request["name"], request["block_dim"], *args, time_limit_s=request["time_limit_s"],
-                               tiling_key=request.get("tiling_key"))
-        # Pickle the class under its importable name, not __main__ (this file runs as a script here).
-        from ascgen.runtime.isolate import _Summary as Summary
-        payload = {"result": Summary(result),
-                   "arrays": [a if isinstance(a, np.ndarray) else None for a in args]}
-    except errors.AscgenError as exc:
-        site = getattr(exc, "site", None)
-        payload = {"error": {"type": type(exc).__name__, "message": str(exc),
-                             "site": dict(site.__dict__) if site else {},
-                             "details": _picklable(getattr(exc, "details", {}))}}
-    Path(res_path).write_bytes(pickle.dumps(payload))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_worker(*sys.argv[1:4]))

@@ -6,7 +6,7 @@
 load: analyse the source (entry points, kernel types, task-sync use; analysis.py) -> generate the wrapper
 TU with one trampoline per kernel (wrapper.py) -> compile it, cached (build.compile_shared) -> dlopen.
 launch: bind the arguments (binding.py) -> one Task -> core.run(RunRequest). `Module.task()` gives the
-bound Task to SuperKernel (Contract 3 in docs/design/internals.md).
+bound Task to SuperKernel ("Modules -> SuperKernel" in docs/architecture.md).
 """
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from pathlib import Path
 import cffi
 
 from ascgen import products, resources
-from ascgen.errors import SpecError
-from ascgen.runtime import analysis, binding, build, host_rewrite, wrapper
+from ascgen.errors import KernelError, SpecError
+from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
+from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
 
 _open_lock = threading.Lock()
@@ -55,6 +56,9 @@ class BoundTask:
     task: object                    # core.Task
     buffers: tuple                  # core.GmBuffer per array argument
     keepalive: tuple = field(repr=False, default=())
+    readonly: tuple = field(repr=False, default=())   # binding.Bound.readonly: checked after the run
+    slots: object = field(repr=False, default=None)   # the uint64_t[] the task's args point into
+    pointers: tuple = field(repr=False, default=())   # binding.Bound.pointers: (slot index, array)
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,38 @@ def arch_defines(product) -> dict:
     return out
 
 
+def locate_at_definition(exc: KernelError, kernel: Kernel) -> None:
+    """A fault before the core recorded any line (an exception thrown before the first API call) gets the
+    kernel's definition as its place, said as such, instead of `?`."""
+    if exc.site.file or not getattr(kernel, "file", None):
+        return
+    exc.site.file, exc.site.line = kernel.file, kernel.line
+    where = f"{Path(kernel.file).name}:{kernel.line}"
+    text = str(exc).replace(" ? in ", f" {where} in ", 1)
+    note = (f"  Note: no source line was recorded before the fault; the kernel is defined at {kernel.file}:"
+            f"{kernel.line}\n")
+    at = text.rfind("SUMMARY:")
+    exc.args = (text[:at] + note + text[at:] if at >= 0 else text + "\n" + note,)
+
+
+def _checked_defines(defines) -> dict:
+    """The user's macros: identifier names, single-line values (they become #define lines)."""
+    if defines is None:
+        return {}
+    if not isinstance(defines, dict):
+        raise SpecError(f"defines must be a dict of macro name -> value (or None); got {type(defines).__name__}")
+    out = {}
+    for name, value in defines.items():
+        if not isinstance(name, str) or not name.isascii() or not (name[:1].isalpha() or name[:1] == "_") \
+                or not all(c.isalnum() or c == "_" for c in name):
+            raise SpecError(f"define {name!r}: not a macro name (letters, digits and _, not starting with a digit)")
+        text = None if value is None else str(value)
+        if text is not None and ("\n" in text or "\r" in text or "\0" in text):
+            raise SpecError(f"define {name}: the value {text!r} spans several lines; a macro value is one line")
+        out[name] = text
+    return out
+
+
 class Module:
     """A compiled kernel source. Create it with `load()`."""
 
@@ -133,12 +169,14 @@ class Module:
         self.product = products.get(product)
         self.source = name
         self.path = path
-        self.compile_path = compile_path or path      # a rewritten copy for host programs (run_cli.py)
-        if compile_path is None and host_rewrite.has_launches(text):
+        self.compile_path = compile_path or path      # a rewritten copy for host programs (commands/run.py)
+        if compile_path is None and has_launches(text):
             # Host code with <<<>>> launches (an emitted --host kernel file): compile the rewritten copy.
             self.compile_path = host_rewrite.compilable_copy(text, name)
         self.text = text
-        self.defines = {**arch_defines(self.product), **(defines or {})}
+        self.arch_defines = arch_defines(self.product)
+        self.user_defines = _checked_defines(defines)
+        self.defines = {**self.arch_defines, **self.user_defines}
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
         if path is not None:
             self.include_dirs.append(path.parent)
@@ -148,7 +186,7 @@ class Module:
         self.kernel_type_override = kernel_type
         self.is_program = host_main
         self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
-        # Further translation units of a program (run_cli); their kernels are launched from host code only.
+        # Further translation units of a program (commands/run.py); their kernels are launched from host code only.
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
         self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self.include_dirs,
@@ -165,16 +203,21 @@ class Module:
         text = wrapper.render(str(self.compile_path) if self.compile_path else None,
                               None if self.compile_path else self.text,
                               self.source, digest, instances, self.is_program,
-                              {k.name: k.scope for k in self.info.kernels if k.scope})
+                              {k.name: k.scope for k in self.info.kernels if k.scope}, self.user_defines)
         label = Path(self.source).stem
         extra = []
         for s in self.extra_sources:
             s_text = s.read_text(errors="replace")
-            extra.append(host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s)
+            path = host_rewrite.compilable_copy(s_text, str(s)) if has_launches(s_text) else s
+            digest = hashlib.sha256(s_text.encode()).hexdigest()
+            extra.append(build.SourceText(wrapper.prelude_source(str(path), digest, self.user_defines),
+                                          f"<ascgen wrapper of {s.name}>"))
+        # Only the architecture macros go on the command line; the user's are #defined inside the wrapper
+        # after the emulated headers, so `-D X=5` cannot break them.
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
-            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.defines,
-            extra_flags=self.extra_flags, name=label)
+            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
+            extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:
@@ -208,6 +251,10 @@ class Module:
         return self.kernel_type_override or self._kernel_info(name).kernel.kernel_type
 
     def _kernel_info(self, name: str) -> KernelInfo:
+        if not isinstance(name, str):
+            known = ", ".join(self.kernels) or "none"
+            raise SpecError(f"the kernel name must be a string; got {name!r} ({type(name).__name__}). "
+                            f"Kernels of {self.source}: {known}.")
         name = " ".join(name.split())
         with self._lock:
             found = self._kernels.get(name)
@@ -250,37 +297,44 @@ class Module:
         ktype = kernel_type or self.kernel_type_override or info.kernel.kernel_type
         if ktype not in KERNEL_TYPES:
             raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
-        bound = binding.bind(name, info.params, list(info.kinds), args)
+        bound = binding.bind(name, info.params, list(info.kinds), args, getattr(info.kernel, "gm_casts", ()))
         n = len(bound.slots)
         slots = _ffi().new("uint64_t[]", max(n, 1))
         argv = _ffi().new("void*[]", max(n, 1))
         for i, v in enumerate(bound.slots):
             slots[i] = v
             argv[i] = slots + i
-        fields = dict(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
-                      uses_wait=self.info.uses_wait, uses_set=self.info.uses_set, source=self.source)
-        if "uses_sync_all" in getattr(core.Task, "__dataclass_fields__", {}):
-            fields["uses_sync_all"] = self.info.uses_sync_all
-        task = core.Task(**fields)
+        task = core.Task(name=name, entry=info.entry, args=argv, block_dim=block_dim, kernel_type=ktype,
+                         uses_wait=self.info.uses_wait, uses_set=self.info.uses_set,
+                         uses_sync_all=self.info.uses_sync_all, source=self.source)
         buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
                                       dtype=arr.dtype.name) for pname, arr in bound.buffers)
-        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self))
+        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self), tuple(bound.readonly), slots,
+                         tuple(bound.pointers))
 
     def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
                time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
                isolated: bool = False, timeline: bool = False, tiling_key: int | None = None):
         """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
         `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py)."""
+        time_limit_s = limits.time_limit(time_limit_s)
         if isolated:
             from ascgen.runtime import isolate
             return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s,
                                   tiling_key=tiling_key)
         core = _core()
         bound = self.task(name, block_dim, *args, kernel_type=kernel_type, tiling_key=tiling_key)
-        request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=bound.buffers,
-                                  detect_races=detect_races, schedule_seed=schedule_seed,
-                                  time_limit_s=time_limit_s, timeline=timeline)
-        result = core.run(request)
+        with gm_guard.guarded([bound]) as guard:
+            request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=guard.buffers(bound.buffers),
+                                      detect_races=detect_races, schedule_seed=schedule_seed,
+                                      time_limit_s=time_limit_s, timeline=timeline)
+            try:
+                result = core.run(request)
+            except KernelError as exc:
+                locate_at_definition(exc, self._kernel_info(name).kernel)
+                raise
+            guard.finish(name)
+        binding.check_untouched(name, bound.readonly)
         del bound                       # the arrays stay alive in the caller; slots may go now
         return result
 

@@ -29,6 +29,7 @@ _NO_EFFECT = {                    # accepted like the SK compiler does; nothing 
     "strict-scope-check": None,
 }
 VALID_KEYS = tuple(sorted((*_CHOICES, *_COUNTS, *_NO_EFFECT)))
+MAX_COUNT = 65535                 # core counts and split modes are small; a bigger value is a typo
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,9 @@ def _check_key(key: str, value: str, entry: str, seen: dict) -> None:
     if allowed and value not in allowed:
         raise SpecError(f"SK option {key}={value}: the value must be one of {', '.join(allowed)}.")
     if key in _COUNTS or key == "split-mode":
-        if not value.isdigit():
-            raise SpecError(f"SK option {key}={value}: the value must be a non-negative integer.")
+        # isdigit() alone accepts '²' and other Unicode digits, which int() then refuses.
+        if not (value.isascii() and value.isdigit()) or int(value) > MAX_COUNT:
+            raise SpecError(f"SK option {key}={value}: the value must be an integer in [0, {MAX_COUNT}].")
 
 
 def _check_ratio(o: SkOptions) -> None:

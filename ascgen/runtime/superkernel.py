@@ -18,6 +18,7 @@ from dataclasses import KW_ONLY, dataclass, field, replace
 
 from ascgen import products
 from ascgen.errors import SpecError
+from ascgen.runtime import binding, gm_guard
 from ascgen.runtime.report import Report, lints_from_records, races_from_records
 
 
@@ -103,12 +104,16 @@ class SuperKernel:
         if not self._tasks:
             raise SpecError("SuperKernel.run(): no task added. Hint: sk.add(module, name, block_dim, *args).")
         core = _core()
-        request = core.RunRequest(product=self.product, tasks=tuple(t.bound.task for t in self._tasks),
-                                  buffers=_buffers(self._tasks, self._names), sk_options=self._options,
-                                  detect_races=self.detect_races, schedule_seed=self.schedule_seed,
-                                  time_limit_s=self.time_limit_s, timeline=self.timeline,
-                                  treat_as_effective=self.treat_as_effective)
-        result = core.run(request)
+        with gm_guard.guarded([t.bound for t in self._tasks]) as guard:
+            request = core.RunRequest(product=self.product, tasks=tuple(t.bound.task for t in self._tasks),
+                                      buffers=guard.buffers(_buffers(self._tasks, self._names)),
+                                      sk_options=self._options, detect_races=self.detect_races,
+                                      schedule_seed=self.schedule_seed, time_limit_s=self.time_limit_s,
+                                      timeline=self.timeline, treat_as_effective=self.treat_as_effective)
+            result = core.run(request)
+            guard.finish("SuperKernel " + ", ".join(t.name for t in self._tasks))
+        for t in self._tasks:
+            binding.check_untouched(t.name, t.bound.readonly)
         report = self._report(result)
         if self.strict:
             report.raise_on_race()

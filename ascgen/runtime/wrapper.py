@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from ascgen.errors import SpecError
+
 WRAPPER_VERSION = 1
 HOST_MAIN_SYMBOL = "__ascgen_host_main"
 USER_MAIN = "__ascgen_user_main"
@@ -48,32 +50,68 @@ def _trampolines(instances, scopes: dict) -> list[str]:
     return out
 
 
+# Every emulated header a user source may include, included before the user's macros: they are guarded,
+# so the user's own #include of them is a no-op and `-D X=5` cannot reach their identifiers (a real
+# toolchain's headers do not collide with a user's macro names either).
+PRELUDE = ('#include "kernel_operator.h"', '#include "tikicpulib.h"', '#include "acl/acl.h"',
+           '#include "ascgen/host_launch.h"')
+
+
+def line_directive(name: str) -> str:
+    """`#line 1 "<name>"` with the name escaped as a C string literal (quotes, backslashes, newlines)."""
+    escaped = name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'#line 1 "{escaped}"'
+
+
+def include_directive(path: str) -> str:
+    """An #include of an absolute path. A header name is not a string literal: backslashes are taken as
+    written and there is no escape for a quote, so a path with '"' uses the <...> form."""
+    if "\n" in path or ('"' in path and ">" in path):
+        raise SpecError(f"cannot #include the source {path!r}: its name holds a newline, or both '\"' and '>'. "
+                        "Hint: rename the file.")
+    return f'#include <{path}>' if '"' in path else f'#include "{path}"'
+
+
+def macro_lines(defines: dict | None) -> list[str]:
+    """`#define` lines for the user's -D macros (gcc's `-DNAME` means NAME 1)."""
+    out = []
+    for name, value in (defines or {}).items():
+        out.append(f"#define {name} {1 if value is None else value}")
+    return out
+
+
+def prelude_source(path: str, digest: str, defines: dict | None) -> str:
+    """A further translation unit of a program, compiled like the main one: emulated headers first, then
+    the user's macros, then the source."""
+    return "\n".join([f"// ascgen program source wrapper for {path}", f"// source sha256 {digest}", *PRELUDE,
+                      *macro_lines(defines), include_directive(path)]) + "\n"
+
+
 def render(include_path: str | None, inline_text: str | None, user_name: str, digest: str,
-           instances, host_main: bool = False, scopes: dict | None = None) -> str:
+           instances, host_main: bool = False, scopes: dict | None = None, defines: dict | None = None) -> str:
     """The wrapper's text. Either `include_path` (a file on disk, included by absolute path) or
-    `inline_text` (a source given as a string, placed under `#line 1 "<user_name>"`)."""
+    `inline_text` (a source given as a string, placed under `#line 1 "<user_name>"`). `defines`: the
+    user's macros, defined after the emulated headers and before the user's source."""
     lines = [
         f"// ascgen module wrapper v{WRAPPER_VERSION} for {user_name}",
         f"// user source sha256 {digest} (part of the cache key: an edit rebuilds the module)",
-        '#include "kernel_operator.h"',
+        *PRELUDE,
+        "#define ASCGEN_ENTRY_HALF half",
+        "#define ASCGEN_ENTRY_BF16 bfloat16_t",
+        '#include "ascgen/host_trampoline.h"',
+        *macro_lines(defines),
     ]
     if host_main:
         lines.append(f"#define main {USER_MAIN}")
     if include_path is not None:
-        escaped = include_path.replace("\\", "\\\\").replace('"', '\\"')
-        lines.append(f'#include "{escaped}"')
+        lines.append(include_directive(include_path))
     else:
-        lines.append(f'#line 1 "{user_name}"')
+        lines.append(line_directive(user_name))
         lines.append(inline_text)
-        lines.append('#line 1 "<ascgen module wrapper>"')
+        lines.append(line_directive("<ascgen module wrapper>"))
     if host_main:
         lines.append("#undef main")
-    lines += [
-        "#define ASCGEN_ENTRY_HALF half",
-        "#define ASCGEN_ENTRY_BF16 bfloat16_t",
-        '#include "ascgen/host_trampoline.h"',
-        *_trampolines(instances, scopes or {}),
-    ]
+    lines += [*_trampolines(instances, scopes or {})]
     lines.append(f'extern "C" __attribute__((visibility("default"))) void {CRASH_HANDLER_SYMBOL}() '
                  '{ ::ascgen::crash::install(); }')
     if host_main:

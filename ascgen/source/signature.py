@@ -19,19 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-KERNEL_TYPES = ("aiv", "aic", "mix_1_1", "mix_1_2")
-
-# KERNEL_TASK_TYPE_DEFAULT(...) enumerators -> our kernel types.
-TASK_TYPE_ENUMS = {
-    "KERNEL_TYPE_AIV_ONLY": "aiv",
-    "KERNEL_TYPE_AIC_ONLY": "aic",
-    "KERNEL_TYPE_MIX_AIC_1_1": "mix_1_1",
-    "KERNEL_TYPE_MIX_AIC_1_2": "mix_1_2",
-    "KERNEL_TYPE_MIX_AIC_1_0": "aic",
-    "KERNEL_TYPE_MIX_AIV_1_0": "aiv",
-    "KERNEL_TYPE_MIX_AIV_HARD_SYNC": "aiv",
-    "KERNEL_TYPE_MIX_AIC_HARD_SYNC": "mix_1_2",
-}
+from ascgen.source.kernel_types import KERNEL_TYPES, QUALIFIER_TYPES, TASK_TYPE_ENUMS  # noqa: F401 - re-exported
 
 # APIs that only a cube core executes (matrix path: L1/L0 buffers, Mmad, Fixpipe, the matmul library).
 _CUBE_API = re.compile(
@@ -67,6 +55,9 @@ class Kernel:
     file: str
     line: int
     scope: str = ""         # enclosing named namespaces, "ns::inner::" (the wrapper takes &scope+name)
+    # (param, element ctype, file, line): a GM_ADDR parameter the source casts to one element type, as in
+    # `(__gm__ half*)x` or `SetGlobalBuffer((__gm__ half*)x, n)` (see gm_casts_of)
+    gm_casts: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -173,10 +164,9 @@ def _kernel_type(qualifiers: str, body: str, file_text: str) -> tuple[str, str]:
         kinds = {(1, 1): "mix_1_1", (1, 2): "mix_1_2", (1, 0): "aic", (0, 1): "aiv"}
         if ratio in kinds:
             return kinds[ratio], f"__mix__({ratio[0]}, {ratio[1]})"
-    if re.search(r"\b__vector__\b", qualifiers):
-        return "aiv", "__vector__"
-    if re.search(r"\b__cube__\b", qualifiers):
-        return "aic", "__cube__"
+    for qualifier, kind in QUALIFIER_TYPES.items():
+        if re.search(rf"\b{qualifier}\b", qualifiers):
+            return kind, qualifier
     cube = bool(_CUBE_API.search(file_text))
     vector = bool(_VECTOR_API.search(file_text))
     if cube and vector:
@@ -210,6 +200,7 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]
     found: dict[str, Kernel] = {}
     defined: set[str] = set()
     blocks = _namespaces(text)
+    file_casts = _casts(text)
     for g in _GLOBAL.finditer(text):
         start = _decl_start(text, g.start())
         i = g.end()
@@ -251,14 +242,44 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]
         params = tuple(_param(p, k) for k, p in enumerate(_split_params(params_text)))
         params = tuple(p for p in params if p.ctype != "void")
         file, line = file_of(g.start())
+        casts = gm_casts_of(params, body, params_end, file_casts, file_of) if is_definition else ()
         kernel = Kernel(name, params, kernel_type, why, template, bool(re.search(r'extern\s*"', qualifiers)),
-                        file, line, _scope_at(blocks, g.start()))
+                        file, line, _scope_at(blocks, g.start()), casts)
         if name in defined and not is_definition:
             continue
         found[name] = kernel
         if is_definition:
             defined.add(name)
     return list(found.values())
+
+
+_GM_CAST = re.compile(
+    r"\(\s*__gm__\s+(?:const\s+)?([A-Za-z_][\w:]*)\s*\*\s*\)\s*\(?\s*([A-Za-z_]\w*)"
+    r"|reinterpret_cast\s*<\s*__gm__\s+(?:const\s+)?([A-Za-z_][\w:]*)\s*\*\s*>\s*\(\s*([A-Za-z_]\w*)")
+
+
+def _casts(text: str, offset: int = 0) -> dict[str, list[tuple[str, int]]]:
+    """name -> [(element ctype, offset)] of every `(__gm__ T*)name` / `reinterpret_cast<__gm__ T*>(name)`."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for m in _GM_CAST.finditer(text):
+        ctype, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.setdefault(name, []).append((ctype.split("::")[-1], offset + m.start()))
+    return out
+
+
+def gm_casts_of(params, body: str, body_start: int, file_casts: dict, file_of) -> tuple:
+    """The element type each parameter is cast to: in the kernel's body, else (the usual Init(x, ...)
+    style, where the name is passed on unchanged) anywhere in the file. Only a single, unambiguous type
+    counts; parameters cast to several types are left out."""
+    in_body = _casts(body, body_start)
+    found = []
+    for p in params:
+        uses = in_body.get(p.name) or file_casts.get(p.name) or []
+        types = {t for t, _ in uses}
+        if len(types) == 1:
+            file, line = file_of(uses[0][1])
+            found.append((p.name, uses[0][0], file, line))
+    return tuple(found)
 
 
 def analyse(text: str, file_of=lambda pos: ("<source>", 1)) -> SourceInfo:

@@ -1,6 +1,7 @@
 // What one core thread does: the tasks in order, the SuperKernel boundaries between them (the wait
 // table of tasksync-semantics.md 3.1 and the SK generator's complement logic), the task-sync calls, SyncAll
 // and the feed-sync-all complement. A plain launch is a one-task run without boundaries.
+#include <cstring>
 #include <algorithm>
 
 #include "state.h"
@@ -227,6 +228,11 @@ bool call_effective(Run& run, CoreState& me, bool is_set, rt::Loc loc) {
     return true;
 }
 
+bool loc_before(rt::Loc a, rt::Loc b) {
+    int order = std::strcmp(a.file ? a.file : "", b.file ? b.file : "");
+    return order < 0 || (order == 0 && a.line < b.line);
+}
+
 void count_call(Run& run, CoreState& me, bool is_set, rt::Loc loc) {
     const char* call = is_set ? "SetNextTaskStart" : "WaitPreTaskEnd";
     const TaskInfo& t = run.tasks[me.task];
@@ -248,7 +254,9 @@ void count_call(Run& run, CoreState& me, bool is_set, rt::Loc loc) {
     first = loc;
     std::lock_guard<std::mutex> lk(run.mu);
     rt::Loc& task_loc = is_set ? run.task_set_loc[me.task] : run.task_wait_loc[me.task];
-    if (!task_loc.file) task_loc = loc;
+    // The smallest location, not the first caller's: reports that quote it must not depend on which core
+    // the scheduler ran first (calls on different lines, e.g. in both arms of a branch).
+    if (!task_loc.file || loc_before(loc, task_loc)) task_loc = loc;
 }
 
 }  // namespace

@@ -134,9 +134,11 @@ def test_two_kernels_in_one_file_are_checked_separately(tmp_path):
                    'extern "C" __global__ __aicore__ void c(GM_ADDR x) {\n    uint32_t i = block_idx;\n}\n')
     result = check_file(src)
     assert result.kernels == ["a", "b", "c"]
-    # b waits and never sets: nothing requires a set (the SK inserts one for a task that never calls it);
-    # c does not use task sync, so block_idx only makes it unfit for a SuperKernel: a warning.
+    # Task-sync use is decided op-wide, over the whole source, by the SK compiler and the runtime (issue 9
+    # class 7): b never sets and c calls neither although a does, so both are errors (tasksync-op-wide).
+    # c's own code does not use task sync, so block_idx there is still only a warning.
     assert [(d.line, d.rule, d.severity) for d in result.diagnostics] == [
+        (6, "tasksync-op-wide", "error"), (9, "tasksync-op-wide", "error"), (9, "tasksync-op-wide", "error"),
         (10, "sk-forbidden-intrinsic", "warning")]
 
 

@@ -31,6 +31,15 @@ inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const cha
                      op, ull(bytes), role, ull(uint64_t(t.capacity()) * sizeof(T)), t.capacity(), ull(t.ub_off()));
 }
 
+// A UB->GM copy whose whole source was never written in this launch (still poisoned, ub.h).
+inline void check_written(const void* src, uint64_t bytes, uint64_t ub_off, const char* op, rt::Loc loc) {
+    ASCGEN_MEM_CHECK(!never_written(src, bytes), loc,
+                     "%s copies %llu bytes of local memory (UB offset %llu) that nothing wrote in this launch: "
+                     "uninitialised data would reach GM; hint: fill the tensor (DataCopy in, Duplicate, a compute "
+                     "op) before copying it out, or set ASCGEN_POISON_LOCAL=0 to turn this check off",
+                     op, ull(bytes), ull(ub_off));
+}
+
 inline void check_copy_len(uint64_t bytes, uint64_t count, const char* dir, rt::Loc loc) {
     ASCGEN_MEM_CHECK(bytes % 32 == 0, loc,
                      "DataCopy %s of %llu elements = %llu bytes is not a multiple of 32 bytes; the device silently "
@@ -153,6 +162,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint
     L::check_copy_len(bytes, count, "UB->GM", loc);
     L::check_ub(src, bytes, "DataCopy UB->GM", "the source", loc);
     dst.check_range(0, count, "DataCopy UB->GM", loc);
+    L::check_written(src.data(), bytes, src.ub_off(), "DataCopy UB->GM", loc);
     L::gm_record(dst.data(), bytes, 1, bytes, true, loc);
     L::gm_store(dst.data(), src.data(), count, loc);
     ::ascgen::rt::cost(PIPE_MTE3, bytes);

@@ -81,6 +81,7 @@ inline void copy_pad_out(const AscendC::GlobalTensor<T>& dst, const AscendC::Loc
     const uint64_t ublk = round_up(blockLen, kUbAlign);
     const uint64_t upitch = ublk + ubGapBlocks * 32, gpitch = blockLen + gmGap;
     check_ub(src, span_bytes(blockLen, n, upitch), "DataCopyPad UB->GM", "the source", loc);
+    if (n == 1) check_written(src.data(), blockLen, src.ub_off(), "DataCopyPad UB->GM", loc);
     dst.check_range(0, span_bytes(blockLen, n, gpitch) / sizeof(T), "DataCopyPad UB->GM", loc);
     gm_record(dst.data(), blockLen, n, gpitch, true, loc);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());

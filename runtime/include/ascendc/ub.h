@@ -48,16 +48,57 @@ inline MemStore& mem_store(Mem m) {
     return s[int(m)];
 }
 
+// ---- poisoning: nothing written by one launch is readable in the next --------------------------------
+// Every local memory is filled with kPoisonWord when a kernel call starts on a core (the trampolines call
+// poison_local_memories), and when it is allocated. As float32 the word is a signalling NaN, so uninitialised
+// data that reaches an output is visible; a UB->GM copy whose whole source still holds it is reported
+// (never_written). ASCGEN_POISON_LOCAL=0 turns both off.
+constexpr uint32_t kPoisonWord = 0x7FBADBADu;
+
+inline bool poison_enabled() {
+    static const bool on = [] {
+        const char* v = std::getenv("ASCGEN_POISON_LOCAL");
+        return !(v && v[0] == '0' && v[1] == '\0');
+    }();
+    return on;
+}
+
+inline uint64_t alloc_bytes(uint64_t cap) { return (cap + 63) / 64 * 64 + 64; }
+
+inline void poison(uint8_t* base, uint64_t bytes) {
+    uint32_t* w = reinterpret_cast<uint32_t*>(base);
+    for (uint64_t i = 0, n = bytes / 4; i < n; ++i) w[i] = kPoisonWord;
+}
+
+// True when [p, p+bytes) (at least one 32-byte block) still holds the poison of this launch everywhere.
+inline bool never_written(const void* p, uint64_t bytes) {
+    if (!poison_enabled() || bytes < 32 || reinterpret_cast<uintptr_t>(p) % 4 != 0) return false;
+    const uint32_t* w = static_cast<const uint32_t*>(p);
+    for (uint64_t i = 0, n = bytes / 4; i < n; ++i)
+        if (w[i] != kPoisonWord) return false;
+    return true;
+}
+
 // The calling core's memory `m`, (re)allocated when its capacity differs from the last launch.
 inline uint8_t* mem_base(Mem m) {
     MemStore& s = mem_store(m);
     uint64_t cap = mem_capacity(m);
     if (s.base == nullptr || s.cap != cap) {
         std::free(s.base);
-        s.base = static_cast<uint8_t*>(std::aligned_alloc(64, (cap + 63) / 64 * 64 + 64));
+        s.base = static_cast<uint8_t*>(std::aligned_alloc(64, alloc_bytes(cap)));
         s.cap = cap;
+        if (poison_enabled()) poison(s.base, alloc_bytes(cap));
     }
     return s.base;
+}
+
+// Called at the start of every kernel call on a core thread (launch, SuperKernel task, <<<>>>).
+inline void poison_local_memories() {
+    if (!poison_enabled()) return;
+    for (int i = 0; i < int(Mem::kCount); ++i) {
+        MemStore& s = mem_store(Mem(i));
+        if (s.base) poison(s.base, alloc_bytes(s.cap));
+    }
 }
 
 inline uint8_t* ub_base() { return mem_base(Mem::UB); }

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ascendc/ub.h"
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -71,10 +72,12 @@ private:
             ~Mark() { crash::current_kernel = saved; }
         } mark;
         crash::current_kernel = ctx->name;
+        crash::on_core_thread();
 #if defined(ASCGEN_DEVKIT)
         // This thunk runs in the calling core's module copy; the kernel pointer was taken in copy 0.
         std::apply(::ascgen_devkit::relocate(ctx->kernel, reinterpret_cast<const void*>(&thunk)), *ctx->values);
 #else
+        lib::poison_local_memories();
         std::apply(ctx->kernel, *ctx->values);
 #endif
     }

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ascendc/ub.h"
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -81,8 +82,11 @@ void invoke(void (*kernel)(P...), void** args, const char* name) {
         ~Mark() { crash::current_kernel = saved; }
     } mark;
     crash::current_kernel = name;
+    crash::on_core_thread();
 #if defined(ASCGEN_DEVKIT)
     __ascgen_devkit_enter();   // this core's identity in the real library's globals (runtime/devkit)
+#else
+    lib::poison_local_memories();
 #endif
     call(kernel, args, std::index_sequence_for<P...>{});
 #if defined(ASCGEN_DEVKIT)

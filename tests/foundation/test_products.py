@@ -49,3 +49,15 @@ def test_products_cli(capsys):
     assert main(["products"]) == 0
     out = capsys.readouterr().out
     assert "ascend910_93" in out and "<PIPE_MTE3, PIPE_FIX>" in out and "compile-only" in out
+
+
+def test_products_json_gives_machine_values(capsys):
+    import json
+    assert main(["products", "--format", "json"]) == 0
+    records = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert set(records) == {p.id for p in products.all()}
+    a3 = records["ascend910_93"]
+    assert a3["ub_usable_bytes"] == products.get("ascend910_93").ub_bytes == 188160
+    assert a3["superkernel"] is True and a3["separated"] is True and a3["data_copy_pad"] is True
+    assert a3["default_pipes"] == {"aiv": "PIPE_MTE3", "aic": "PIPE_FIX"}
+    assert "Atlas A3" in a3["aliases"] and a3["npu_arch"] == 2201

@@ -1,0 +1,95 @@
+"""The cache you can see and manage: `ascgen cache info|clear`, the size cap with least-recently-used
+eviction, and a refusal to empty a folder that is not an ascgen cache."""
+import os
+import time
+
+import pytest
+
+from ascgen import config
+from ascgen.cli import main
+from ascgen.errors import SpecError
+from ascgen.runtime import build, cache
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(folder))
+    return folder
+
+
+def _build(name: str) -> os.PathLike:
+    return build.compile_shared([build.SourceText(f'extern "C" int {name}() {{ return 1; }}\n', f"{name}.cpp")],
+                                name=name)
+
+
+def _age(path, seconds):
+    """Pretend every file of path's entry was last used `seconds` ago."""
+    stem = path.name.split(".")[0]
+    for f in path.parent.glob(stem + ".*"):
+        t = time.time() - seconds
+        os.utime(f, (t, t))
+
+
+def test_info_shows_location_size_and_entries(own_cache, capsys):
+    _build("alpha")
+    assert main(["cache", "info"]) == 0
+    out = capsys.readouterr().out
+    assert str(own_cache) in out and "alpha-" in out and "cap 1.0 GiB" in out
+
+
+def test_first_compile_prints_one_line_on_stderr_without_a_terminal(own_cache, capsys):
+    _build("beta")
+    assert capsys.readouterr().err.count("compiling beta...") == 1
+    _build("beta")                      # cached: nothing to say
+    assert "compiling" not in capsys.readouterr().err
+
+
+def test_the_cap_evicts_least_recently_used_entries_and_keeps_the_new_one(own_cache, monkeypatch):
+    old, used = _build("old"), _build("used")
+    _age(old, 300)
+    _age(used, 200)
+    _build("used")                      # a hit: `used` becomes the most recently used
+    one_entry = max(e.size for e in cache.entries())
+    monkeypatch.setenv("ASCGEN_CACHE_LIMIT", str(2 * one_entry + one_entry // 2))
+    fresh = _build("fresh")
+    names = {e.stem.split("-")[0] for e in cache.entries()} - {"compilers"}   # the compiler-identity memo
+    assert names == {"used", "fresh"}, names
+    assert fresh.exists() and not old.exists()
+
+
+def test_a_cap_smaller_than_one_entry_still_keeps_the_entry_just_built(own_cache, monkeypatch):
+    monkeypatch.setenv("ASCGEN_CACHE_LIMIT", "1")
+    path = _build("only")
+    assert path.exists()
+
+
+@pytest.mark.parametrize("raw, value", [("500M", 500 << 20), ("2GiB", 2 << 30), ("1073741824", 1 << 30),
+                                        ("0", 0), ("1.5k", 1536)])
+def test_cache_limit_spellings(monkeypatch, raw, value):
+    monkeypatch.setenv("ASCGEN_CACHE_LIMIT", raw)
+    assert config.cache_limit() == value
+
+
+@pytest.mark.parametrize("raw", ["lots", "-5M", "5 parsecs", "nan"])
+def test_a_bad_cache_limit_is_a_typed_error_naming_the_setting(monkeypatch, raw):
+    monkeypatch.setenv("ASCGEN_CACHE_LIMIT", raw)
+    with pytest.raises(SpecError, match="ASCGEN_CACHE_LIMIT"):
+        config.cache_limit()
+
+
+def test_clear_empties_the_cache(own_cache, capsys):
+    _build("gamma")
+    assert main(["cache", "clear"]) == 0
+    assert "removed 1 entries" in capsys.readouterr().out
+    assert cache.entries() == [] and (own_cache / cache.TAG).is_file()
+
+
+def test_clear_refuses_a_folder_that_is_not_an_ascgen_cache(tmp_path, monkeypatch, capsys):
+    precious = tmp_path / "home"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("years of work")
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(precious))
+    assert main(["cache", "clear"]) == 2
+    assert "refusing" in capsys.readouterr().err
+    assert (precious / "thesis.tex").read_text() == "years of work"
