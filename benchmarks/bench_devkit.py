@@ -1,6 +1,6 @@
 """Benchmarks of the devkit backend (docs/devkit.md shows the numbers with the commands).
 
-    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--exclude SUBSTR] [--json F]
+    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--exclude SUBSTR...] [--json F]
                                             [--self-verify]
     python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
     python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
@@ -79,14 +79,14 @@ def _self_verifying(tree: Path) -> list[Path]:
     return found
 
 
-def discover(tree: Path, only: str | None, self_verify: bool = False, exclude: str | None = None):
+def discover(tree: Path, only: str | None, self_verify: bool = False, exclude=()):
     scripts = sorted((tree / "examples").rglob("scripts/verify_result.py"))
     if self_verify:
         scripts = sorted(scripts + _self_verifying(tree))
     for verify in scripts:
         folder = verify.parent.parent
         rel = str(folder.relative_to(tree / "examples"))
-        if (only and only not in rel) or (exclude and exclude in rel):
+        if (only and only not in rel) or any(x in rel for x in exclude or ()):
             continue
         sources = sorted(p for p in folder.iterdir() if p.suffix in (".asc", ".cpp") and p.is_file())
         if not sources:
@@ -115,7 +115,11 @@ def _verify_args(readme: str, verify_text: str, flag, n) -> list[str]:
 def _first_cause(text: str) -> str:
     """The line that says why: a compiler `error:` line, the intrinsic a kernel needs, the typed error."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    for pattern in (r"intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
+    missing = [re.sub(r"^(?:intrinsic|hook or global) ", "", s).split(" (needed by")[0] for s in lines
+               if re.match(r"(?:intrinsic|hook or global) ", s)]
+    if missing:       # the backend's missing-piece report: name every piece, not just the first
+        return ("missing: " + ", ".join(missing))[:160]
+    for pattern in (r"^intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
                     r"fail"):
         for s in lines:
             if re.search(pattern, s) and not s.endswith("failed:"):
@@ -328,7 +332,7 @@ def main(argv=None) -> int:
     s.add_argument("--backend", nargs="+", default=["builtin", "devkit"], choices=["builtin", "devkit"])
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--only", help="only examples whose folder contains this text")
-    s.add_argument("--exclude", help="leave out examples whose folder contains this text")
+    s.add_argument("--exclude", nargs="*", default=[], help="leave out examples whose folder contains any of these")
     s.add_argument("--json", help="also write the rows to this file")
     s.add_argument("--self-verify", action="store_true",
                    help="also run examples without verify_result.py whose own main prints 'test pass' "

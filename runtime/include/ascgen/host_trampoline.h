@@ -16,7 +16,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "ascendc/ub.h"
+#if !defined(ASCGEN_DEVKIT)
+#include "ascendc/ub.h"   // lib::poison_local_memories (the builtin library only)
+#endif
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
