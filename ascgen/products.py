@@ -160,6 +160,9 @@ def as_record(p: Product) -> dict:
         "separated": p.separated, "vector_only": p.vector_only,
         "aic_aiv_ratio": list(p.aic_aiv_ratio), "aic_cores": p.aic_cores, "aiv_cores": p.aiv_cores,
         "ub_total_bytes": p.ub_total, "ub_reserved_bytes": p.ub_reserved, "ub_usable_bytes": p.ub_bytes,
+        # 0: not known for this product
+        "l1_total_bytes": p.l1_total, "l0a_total_bytes": p.l0a_total, "l0b_total_bytes": p.l0b_total,
+        "l0c_total_bytes": p.l0c_total, "bt_total_bytes": p.bt_total, "short_soc": p.short_soc,
         "default_pipes": {"aiv": p.default_pipes[0], "aic": p.default_pipes[1]},
         "task_sync": p.task_sync, "superkernel": p.superkernel, "data_copy_pad": p.data_copy_pad,
         "cmake_arch": p.cmake_arch, "soc_versions": list(p.soc_versions), "aliases": list(p.aliases),

@@ -147,7 +147,8 @@ def drive(item, backend: str, workdir: Path) -> Run:
     build = root / "build"
     (build / "input").mkdir(parents=True)
     (build / "output").mkdir()
-    gen_args = [f"{flag}={n}"] if flag else []
+    # the scenario flag, else what the README passes (antiquant: -DCMAKE_ASC_ARCHITECTURES=dav-2201)
+    gen_args = [f"{flag}={n}"] if flag else (_readme_args(readme, "gen_data.py") or [])
     gen = _run([sys.executable, "../scripts/gen_data.py", *gen_args], build) if (root / "scripts/gen_data.py").is_file() else None
     if gen is not None and gen.returncode != 0:
         run.result, run.cause = "fail", "gen_data.py: " + _first_cause(gen.stderr or gen.stdout)
