@@ -24,9 +24,10 @@
 #include <string>
 #include <utility>
 #include <vector>
-// CANN's header brings these in too, and the tree's tiling sources rely on it (std::map in
-// matmul_tiling_base.h, ge:: in conv3d_bp_input_tiling.cpp).
+// CANN's header brings these in too, and the tree's tiling sources and examples rely on it (std::map in
+// matmul_tiling_base.h, ge:: in conv3d_bp_input_tiling.cpp, memcpy_s in softmaxflashv2.asc).
 #include "graph/types.h"
+#include "securec.h"
 
 namespace optiling {
 
