@@ -135,8 +135,17 @@ def pch_flags(product, product_defines: dict) -> list[str]:
     key = _digest(*flags, build.compiler_identity(compiler))
     folder = config.cache_dir() / f"devkit-pch-{product.npu_arch}-{key}"
     header, gch = folder / PCH_NAME, folder / (PCH_NAME + ".gch")
+    if gch.is_file():
+        return ["-include", str(header), "-Winvalid-pch"]
+    folder.mkdir(parents=True, exist_ok=True)
+    with build._lock(folder / "build.lock"):        # concurrent builders wait for one PCH, not build several
+        _build_pch(compiler, flags, product, header, gch)
+    return ["-include", str(header), "-Winvalid-pch"]
+
+
+def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
+    folder = header.parent
     if not gch.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
         header.write_text('// ascgen devkit backend: the library, precompiled\n#include "kernel_operator.h"\n')
         tmp = folder / f".{PCH_NAME}.{os.getpid()}.gch"
         console.progress(f"precompiling the asc-devkit headers for {product.id}...")
@@ -149,12 +158,12 @@ def pch_flags(product, product_defines: dict) -> list[str]:
             tmp.unlink(missing_ok=True)
             raise CompileError("precompiling the asc-devkit headers failed:\n" + "\n".join(proc.stderr.splitlines()[:30]))
         os.replace(tmp, gch)
-    return ["-include", str(header), "-Winvalid-pch"]
 
 
 # ---- missing intrinsics -----------------------------------------------------------------------------
 
 _MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::)?([A-Za-z_]\w*)")
+_MISSING_VOID = ("load_cbuf_to_ca", "load_cbuf_to_cb", "mad", "copy_matrix_cc_to_gm")   # missing.h, void forms
 
 
 def undefined_symbols(so: Path) -> list[str]:
@@ -177,8 +186,11 @@ def missing_report(so: Path, relink=None) -> str | None:
     symbols = undefined_symbols(so)
     if not symbols:
         return None
-    intrinsics = sorted({m.group(1) for s in symbols for m in [_MISSING.search(s)] if m and m.group(1) != "operator"})
-    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s)
+    intrinsics = {m.group(1) for s in symbols for m in [_MISSING.search(s)] if m and m.group(1) != "operator"}
+    intrinsics |= {s.split("<")[0].split()[-1] for s in symbols if s.split("<")[0].split()[-1] in _MISSING_VOID}
+    intrinsics = sorted(intrinsics)
+    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s
+                    and s.split("<")[0].split()[-1] not in _MISSING_VOID)
     cmd = relink() if relink else None
     callers = _callers(cmd) if cmd else {}
     lines = []
@@ -205,7 +217,7 @@ def _callers(cmd: list[str]) -> dict:
         if m:
             func = m.group(1)
             continue
-        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing )?([A-Za-z_]\w*)", line)
+        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing |void )?([A-Za-z_]\w*)", line)
         if m and func and m.group(1) not in found:
             found[m.group(1)] = func.split("(")[0]
     return found

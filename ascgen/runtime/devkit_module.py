@@ -11,6 +11,7 @@ from ascgen import products, resources
 from ascgen.errors import CompileError
 from ascgen.runtime import build, devkit, devkit_host, host_rewrite, wrapper
 from ascgen.runtime.module import KernelInfo, Module, _address, _dlopen, _symbol
+from ascgen.source.launches import has_launches
 
 
 def dispatch_symbol(instance: str) -> str:
@@ -22,7 +23,7 @@ def render(module: Module, instances) -> str:
     text = wrapper.render(str(module.compile_path) if module.compile_path else None,
                           None if module.compile_path else module.text,
                           module.source, digest, instances, module.is_program,
-                          {k.name: k.scope for k in module.info.kernels if k.scope})
+                          {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)
     lines = [text, '#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module']
     for inst in instances:
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
@@ -37,21 +38,26 @@ class DevkitModule(Module):
         product = kwargs.get("product") if "product" in kwargs else args[3]
         devkit.check_product(products.get(product))
         self._root = devkit.tree()
-        # The source analysis preprocesses with directives only and ascgen's own headers; a program using
-        # the tiling API finds empty stand-ins there (the build itself uses the real ones, _build).
-        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit_host.analysis_dir()]
+        # The source analysis preprocesses the user's file too: it must find the generated tiling header,
+        # and, for a program using the tiling API, empty stand-ins of its headers (the build uses the real ones).
+        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit.tiling_dir(self._root),
+                                  devkit_host.analysis_dir()]
         super().__init__(*args, **kwargs)
 
     def _build(self, instances) -> None:
         self.include_dirs = [d for d in self.include_dirs if d != devkit_host.analysis_dir()]
-        self.defines = {**self.defines, **devkit.defines(self.product)}
+        # On the command line: the architecture and the backend's macros (the PCH is built with the same);
+        # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
+        self.cmd_defines = {**self.arch_defines, **devkit.defines(self.product)}
         label = Path(self.source).stem
         extra = []
         for s in self.extra_sources:
             s_text = s.read_text(errors="replace")
-            extra.append(host_rewrite.compilable_copy(s_text, str(s)) if host_rewrite.has_launches(s_text) else s)
-        product_defines = {k: v for k, v in self.defines.items()
-                           if k in ("__NPU_ARCH__", "__CCE_AICORE__") or k.startswith(("ASCENDC_", "__ASCENDC", "ASCGEN_DEVKIT"))}
+            path = host_rewrite.compilable_copy(s_text, str(s)) if has_launches(s_text) else s
+            digest = hashlib.sha256(s_text.encode()).hexdigest()
+            extra.append(build.SourceText(wrapper.prelude_source(str(path), digest, self.user_defines),
+                                          f"<ascgen wrapper of {s.name}>"))
+        product_defines = dict(self.cmd_defines)
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
         flags = [*devkit.MODEL_FLAGS, *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
@@ -61,7 +67,7 @@ class DevkitModule(Module):
             incs.append(devkit_host.include_dir())
             host_flags, libs = devkit_host.library(self._root, self.product).link_flags()
             flags += host_flags
-        so = build.compile_shared(sources, include_dirs=incs, defines=self.defines, extra_flags=flags,
+        so = build.compile_shared(sources, include_dirs=incs, defines=self.cmd_defines, extra_flags=flags,
                                   link_libs=libs, name=f"{label}-devkit")
         problem = devkit.missing_report(so, lambda: self._relink_cmd(sources, incs, flags, libs))
         if problem:
@@ -94,7 +100,7 @@ class DevkitModule(Module):
         tmp = Path(tempfile.mkdtemp(prefix="ascgen-devkit-relink-"))
         src = tmp / "wrapper.cpp"
         src.write_text(f'#line 1 "{sources[0].path}"\n{sources[0].text}')
-        return [build.find_compiler(), *build.build_flags(incs, self.defines, flags), "-x", "c++", str(src),
+        return [build.find_compiler(), *build.build_flags(incs, self.cmd_defines, flags), "-x", "c++", str(src),
                 "-x", "none", "-o", str(tmp / "out.so"), *libs]
 
     def _register(self, instance: str) -> KernelInfo:

@@ -13,8 +13,8 @@
 #include <tuple>
 #include <utility>
 
-#if !defined(ASCGEN_DEVKIT)
-#include "ascendc/ub.h"   // lib::poison_local_memories (the builtin library only)
+#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
+#include "ascendc/ub.h"
 #endif
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"

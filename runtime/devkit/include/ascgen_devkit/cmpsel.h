@@ -25,13 +25,17 @@ inline void put_bit(uint8_t* p, uint64_t i, bool v) {
 }
 
 template <class T, class Pred>
-inline void compare_bits(const char* name, uint8_t* dst, const Operand& a, const Operand* b, uint64_t repeat, Pred pred) {
+inline void compare_bits(const char* name, uint8_t* dst, Operand a, const Operand* bp, uint64_t repeat, Pred pred,
+                         bool dst_in_ub = true) {
     ascgen_devkit::tick();
     uint64_t per = 256 / sizeof(T);
     Plan p = plan(repeat, per);
+    Operand bo = bp ? *bp : a;
+    if (p.counter) { a = counter_stream(a, per); bo = counter_stream(bo, per); }
+    const Operand* b = bp ? &bo : nullptr;
     check_ub(a.base, a.extent(p.repeats, per), name);
     if (b) check_ub(b->base, b->extent(p.repeats, per), name);
-    check_ub(dst, p.repeats * per / 8, name);
+    if (dst_in_ub) check_ub(dst, p.repeats * per / 8, name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
     for (uint64_t r = 0; r < p.repeats; ++r)
         for (uint64_t e = 0; e < per; ++e) {
@@ -69,7 +73,7 @@ inline void compare_bits(const char* name, uint8_t* dst, const Operand& a, const
         std::memset(ascgen_devkit::cmp.bits, 0, sizeof ascgen_devkit::cmp.bits);                              \
         uint8_t tmp[256 / 8 * 2] = {};                                                                        \
         ascgen_devkit::compare_bits<T>("vcmp_" #NAME, tmp, ascgen_devkit::op(s0, ab, ar), &b, repeat < 1 ? repeat : 1, \
-                                       [](auto x, auto y) { return expr; });                                  \
+                                       [](auto x, auto y) { return expr; }, false);                           \
         std::memcpy(ascgen_devkit::cmp.bits, tmp, sizeof ascgen_devkit::cmp.bits);                            \
     }
 ASCGEN_DEVKIT_CMP(eq, x == y)
@@ -94,8 +98,9 @@ inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab
     using namespace ascgen_devkit;
     ascgen_devkit::tick();
     const uint64_t per = 256 / sizeof(T);
-    const Operand d = op(dst, db, dr), a = op(s0, ab, ar);
+    Operand d = op(dst, db, dr), a = op(s0, ab, ar);
     Plan p = plan(repeat, per);
+    if (p.counter) { d = counter_stream(d, per); a = counter_stream(a, per); }
     check_ub(d.base, d.extent(p.repeats, per), "vsel");
     check_ub(a.base, a.extent(p.repeats, per), "vsel");
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
@@ -109,7 +114,8 @@ inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab
                     *reinterpret_cast<T*>(d.at(r, e)) = get_bit(sel, r * per + e) ? *reinterpret_cast<T*>(a.at(r, e)) : scalar;
         return;
     }
-    const Operand b = op(reinterpret_cast<T*>(s1), bb, br);
+    Operand b = op(reinterpret_cast<T*>(s1), bb, br);
+    if (p.counter) b = counter_stream(b, per);
     check_ub(b.base, b.extent(p.repeats, per), "vsel");
     for (uint64_t r = 0; r < p.repeats; ++r)
         for (uint64_t e = 0; e < per; ++e) {
@@ -126,8 +132,9 @@ inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t d
                    int order, bool with_index, Fold fold) {
     ascgen_devkit::tick();
     const uint64_t per = 256 / sizeof(T);
-    const Operand s = op(src, sb, sr);
+    Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
+    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
     const uint64_t width = with_index ? 2 : 1;
@@ -181,8 +188,9 @@ inline void vcadd(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uin
     if (!accumulate) return reduce("vcadd", dst, src, repeat, dr, sb, sr, 0, false, SumFold{});
     ascgen_devkit::tick();
     const uint64_t per = 256 / sizeof(T);
-    const Operand s = op(src, sb, sr);
+    Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
+    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), "vcadd");
     wide_t<T> acc{};
     for (uint64_t r = 0; r < p.repeats; ++r)

@@ -159,3 +159,23 @@ inline void copy_cbuf_to_gm(void* dst, void* src, uint64_t /*sid*/, uint64_t nbu
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE3, b * nburst);
     copy_rows((uint8_t*)dst, (const uint8_t*)src, nburst, b, b + dst_gap * BLOCK, b + src_gap * BLOCK, true);
 }
+
+// Scalar GM accesses that bypass the data cache (ReadGmByPassDCache / WriteGmByPassDCache): checked and
+// recorded like a DMA of one element. `offset` counts elements (the library passes 0).
+template <class T>
+inline uint64_t ld_dev(T* src, int64_t offset) {
+    ascgen_devkit::tick();
+    T* p = src + offset;
+    ::ascgen::rt::gm_access(p, sizeof(T), false, ascgen_devkit::at("ld_dev"));
+    uint64_t out = 0;
+    std::memcpy(&out, p, sizeof(T));
+    return out;
+}
+template <class V, class T>
+inline void st_dev(V value, T* dst, int64_t offset) {
+    ascgen_devkit::tick();
+    T* p = dst + offset;
+    ::ascgen::rt::gm_access(p, sizeof(T), true, ascgen_devkit::at("st_dev"));
+    T v = T(value);
+    std::memcpy(p, &v, sizeof(T));
+}

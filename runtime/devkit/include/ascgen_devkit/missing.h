@@ -21,6 +21,8 @@ ASCGEN_DEVKIT_MISSING_OP(==) ASCGEN_DEVKIT_MISSING_OP(!=)
 }  // namespace ascgen_devkit
 
 #define ASCGEN_DEVKIT_MISSING(name) template <class... A> ::ascgen_devkit::Missing name(A...);
+// For intrinsics whose result library code returns from a void function.
+#define ASCGEN_DEVKIT_MISSING_VOID(name) template <class... A> void name(A...);
 
 ASCGEN_DEVKIT_MISSING(conv_f322f16o)
 ASCGEN_DEVKIT_MISSING(conv_f322s32a)
@@ -45,7 +47,6 @@ ASCGEN_DEVKIT_MISSING(hwait_flag)
 ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca_s4)
 ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca)
 ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_cb)
-ASCGEN_DEVKIT_MISSING(ld_dev)
 ASCGEN_DEVKIT_MISSING(load_cbuf_to_ca_s4)
 ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_s4)
 ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_sp)
@@ -84,7 +85,6 @@ ASCGEN_DEVKIT_MISSING(set_quant_pre)
 ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
 ASCGEN_DEVKIT_MISSING(set_va_reg_sb)
 ASCGEN_DEVKIT_MISSING(sflbits)
-ASCGEN_DEVKIT_MISSING(st_dev)
 ASCGEN_DEVKIT_MISSING(vbrcb)
 ASCGEN_DEVKIT_MISSING(vcgadd)
 ASCGEN_DEVKIT_MISSING(vcgmax)
@@ -102,6 +102,8 @@ ASCGEN_DEVKIT_MISSING(vmulconv_f162s8)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)
 ASCGEN_DEVKIT_MISSING(vreducev2)
 ASCGEN_DEVKIT_MISSING(vtranspose)
-
-ASCGEN_DEVKIT_MISSING(__ib_set_stub)
-ASCGEN_DEVKIT_MISSING(__ib_wait_stub)
+// The cube side (second part of the backend): L1 -> L0A/L0B loads, the matrix multiply, L0C -> GM.
+ASCGEN_DEVKIT_MISSING_VOID(load_cbuf_to_ca)
+ASCGEN_DEVKIT_MISSING_VOID(load_cbuf_to_cb)
+ASCGEN_DEVKIT_MISSING_VOID(mad)
+ASCGEN_DEVKIT_MISSING_VOID(copy_matrix_cc_to_gm)

@@ -7,6 +7,7 @@
 #pragma once
 #include "state.h"
 #include "tasksync.h"
+#include <thread>
 
 inline void set_flag(pipe_t, pipe_t, event_t) { ascgen_devkit::tick(); }
 inline void wait_flag(pipe_t, pipe_t, event_t) { ascgen_devkit::tick(); }
@@ -37,3 +38,9 @@ inline void __sync_all_stub(int /*usedCores*/, bool aivOnly) {
 inline void trap() {
     ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ascgen_devkit::at("trap"), "the kernel executed trap()");
 }
+
+// IBSet / IBWait: the library synchronises through a GM word it polls; CANN's process-per-core model uses
+// these markers to schedule its processes. Cores are threads here, running concurrently, so the library's
+// own GM protocol is the synchronisation; the markers only yield the CPU to the core being waited for.
+inline void __ib_set_stub(int64_t, int64_t, bool) { ascgen_devkit::tick(); std::this_thread::yield(); }
+inline void __ib_wait_stub(int64_t, int64_t, bool) { ascgen_devkit::tick(); std::this_thread::yield(); }

@@ -2,6 +2,10 @@
 // block stride (between the 8 blocks of one iteration) and a repeat stride (between iterations), both in
 // 32-byte blocks, and a per-element mask.
 //
+// In counter mode the iterations continue one stream of blocks: an operand's repeat stride is ignored and
+// iteration r starts where iteration r-1's blocks would continue (its blocks per iteration times its block
+// stride). Library level-2 calls pass matching repeat strides anyway; copy_ub2ub scenario 3 (a strided
+// Copy in counter mode) shows the difference.
 // Mask (CTRL bit 56 clear, "normal" mode): the 128-bit register (hi:lo) enables element e of each
 // iteration when bit e is set; an iteration has 256 / max(operand element size) elements, so 32-bit
 // operations use the low 64 bits only. Counter mode (bit 56 set): the low word is an element count for the
@@ -47,6 +51,13 @@ struct Plan {
     }
 };
 
+// Counter mode: the repeat stride an operand effectively has (see above).
+inline Operand counter_stream(Operand o, uint64_t per_repeat) {
+    uint64_t blocks = (per_repeat * o.esize + BLOCK - 1) / BLOCK;
+    o.rep = blocks * o.blk;
+    return o;
+}
+
 inline Plan plan(uint64_t repeat, uint64_t per_repeat) {
     Plan p{};
     p.per_repeat = per_repeat;
@@ -75,12 +86,15 @@ template <class T> using wide_t = typename Wide<T>::type;
 // Run `f(dst_elem_ptr, src_elem_ptrs...)` over the active elements. All operands are checked against UB
 // once per instruction (not per element).
 template <class F, size_t N>
-inline void run(const char* name, const Operand (&ops)[N], uint64_t repeat, F&& f) {
+inline void run(const char* name, Operand (&ops)[N], uint64_t repeat, F&& f) {
     ascgen_devkit::tick();
     uint64_t widest = 1;
     for (auto& o : ops) widest = std::max(widest, o.esize);
     uint64_t per_repeat = 256 / widest;
     Plan p = plan(repeat, per_repeat);
+    // The functor refers to the caller's operands; in counter mode they are rewritten in place.
+    if (p.counter)
+        for (auto& o : ops) o = counter_stream(o, per_repeat);
     for (auto& o : ops) check_ub(o.base, o.extent(p.repeats, per_repeat), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per_repeat);
     bool contiguous = p.full;
@@ -131,13 +145,13 @@ inline Operand op(T* p, uint64_t blk, uint64_t rep) {
 template <class T, class Fn>
 inline void binary(const char* name, T* dst, T* s0, T* s1, uint64_t repeat, uint64_t db, uint64_t ab, uint64_t bb,
                    uint64_t dr, uint64_t ar, uint64_t br, Fn fn) {
-    const Operand ops[3] = {op(dst, db, dr), op(s0, ab, ar), op(s1, bb, br)};
+    Operand ops[3] = {op(dst, db, dr), op(s0, ab, ar), op(s1, bb, br)};
     run(name, ops, repeat, Binary<T, Fn>{ops[0], ops[1], ops[2], fn});
 }
 template <class D, class S, class Fn>
 inline void unary(const char* name, D* dst, S* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr,
                   uint64_t sr, Fn fn) {
-    const Operand ops[2] = {op(dst, db, dr), op(src, sb, sr)};
+    Operand ops[2] = {op(dst, db, dr), op(src, sb, sr)};
     run(name, ops, repeat, Unary<D, S, Fn>{ops[0], ops[1], fn});
 }
 
@@ -242,7 +256,7 @@ template <class T>
 inline void vmla(T* dst, T* src0, T* src1, uint64_t repeat, uint64_t db, uint64_t ab, uint64_t bb, uint64_t dr,
                  uint64_t ar, uint64_t br) {
     using W = ascgen_devkit::wide_t<T>;
-    const ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src0, ab, ar),
+    ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src0, ab, ar),
                                            ascgen_devkit::op(src1, bb, br)};
     auto fn = [](W a, W b, W d) -> W { return a * b + d; };
     ascgen_devkit::run("vmla", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
@@ -253,7 +267,7 @@ template <class T, class U>
 inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
     using W = ascgen_devkit::wide_t<T>;
     const W s = W(ascgen_devkit::wide_t<U>(scalar));
-    const ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src, sb, sr),
+    ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src, sb, sr),
                                            ascgen_devkit::op(src, sb, sr)};
     auto fn = [s](W a, W, W d) -> W { return s * a + d; };
     ascgen_devkit::run("vaxpy", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
