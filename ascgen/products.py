@@ -37,6 +37,18 @@ class Product:
     cce_aicore: int | None = None
     # DataCopyPad exists (GM<->UB copies of any byte length); without it tails need an aligned copy.
     data_copy_pad: bool = True
+    # The SoC family name of CANN's platform files (their Short_SoC_version), which the library's
+    # platform code maps to its SocVersion enum (devkit host programs, runtime/devkit/host).
+    short_soc: str = ""
+    # Local memories per core in bytes, 0 where unknown: the library's TOTAL_L1_SIZE / TOTAL_L0A_SIZE /
+    # TOTAL_L0B_SIZE / TOTAL_L0C_SIZE for the product's __NPU_ARCH__ (asc-devkit
+    # impl/basic_api/utils/kernel_utils_constants.h; L1 before the library's 128 B KFC reserve on 2201),
+    # and the bias table (BT) size its matmul tiling assumes (impl/adv_api/tiling/matmul).
+    l1_total: int = 0
+    l0a_total: int = 0
+    l0b_total: int = 0
+    l0c_total: int = 0
+    bt_total: int = 0
 
     @property
     def ub_bytes(self) -> int:
@@ -64,32 +76,39 @@ _LIB_RESERVED_2201 = 256 + 8 * KB   # hardware 256 B + library default 8 KB
 _TABLE = (
     Product("ascend950", "Ascend 950PR / 950DT (Atlas 350 card)", 3510, True, False, (1, 2),
             248 * KB, 0, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 32, 64,
-            ("Ascend950PR", "Ascend950DT"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=None),
+            ("Ascend950PR", "Ascend950DT"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=None,
+            short_soc="Ascend950", l1_total=512 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=256 * KB),
     Product("ascend910_93", "Atlas A3 training / inference", 2201, True, False, (1, 2),
             192 * KB, _LIB_RESERVED_2201, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 24, 48,
             ("Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382", "Ascend910_9372",
              "Ascend910_9362"),
-            ("Ascend910_93", "Atlas A3", "Atlas A3 training", "Atlas A3 inference"), cce_aicore=220),
+            ("Ascend910_93", "Atlas A3", "Atlas A3 training", "Atlas A3 inference"), cce_aicore=220,
+            short_soc="Ascend910_93", l1_total=512 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=128 * KB, bt_total=1 * KB),
     Product("ascend910b", "Atlas A2 training / inference", 2201, True, False, (1, 2),
             192 * KB, _LIB_RESERVED_2201, ("PIPE_MTE3", "PIPE_FIX"), "compile-only", True, 24, 48,
             ("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
             ("Ascend910B", "Atlas A2", "Atlas A2 training", "Atlas A2 inference"),
-            note="documented compile-only; the library code path is identical to A3", cce_aicore=220),
+            note="documented compile-only; the library code path is identical to A3", cce_aicore=220,
+            short_soc="Ascend910B", l1_total=512 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=128 * KB, bt_total=1 * KB),
     Product("ascend310b", "Atlas 200I/500 A2 inference", 3002, False, False, (1, 1),
             248 * KB, 0, ("PIPE_MTE3", "PIPE_FIX"), "compile-only", False, 1, 1,
             ("Ascend310B1", "Ascend310B2", "Ascend310B3", "Ascend310B4"),
-            ("Ascend310B", "Atlas 200I A2", "Atlas 500 A2", "Atlas 200I/500 A2", "dav-3002"), cce_aicore=300),
+            ("Ascend310B", "Atlas 200I A2", "Atlas 500 A2", "Atlas 200I/500 A2", "dav-3002"), cce_aicore=300,
+            short_soc="Ascend310B", l1_total=1024 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=128 * KB),
     Product("ascend310p", "Atlas inference series, AI Core", 2002, False, False, (1, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 8, 8,
             ("Ascend310P1", "Ascend310P3"), ("Ascend310P", "Atlas inference", "Atlas inference AI Core"),
-            cce_aicore=200, data_copy_pad=False),
+            cce_aicore=200, data_copy_pad=False,
+            short_soc="Ascend310P", l1_total=1024 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=256 * KB),
     Product("ascend310p_vec", "Atlas inference series, Vector Core", 2002, False, True, (0, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 0, 7,
-            ("Ascend310P3",), ("Ascend310P Vector Core", "Atlas inference Vector Core"), cce_aicore=200, data_copy_pad=False),
+            ("Ascend310P3",), ("Ascend310P Vector Core", "Atlas inference Vector Core"), cce_aicore=200, data_copy_pad=False,
+            short_soc="Ascend310P"),
     Product("ascend910", "Atlas training series", 1001, False, False, (1, 1),
             256 * KB, 0, ("PIPE_MTE3", "PIPE_MTE3"), "compile-only", False, 32, 32,
             ("Ascend910A", "Ascend910ProA", "Ascend910PremiumA"),
-            ("Ascend910", "Atlas training", "Atlas training series", "dav-1001"), cce_aicore=100, data_copy_pad=False),
+            ("Ascend910", "Atlas training", "Atlas training series", "dav-1001"), cce_aicore=100, data_copy_pad=False,
+            short_soc="Ascend910", l1_total=1024 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=256 * KB),
 )
 
 # Lower case, without spaces, '-', '_' or '/', so "Atlas A2", "atlas-a2" and "ATLAS_A2" are one name.
@@ -141,6 +160,9 @@ def as_record(p: Product) -> dict:
         "separated": p.separated, "vector_only": p.vector_only,
         "aic_aiv_ratio": list(p.aic_aiv_ratio), "aic_cores": p.aic_cores, "aiv_cores": p.aiv_cores,
         "ub_total_bytes": p.ub_total, "ub_reserved_bytes": p.ub_reserved, "ub_usable_bytes": p.ub_bytes,
+        # 0: not known for this product
+        "l1_total_bytes": p.l1_total, "l0a_total_bytes": p.l0a_total, "l0b_total_bytes": p.l0b_total,
+        "l0c_total_bytes": p.l0c_total, "bt_total_bytes": p.bt_total, "short_soc": p.short_soc,
         "default_pipes": {"aiv": p.default_pipes[0], "aic": p.default_pipes[1]},
         "task_sync": p.task_sync, "superkernel": p.superkernel, "data_copy_pad": p.data_copy_pad,
         "cmake_arch": p.cmake_arch, "soc_versions": list(p.soc_versions), "aliases": list(p.aliases),

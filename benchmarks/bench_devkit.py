@@ -1,7 +1,9 @@
 """Benchmarks of the devkit backend (docs/devkit.md shows the numbers with the commands).
 
-    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--json F]
+    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--exclude SUBSTR...] [--json F]
+                                            [--self-verify]
     python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
+    python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
     python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
 
 sweep: every asc-devkit example that has scripts/verify_result.py, every scenario its gen_data.py offers,
@@ -61,11 +63,30 @@ def _readme_args(readme: str, script: str) -> list[str] | None:
     return None
 
 
-def discover(tree: Path, only: str | None):
-    for verify in sorted((tree / "examples").rglob("scripts/verify_result.py")):
+SELF_PASS = re.compile(r"test pass", re.I)          # what a self-verifying example's main prints
+
+
+def _self_verifying(tree: Path) -> list[Path]:
+    """Examples without verify_result.py whose own main compares with the golden and prints a pass line
+    (most of 04_advanced_api): their gen_data.py script and a source printing "test pass"."""
+    found = []
+    for gen in sorted((tree / "examples").rglob("scripts/gen_data.py")):
+        folder = gen.parent.parent
+        if (folder / "scripts" / "verify_result.py").is_file():
+            continue
+        if any(SELF_PASS.search(p.read_text(errors="replace")) for p in folder.iterdir() if p.suffix in (".asc", ".cpp")):
+            found.append(folder / "scripts" / "gen_data.py")
+    return found
+
+
+def discover(tree: Path, only=None, self_verify: bool = False, exclude=()):
+    scripts = sorted((tree / "examples").rglob("scripts/verify_result.py"))
+    if self_verify:
+        scripts = sorted(scripts + _self_verifying(tree))
+    for verify in scripts:
         folder = verify.parent.parent
         rel = str(folder.relative_to(tree / "examples"))
-        if only and not any(o in rel for o in only):
+        if (only and not any(o in rel for o in only)) or any(x in rel for x in exclude or ()):
             continue
         sources = sorted(p for p in folder.iterdir() if p.suffix in (".asc", ".cpp") and p.is_file())
         if not sources:
@@ -77,7 +98,8 @@ def discover(tree: Path, only: str | None):
                        if p.is_file()), "")
         cmake = (folder / "CMakeLists.txt").read_text(errors="replace") if (folder / "CMakeLists.txt").is_file() else ""
         arch3510 = "dav-3510" in readme and "dav-2201" not in readme
-        yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify.read_text(errors="replace"), arch3510
+        verify_text = verify.read_text(errors="replace") if verify.name == "verify_result.py" else None
+        yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify_text, arch3510
 
 
 def _verify_args(readme: str, verify_text: str, flag, n) -> list[str]:
@@ -93,7 +115,11 @@ def _verify_args(readme: str, verify_text: str, flag, n) -> list[str]:
 def _first_cause(text: str) -> str:
     """The line that says why: a compiler `error:` line, the intrinsic a kernel needs, the typed error."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    for pattern in (r"intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
+    missing = [re.sub(r"^(?:intrinsic|hook or global) ", "", s).split(" (needed by")[0] for s in lines
+               if re.match(r"(?:intrinsic|hook or global) ", s)]
+    if missing:       # the backend's missing-piece report: name every piece, not just the first
+        return ("missing: " + ", ".join(missing))[:160]
+    for pattern in (r"^intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
                     r"fail"):
         for s in lines:
             if re.search(pattern, s) and not s.endswith("failed:"):
@@ -144,7 +170,8 @@ def drive(item, backend: str, workdir: Path) -> Run:
     build = root / "build"
     (build / "input").mkdir(parents=True)
     (build / "output").mkdir()
-    gen_args = [f"{flag}={n}"] if flag else []
+    # the scenario flag, else what the README passes (antiquant: -DCMAKE_ASC_ARCHITECTURES=dav-2201)
+    gen_args = [f"{flag}={n}"] if flag else (_readme_args(readme, "gen_data.py") or [])
     gen = _run([sys.executable, "../scripts/gen_data.py", *gen_args], build) if (root / "scripts/gen_data.py").is_file() else None
     if gen is not None and gen.returncode != 0:
         run.result, run.cause = "fail", "gen_data.py: " + _first_cause(gen.stderr or gen.stdout)
@@ -158,6 +185,10 @@ def drive(item, backend: str, workdir: Path) -> Run:
         proc = _run(cmd, build)
         if proc.returncode != 0:
             run.result, run.cause = "fail", _first_cause(proc.stderr + "\n" + proc.stdout)
+        elif verify_text is None:         # the program verified itself
+            ok = bool(SELF_PASS.search(proc.stdout)) and not re.search(r"test fail|failed", proc.stdout, re.I)
+            run.result = "pass" if ok else "fail"
+            run.cause = "" if ok else "WRONG ANSWER: " + _first_cause(proc.stdout)
         else:
             verify = _run([sys.executable, "../scripts/verify_result.py", *_verify_args(readme, verify_text, flag, n)],
                           build)
@@ -177,7 +208,7 @@ def sweep(args) -> int:
     if tree is None:
         print(f"needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}", file=sys.stderr)
         return 2
-    items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only) for n in it[4]]
+    items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only, args.self_verify, args.exclude) for n in it[4]]
     jobs = [(it, b) for it in items for b in args.backend]
     workdir = Path(tempfile.mkdtemp(prefix="ascgen-devkit-sweep-"))
     results: list[Run] = []
@@ -268,6 +299,31 @@ def compile_times(args) -> int:
     return 0
 
 
+def host_library(args) -> int:
+    """The devkit host library (the tree's tiling sources, devkit_host.py): cold into an empty cache, then
+    warm (everything cached). Wall time and the compilers' CPU time."""
+    code = (f"import time,sys; sys.path.insert(0,{str(REPO)!r}); from ascgen import products; "
+            "from ascgen.runtime import devkit, devkit_host; t=time.perf_counter(); "
+            "devkit_host.library(devkit.tree(), products.get('ascend910b')); print(time.perf_counter()-t)")
+    cache = _fresh_cache()
+    rows = []
+    for step in ("cold", "warm"):
+        before = os.times()
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+        after = os.times()
+        if out.returncode != 0:
+            print(out.stderr[-2000:], file=sys.stderr)
+            return 1
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        rows.append((step, float(out.stdout.strip().splitlines()[-1]), cpu))
+    print("| host library (ascend910b) | wall | CPU (compilers) |")
+    print("|---|---|---|")
+    for step, wall, cpu in rows:
+        print(f"| {step} | {wall:.2f} s | {cpu:.1f} s |")
+    shutil.rmtree(cache, ignore_errors=True)
+    return 0
+
+
 def add_relu(args) -> int:
     import numpy as np
     from ascgen.runtime.loader import load
@@ -302,13 +358,18 @@ def main(argv=None) -> int:
     s.add_argument("--backend", nargs="+", default=["builtin", "devkit"], choices=["builtin", "devkit"])
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--only", nargs="+", help="only examples whose folder contains one of these texts")
+    s.add_argument("--exclude", nargs="*", default=[], help="leave out examples whose folder contains any of these")
     s.add_argument("--json", help="also write the rows to this file")
+    s.add_argument("--self-verify", action="store_true",
+                   help="also run examples without verify_result.py whose own main prints 'test pass' "
+                        "(most of 04_advanced_api); such a run passes on its pass line")
     sub.add_parser("compile")
+    sub.add_parser("hostlib")
     a = sub.add_parser("addrelu")
     a.add_argument("--blocks", type=int, default=8)
     a.add_argument("--reps", type=int, default=3)
     args = p.parse_args(argv)
-    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu}[args.cmd](args)
+    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ascgen import products, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build, devkit, host_rewrite, wrapper
+from ascgen.runtime import build, devkit, devkit_host, host_rewrite, wrapper
 from ascgen.runtime.module import KernelInfo, Module, _address, _dlopen, _symbol
 from ascgen.source.launches import has_launches
 
@@ -38,11 +38,14 @@ class DevkitModule(Module):
         product = kwargs.get("product") if "product" in kwargs else args[3]
         devkit.check_product(products.get(product))
         self._root = devkit.tree()
-        # The source analysis preprocesses the user's file too: it must find the generated tiling header.
-        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit.tiling_dir(self._root)]
+        # The source analysis preprocesses the user's file too: it must find the generated tiling header,
+        # and, for a program using the tiling API, empty stand-ins of its headers (the build uses the real ones).
+        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit.tiling_dir(self._root),
+                                  devkit_host.analysis_dir()]
         super().__init__(*args, **kwargs)
 
     def _build(self, instances) -> None:
+        self.include_dirs = [d for d in self.include_dirs if d != devkit_host.analysis_dir()]
         # On the command line: the architecture and the backend's macros (the PCH is built with the same);
         # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
         self.cmd_defines = {**self.arch_defines, **devkit.defines(self.product)}
@@ -58,9 +61,15 @@ class DevkitModule(Module):
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
         flags = [*devkit.MODEL_FLAGS, *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
+        libs: list[str] = []
+        if devkit_host.needs_host(self._host_texts(extra)):
+            # the host program uses the tiling API: the library's tiling sources, built once per product
+            incs.append(devkit_host.include_dir())
+            host_flags, libs = devkit_host.library(self._root, self.product).link_flags()
+            flags += host_flags
         so = build.compile_shared(sources, include_dirs=incs, defines=self.cmd_defines, extra_flags=flags,
-                                  name=f"{label}-devkit")
-        problem = devkit.missing_report(so, lambda: self._relink_cmd(sources, incs, flags))
+                                  link_libs=libs, name=f"{label}-devkit")
+        problem = devkit.missing_report(so, lambda: self._relink_cmd(sources, incs, flags, libs))
         if problem:
             raise CompileError(f"{self.source}: {problem}")
         self.so_path = so
@@ -68,7 +77,22 @@ class DevkitModule(Module):
         for inst in instances:
             self._register(inst)
 
-    def _relink_cmd(self, sources, incs, flags):
+    def _host_texts(self, extra) -> list[str]:
+        """The program's text, its other sources and the headers beside them: where a tiling-API include
+        can be."""
+        texts = [self.text]
+        folders = {Path(self.source).resolve().parent} if Path(str(self.source)).is_file() else set()
+        for s in extra:
+            if isinstance(s, build.SourceText):
+                texts.append(s.text)
+            else:
+                texts.append(Path(s).read_text(errors="replace"))
+                folders.add(Path(s).resolve().parent)
+        for folder in folders:
+            texts += [h.read_text(errors="replace") for h in sorted(folder.glob("*.h")) if h.is_file()]
+        return texts
+
+    def _relink_cmd(self, sources, incs, flags, libs=()):
         """The build command again (for naming the callers of missing intrinsics); None for multi-file."""
         if len(sources) != 1:
             return None
@@ -77,7 +101,7 @@ class DevkitModule(Module):
         src = tmp / "wrapper.cpp"
         src.write_text(f'#line 1 "{sources[0].path}"\n{sources[0].text}')
         return [build.find_compiler(), *build.build_flags(incs, self.cmd_defines, flags), "-x", "c++", str(src),
-                "-x", "none", "-o", str(tmp / "out.so")]
+                "-x", "none", "-o", str(tmp / "out.so"), *libs]
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)

@@ -100,6 +100,17 @@ bool CheckFuncVecGatherMaskImpl(VecGatherMaskApiParams&, const uint32_t, const c
 bool CheckFuncVecSelectImpl(VecSelectApiParams&, const char*) { return true; }
 bool CheckFuncVecSelectImpl(VecSelectApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFuncVecSelectImplForMaskArray(VecSelectApiParams&, const uint64_t[], const char*) { return true; }
+// The advanced API's argument checks ask for a buffer's capacity by Hardware index (GM, UB, L1, L0A...):
+// the library's own CPU-mode sizes for this architecture (ConstDefiner::bufferInitLen).
+uint64_t GetHardWarebufferSize(uint8_t index) {
+    const auto& lens = ConstDefiner::Instance().bufferInitLen;
+    const auto it = lens.find(static_cast<Hardware>(index));
+    if (it == lens.end()) {
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ASCGEN_HERE,
+                           "GetHardWarebufferSize: the library has no buffer of hardware index %u", unsigned(index));
+    }
+    return it->second;
+}
 }  // namespace check
 }  // namespace AscendC
 

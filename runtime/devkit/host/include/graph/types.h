@@ -1,0 +1,82 @@
+// ascgen: the part of CANN's graph/types.h the asc-devkit tiling sources use (ge::DataType and
+// ge::GetSizeByDataType). Enumerator values follow CANN's public numbering so values stored by one side
+// read the same on the other.
+#pragma once
+#include <cstdint>
+
+// In the CPU-debug configuration the library's kernel_type.h defines DT_FLOAT... as macros (the real
+// toolchain makes them AscendC:: enumerators instead). A program that includes kernel_operator.h and
+// then the tiling API would have them expand inside ge::DataType and matmul_tiling::DataType; no
+// dav_c220 kernel code uses them, so they end here (a later use is a compile error, not a wrong value).
+#undef DT_FLOAT
+#undef DT_FLOAT16
+#undef DT_INT8
+#undef DT_INT32
+#undef DT_UINT8
+#undef DT_INT16
+#undef DT_UINT16
+#undef DT_UINT32
+#undef DT_INT64
+#undef DT_UINT64
+#undef DT_DOUBLE
+#undef DT_BOOL
+#undef DT_STRING
+#undef DT_DUAL_SUB_INT8
+#undef DT_DUAL_SUB_UINT8
+#undef DT_COMPLEX64
+#undef DT_COMPLEX128
+#undef DT_QINT8
+#undef DT_QINT16
+#undef DT_QINT32
+#undef DT_QUINT8
+#undef DT_QUINT16
+#undef DT_RESOURCE
+#undef DT_STRING_REF
+#undef DT_DUAL
+#undef DT_VARIANT
+#undef DT_BF16
+#undef DT_UNDEFINED
+#undef DT_INT4
+#undef DT_UINT1
+#undef DT_INT2
+#undef DT_UINT2
+#undef DT_COMPLEX32
+#undef DT_HIFLOAT8
+#undef DT_FLOAT8_E5M2
+#undef DT_FLOAT8_E4M3FN
+#undef DT_FLOAT8_E8M0
+#undef DT_FLOAT6_E3M2
+#undef DT_FLOAT6_E2M3
+#undef DT_FLOAT4_E2M1
+#undef DT_FLOAT4_E1M2
+#undef DT_MAX
+
+namespace ge {
+
+enum DataType {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
+    DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_QINT8 = 18,
+    DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24,
+    DT_DUAL = 25, DT_VARIANT = 26, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31,
+    DT_UINT2 = 32, DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT8_E8M0 = 37, DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41,
+    DT_MAX
+};
+
+// Bytes per element; sub-byte types and types without a fixed size have none: -1 (CANN encodes sub-byte
+// sizes differently; no tiling source in the tree asks for one).
+inline int GetSizeByDataType(DataType t) {
+    switch (t) {
+        case DT_FLOAT: case DT_INT32: case DT_UINT32: case DT_QINT32: case DT_COMPLEX32: return 4;
+        case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: case DT_QINT16: case DT_QUINT16: return 2;
+        case DT_INT8: case DT_UINT8: case DT_BOOL: case DT_QINT8: case DT_QUINT8: case DT_HIFLOAT8:
+        case DT_FLOAT8_E5M2: case DT_FLOAT8_E4M3FN: case DT_FLOAT8_E8M0: case DT_DUAL_SUB_INT8:
+        case DT_DUAL_SUB_UINT8: return 1;
+        case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+        case DT_COMPLEX128: return 16;
+        default: return -1;
+    }
+}
+
+}  // namespace ge
