@@ -35,7 +35,7 @@ class TempBuffer:
 
 
 @dataclass(frozen=True)
-class Step:
+class VectorCall:
     """One vector call in Compute(): dst = op(srcs..., scalar) over `count` elements."""
     op: str
     dtype: str           # dst element type
@@ -64,7 +64,7 @@ class KernelPlan:
     scalars: tuple            # ParamSpec of the scalar params
     temps: tuple[TempBuffer, ...]
     temp_uses: tuple[TempUse, ...]
-    steps: tuple[Step, ...]
+    steps: tuple[VectorCall, ...]
     align_elems: int          # elements in 32 bytes of the narrowest dtype: the unit of the core split
     data_copy_pad: bool       # tails with DataCopyPad (else an aligned tail shifted back inside the tensor)
     ub_used: int
@@ -176,7 +176,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
     for n in live:
         if n.op == "input":
             var[n.id] = n.name + "Local"
-    steps: list[Step] = []
+    steps: list[VectorCall] = []
     temps: list[int] = []          # bytes per buffer
     busy: dict[int, int] = {}      # buffer index -> node id living there
     uses: list[TempUse] = []
@@ -199,7 +199,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
             uses.append(TempUse(name, n.dtype, f"tmpBuf{buf}"))
             var[n.id] = name
         src_dtype = spec.nodes[n.args[0]].dtype if n.args else n.dtype
-        steps.append(Step(n.op, n.dtype, var[n.id], tuple(var[a] for a in n.args), src_dtype, n.scalar,
+        steps.append(VectorCall(n.op, n.dtype, var[n.id], tuple(var[a] for a in n.args), src_dtype, n.scalar,
                           rounds.get(n.id, n.round), n.where))
         for buf, holder in list(busy.items()):       # free the buffers whose value was last used here
             if holder != n.id and last_use.get(holder, -1) <= n.id:
@@ -208,7 +208,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
     return tuple(steps), tuple(TempBuffer(f"tmpBuf{i}", b) for i, b in enumerate(temps)), tuple(uses)
 
 
-def _copies(spec: KernelSpec, var: dict[int, str], out_of: dict[int, str]) -> list[Step]:
+def _copies(spec: KernelSpec, var: dict[int, str], out_of: dict[int, str]) -> list[VectorCall]:
     """An output whose value already lives elsewhere (an input, or another output) is copied with
     Adds(dst, src, 0): a vector copy valid for any element count."""
     steps = []
@@ -221,7 +221,7 @@ def _copies(spec: KernelSpec, var: dict[int, str], out_of: dict[int, str]) -> li
                             f"output needs a copy, offered for float16/float32/int16/int32 only")
         from ascgen.builder.ir import ScalarOperand
         zero = ScalarOperand(literal=0.0 if DTYPES[dt].is_float else 0)
-        steps.append(Step("Adds", dt, o.name + "Local", (var[o.node],), dt, zero, None, o.where))
+        steps.append(VectorCall("Adds", dt, o.name + "Local", (var[o.node],), dt, zero, None, o.where))
     return steps
 
 

@@ -38,7 +38,7 @@ class TaskSyncPolicy:
 
 
 @dataclass(frozen=True)
-class Line:
+class ProcessLine:
     indent: int          # levels inside Process()'s body
     text: str
     where: str = ""      # builder line it comes from, for the trailing comment
@@ -49,7 +49,7 @@ class Placement:
     mode: str
     wait_call: str | None        # the literal statement, or None
     set_call: str | None
-    process: tuple[Line, ...]    # the body of Process()
+    process: tuple[ProcessLine, ...]    # the body of Process()
     prefetch: tuple[str, ...]    # input names loaded before the wait
     sk_cap: int                  # SK_BIND cap bits for the calls the kernel makes
     note: str | None             # a source comment for compile-only products
@@ -78,28 +78,28 @@ def place_task_sync(plan, policy: TaskSyncPolicy | None = None) -> Placement:
     wait = wait_statement(policy.force) if mode in ("both", "wait") else None
     set_ = set_statement(plan.product, policy.force) if mode in ("both", "set") else None
     where = plan.spec.where
-    lines: list[Line] = []
+    lines: list[ProcessLine] = []
     for name in prefetch:
-        lines.append(Line(0, f"if (this->tileNum > 0) {{ CopyIn{_method(plan, name)}(0); }}"
+        lines.append(ProcessLine(0, f"if (this->tileNum > 0) {{ CopyIn{_method(plan, name)}(0); }}"
                              f"  // ascgen-check: allow(tasksync-gm-before-wait) prefetch: {name} is not "
                              f"written by the previous task"))
     if wait:
-        lines.append(Line(0, wait, where))
+        lines.append(ProcessLine(0, wait, where))
     if set_ and policy.set_early:
-        lines.append(Line(0, set_ + "  // ascgen-check: allow(tasksync-gm-after-set) early: the next task touches "
+        lines.append(ProcessLine(0, set_ + "  // ascgen-check: allow(tasksync-gm-after-set) early: the next task touches "
                                     "none of this task's GM buffers"))
     for t in getattr(plan, "preloads", ()):      # 2-D kernels: per-column vectors, read once after the wait
-        lines.append(Line(0, f"if (this->tileNum > 0) {{ CopyIn{t.method}(); }}", t.where))
-    lines.append(Line(0, "for (uint32_t i = 0; i < this->tileNum; i++) {"))
+        lines.append(ProcessLine(0, f"if (this->tileNum > 0) {{ CopyIn{t.method}(); }}", t.where))
+    lines.append(ProcessLine(0, "for (uint32_t i = 0; i < this->tileNum; i++) {"))
     for t in plan.inputs:
         call = f"CopyIn{t.method}(i);"
-        lines.append(Line(1, f"if (i > 0) {{ {call} }}" if t.name in prefetch else call, t.where))
-    lines.append(Line(1, "Compute(i);"))
+        lines.append(ProcessLine(1, f"if (i > 0) {{ {call} }}" if t.name in prefetch else call, t.where))
+    lines.append(ProcessLine(1, "Compute(i);"))
     for t in plan.outputs:
-        lines.append(Line(1, f"CopyOut{t.method}(i);", t.where))
-    lines.append(Line(0, "}"))
+        lines.append(ProcessLine(1, f"CopyOut{t.method}(i);", t.where))
+    lines.append(ProcessLine(0, "}"))
     if set_ and not policy.set_early:
-        lines.append(Line(0, set_, where))
+        lines.append(ProcessLine(0, set_, where))
     cap = (SK_CAP_WAIT if wait else 0) | (SK_CAP_SET if set_ else 0)
     return Placement(mode, wait, set_, tuple(lines), prefetch, cap, _note(plan.product, mode))
 

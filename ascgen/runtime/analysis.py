@@ -19,7 +19,7 @@ from pathlib import Path
 from ascgen import config, resources
 from ascgen.errors import CompileError
 from ascgen.runtime import build, wrapper
-from ascgen.source.signature import Kernel, Param, SourceInfo, analyse
+from ascgen.source.signature import KernelEntry, Param, SourceInfo, analyse
 
 ANALYSIS_VERSION = 5
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
@@ -104,7 +104,7 @@ def _to_json(info: SourceInfo) -> dict:
 
 
 def _from_json(data: dict) -> SourceInfo:
-    kernels = tuple(Kernel(**{**k, "params": tuple(Param(**p) for p in k["params"]),
+    kernels = tuple(KernelEntry(**{**k, "params": tuple(Param(**p) for p in k["params"]),
                               "gm_casts": tuple(tuple(c) for c in k.get("gm_casts", ()))}) for k in data["kernels"])
     return SourceInfo(kernels, data["uses_wait"], data["uses_set"], data["uses_sync_all"])
 

@@ -23,7 +23,7 @@ from ascgen import products, resources
 from ascgen.errors import KernelError, SpecError
 from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
 from ascgen.source.launches import has_launches
-from ascgen.source.signature import KERNEL_TYPES, Kernel, SourceInfo
+from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
 
 _open_lock = threading.Lock()
 _libs: dict[str, ctypes.CDLL] = {}      # .so path -> handle (a library is opened once per process)
@@ -65,7 +65,7 @@ class BoundTask:
 class KernelInfo:
     """What a Module knows about one kernel instance ("add_custom" or "add_custom<2048>")."""
     name: str
-    kernel: Kernel
+    kernel: KernelEntry
     kinds: tuple[str, ...]          # compiler-resolved parameter types ("ptr:float32", "uint32")
     entry: int                      # address of the trampoline `void entry(void** args)`
 
@@ -128,7 +128,7 @@ def arch_defines(product) -> dict:
     return out
 
 
-def locate_at_definition(exc: KernelError, kernel: Kernel) -> None:
+def locate_at_definition(exc: KernelError, kernel: KernelEntry) -> None:
     """A fault before the core recorded any line (an exception thrown before the first API call) gets the
     kernel's definition as its place, said as such, instead of `?`."""
     if exc.site.file or not getattr(kernel, "file", None):

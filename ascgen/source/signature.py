@@ -45,7 +45,7 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Kernel:
+class KernelEntry:
     name: str
     params: tuple[Param, ...]
     kernel_type: str        # one of KERNEL_TYPES
@@ -62,12 +62,12 @@ class Kernel:
 
 @dataclass(frozen=True)
 class SourceInfo:
-    kernels: tuple[Kernel, ...]
+    kernels: tuple[KernelEntry, ...]
     uses_wait: bool
     uses_set: bool
     uses_sync_all: bool = False     # the source calls SyncAll (feed-sync-all complements only such tasks)
 
-    def kernel(self, name: str) -> Kernel | None:
+    def kernel(self, name: str) -> KernelEntry | None:
         base = name.split("<", 1)[0].strip()
         for k in self.kernels:
             if k.name == base:
@@ -194,10 +194,10 @@ def _scope_at(blocks, pos: int) -> str:
     return "".join(f"{n}::" for n in names)
 
 
-def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]:
+def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[KernelEntry]:
     """Every `__global__` function in `text` (comments already stripped). Definitions win over
     declarations of the same name; `file_of(pos)` maps an offset to (file, line) for messages."""
-    found: dict[str, Kernel] = {}
+    found: dict[str, KernelEntry] = {}
     defined: set[str] = set()
     blocks = _namespaces(text)
     file_casts = _casts(text)
@@ -243,7 +243,7 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[Kernel]
         params = tuple(p for p in params if p.ctype != "void")
         file, line = file_of(g.start())
         casts = gm_casts_of(params, body, params_end, file_casts, file_of) if is_definition else ()
-        kernel = Kernel(name, params, kernel_type, why, template, bool(re.search(r'extern\s*"', qualifiers)),
+        kernel = KernelEntry(name, params, kernel_type, why, template, bool(re.search(r'extern\s*"', qualifiers)),
                         file, line, _scope_at(blocks, g.start()), casts)
         if name in defined and not is_definition:
             continue
