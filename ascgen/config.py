@@ -41,6 +41,11 @@ def update_golden() -> bool:
     return os.environ.get("ASCGEN_UPDATE_GOLDEN", "") not in ("", "0")
 
 
+def native() -> bool:
+    """ASCGEN_NATIVE=0: compile kernels without -march=native (e.g. for a cache shared by different CPUs)."""
+    return os.environ.get("ASCGEN_NATIVE", "1") not in ("", "0")
+
+
 def debug() -> bool:
     """ASCGEN_DEBUG=1: keep build directories, compile with -O0 -g, print tracebacks in the CLI."""
     return os.environ.get("ASCGEN_DEBUG", "") not in ("", "0")

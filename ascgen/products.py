@@ -1,7 +1,7 @@
 """The product catalog: every product-specific fact lives in this one table.
 
 Passes look facts up here (`product.ub_bytes`, `product.default_pipes`...); nothing else in ascgen
-branches on a product name. Source: ../shared/design/tasksync-semantics.md section 2.
+branches on a product name. Source: docs/semantics.md, "Products and what the calls do there".
 """
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ _ARITH_1001 = ("float16", "float32", "int32")
 class ArchCaps:
     dtypes: tuple[str, ...]                 # element types the architecture has
     casts: dict                             # (from, to) -> round modes
-    op_dtypes: dict = field(default_factory=dict)   # ops whose dtypes differ from builder_ops.OPS
+    op_dtypes: dict = field(default_factory=dict)   # ops whose dtypes differ from ops.OPS
     vector_api: bool = True                 # the basic vector API (Add, Exp, Cast...) exists at all
 
 

@@ -5,7 +5,7 @@
     k.output("z", Relu(x + y))
 
 Every declaration and op records the user's `file:line` so emitted statements and errors point back at it.
-`Kernel.spec()` freezes the description into a `KernelSpec` (ascgen/builder_ir.py). See docs/builder.md.
+`Kernel.spec()` freezes the description into a `KernelSpec` (ascgen/builder/ir.py). See docs/builder.md.
 """
 from __future__ import annotations
 

@@ -39,6 +39,6 @@ EXACT_CASTS = frozenset({("float16", "float32"), ("bfloat16", "float32"), ("int8
 
 
 def cast_targets(src: str) -> list[str]:
-    """Every dtype some architecture converts `src` to (builder_caps.py holds the per-arch tables)."""
+    """Every dtype some architecture converts `src` to (caps.py holds the per-arch tables)."""
     from ascgen.builder.caps import CAPS
     return sorted({d for c in CAPS.values() for (s, d) in c.casts if s == src})

@@ -1,8 +1,8 @@
 """What the Ascend C API calls mean to `ascgen check`: one table of names, no logic beyond lookups.
 
 The checker recognises library calls by name (spelled tokens), not by resolved declarations, because
-kernels are often analysed without the CANN headers they include. Sources: ../shared/design/
-tasksync-semantics.md sections 1 and 3, and the public asc-devkit interface headers.
+kernels are often analysed without the CANN headers they include. Sources: docs/semantics.md (the two
+calls, how a SuperKernel executes) and the public asc-devkit interface headers.
 """
 from __future__ import annotations
 

@@ -57,8 +57,8 @@ class Index:
     macros: dict = field(default_factory=dict)            # function-like macros of the user's files
     _user_cache: dict = field(default_factory=dict)
     _children: dict = field(default_factory=dict)
-    texts: dict = field(default_factory=dict)             # edited texts clang parsed (check_parse)
-    summaries: dict = field(default_factory=dict)         # check_paths' per-function caches, per file
+    texts: dict = field(default_factory=dict)             # edited texts clang parsed (parse.py)
+    summaries: dict = field(default_factory=dict)         # paths.py's per-function caches, per file
     var_generic: set = field(default_factory=set)         # variables typed by a template parameter or auto
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)

@@ -33,7 +33,7 @@ PRELUDE = "".join(f"#ifndef {name}\n#define {name}\n#endif\n"
 HOST_HEADERS = ("cstdint", "cstdlib", "cstring", "cmath", "cstdio", "iostream", "fstream", "string", "vector",
                 "map", "unordered_map", "algorithm", "memory", "random", "utility", "chrono", "functional")
 
-# The detailed preprocessing record is what makes clang keep the ranges #if skipped (check_tokens).
+# The detailed preprocessing record is what makes clang keep the ranges #if skipped (tokens.py).
 _OPTIONS = 0x01     # CXTranslationUnit_DetailedPreprocessingRecord
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 

@@ -14,7 +14,7 @@ of any binary that runs, so it is dropped (constexpr_chain_end).
 Loops: a loop without task-sync calls may run zero or more times; one that contains them is reported by
 the in-loop rule and counted as running its calls once, so the other rules are not buried under
 consequences of the same mistake. The interpreter records events (sync calls, GM accesses, other library
-calls) with the states that reach them; check_rules turns events and exit states into diagnostics.
+calls) with the states that reach them; rules.py turns events and exit states into diagnostics.
 """
 from __future__ import annotations
 

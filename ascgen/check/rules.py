@@ -1,4 +1,4 @@
-"""The task-sync rules: from a kernel's path model (check_paths.KernelTrace) to diagnostics.
+"""The task-sync rules: from a kernel's path model (paths.KernelTrace) to diagnostics.
 
 Each rule is one function over the trace; rule ids are documented in docs/check.md. Product facts come
 from the product's fields (task_sync, superkernel, default_pipes), never from its id.

@@ -2,7 +2,7 @@
 kernels: its callees (through the user's macros too), the task-sync calls below it, whether it has
 core-type or TilingKey conditions, and whether interpreting it can change a verdict at all.
 
-The path model (check_paths) asks these questions to skip or memoise work: a helper with nothing that
+The path model (paths.py) asks these questions to skip or memoise work: a helper with nothing that
 matters below it is recorded as run instead of interpreted, and a helper is interpreted on the part of
 the path state it can observe. Everything here depends only on the source, never on a path.
 """

@@ -122,7 +122,7 @@ class TokenStatements:
             other = self.exec_tokens(toks[end + 1:else_end], false_s, fn, loop, depth)
             end = else_end
         elif k == i + 2 and self.summary.toks_sync(toks[then_at:then_end], fn):
-            other = state.Flow()    # `if constexpr` selecting a configuration: see check_paths' docstring
+            other = state.Flow()    # `if constexpr` selecting a configuration: see paths.py's docstring
         else:
             other = state.Flow(fall=false_s)
         for name in ("fall", "ret", "brk", "cont"):

@@ -14,6 +14,7 @@ import fcntl
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence, Union
 
@@ -33,6 +35,11 @@ CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
 RELEASE_FLAGS = ("-O2", "-g0")
 DEBUG_FLAGS = ("-O0", "-g")
+# Kernel modules (module.py) on x86-64: the cube's matmul kernel (runtime/include/ascgen/gemm.h) runs
+# about 2x faster with AVX2 + FMA. -ffp-contract=off keeps every other float op rounding exactly as
+# before: without it GCC fuses a * b + c in kernels and library ops once FMA exists (gemm.h fuses
+# explicitly where that cannot change a result). A few percent of compile time (docs/library.md).
+NATIVE_FLAGS = ("-march=native", "-ffp-contract=off")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inc", ".inl")
 DIAGNOSTIC_LINES = 30
 COMPILE_TIMEOUT_S = 600
@@ -107,6 +114,28 @@ def optimisation_flags() -> tuple[str, ...]:
     return DEBUG_FLAGS if config.debug() else RELEASE_FLAGS
 
 
+def native_flags() -> tuple[str, ...]:
+    """NATIVE_FLAGS for kernel modules, unless ASCGEN_NATIVE=0 or the machine is not x86-64 (where g++
+    and clang++ both accept -march=native). The host CPU then joins the cache key (`_key_parts`)."""
+    if not config.native() or platform.machine().lower() not in ("x86_64", "amd64"):
+        return ()
+    return NATIVE_FLAGS
+
+
+@lru_cache(maxsize=1)
+def host_cpu_id() -> str:
+    """What -march=native depends on: the CPU model and feature flags (Linux /proc/cpuinfo), so a cache
+    shared by machines with different CPUs never hands one an .so with instructions it lacks."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read(65536)
+    except OSError:
+        return f"{platform.machine()} {platform.processor()}"
+    first = text.split("\n\n", 1)[0]
+    keep = [ln for ln in first.splitlines() if ln.split(":", 1)[0].strip() in ("vendor_id", "model name", "flags")]
+    return hashlib.sha256("\n".join(keep).encode()).hexdigest()[:16]
+
+
 # ---- cache key --------------------------------------------------------------------------------------
 
 def _headers_under(folder: Path, recursive: bool) -> list[Path]:
@@ -169,6 +198,7 @@ def _key_parts(sources, flags, compiler) -> dict:
         "local_headers": _digest_files(_local_headers(sources, [Path(i) for i in inc])),
         "flags": list(flags),
         "compiler": compiler_identity(compiler),
+        **({"host_cpu": host_cpu_id()} if "-march=native" in flags else {}),
     }
 
 

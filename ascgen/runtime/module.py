@@ -6,7 +6,7 @@
 load: analyse the source (entry points, kernel types, task-sync use; analysis.py) -> generate the wrapper
 TU with one trampoline per kernel (wrapper.py) -> compile it, cached (build.compile_shared) -> dlopen.
 launch: bind the arguments (binding.py) -> one Task -> core.run(RunRequest). `Module.task()` gives the
-bound Task to SuperKernel (Contract 3 in docs/design/internals.md).
+bound Task to SuperKernel ("Modules -> SuperKernel" in docs/architecture.md).
 """
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ class Module:
         self.product = products.get(product)
         self.source = name
         self.path = path
-        self.compile_path = compile_path or path      # a rewritten copy for host programs (run_cli.py)
+        self.compile_path = compile_path or path      # a rewritten copy for host programs (commands/run.py)
         if compile_path is None and has_launches(text):
             # Host code with <<<>>> launches (an emitted --host kernel file): compile the rewritten copy.
             self.compile_path = host_rewrite.compilable_copy(text, name)
@@ -186,7 +186,7 @@ class Module:
         self.kernel_type_override = kernel_type
         self.is_program = host_main
         self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
-        # Further translation units of a program (run_cli); their kernels are launched from host code only.
+        # Further translation units of a program (commands/run.py); their kernels are launched from host code only.
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
         self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self.include_dirs,
@@ -217,7 +217,7 @@ class Module:
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
             include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
-            extra_flags=self.extra_flags, name=label)
+            extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:

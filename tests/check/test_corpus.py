@@ -1,4 +1,4 @@
-"""`ascgen check` on the seeded-bug corpus (tests/check_corpus/): every marked (line, rule) is reported
+"""`ascgen check` on the seeded-bug corpus (tests/check/corpus/): every marked (line, rule) is reported
 and nothing else, so a false positive fails as surely as a miss; each bug has a clean twin."""
 from __future__ import annotations
 

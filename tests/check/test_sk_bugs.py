@@ -1,4 +1,4 @@
-"""The static checker agrees with the emulator on the SuperKernel suite's seeded bugs (tests/sk_bugs/,
+"""The static checker agrees with the emulator on the SuperKernel suite's seeded bugs (tests/data/sk_bugs/,
 owned by the SuperKernel part, whose runtime verdicts are race, hang or count mismatch): every file whose
 header says "Seeded bug" gets at least one error from `ascgen check`, and every "Correct"/"Clean" file
 gets none (a documented weight prefetch may remain a warning)."""

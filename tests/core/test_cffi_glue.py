@@ -1,4 +1,4 @@
-"""The committed cffi glue (ascgen/runtime/_core_cffi.py) is what core_api.h generates today."""
+"""The committed cffi glue (ascgen/runtime/_autogen/core_cffi.py) is what core_api.h generates today."""
 from ascgen.runtime import core, core_cffi_build
 
 

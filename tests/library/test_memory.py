@@ -1,4 +1,4 @@
-"""Data movement and memory faults of the emulated library, on small kernels in cpp_stub/scenarios.cpp run
+"""Data movement and memory faults of the emulated library, on small kernels in tests/library/stub/scenarios.cpp run
 against the single-threaded rt stub: DataCopy / DataCopyPad layouts, one GM hook call per copy, atomic
 adds, and every memory fault naming the user's line with the numbers."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """TQue / TBuf semantics and misuse, printf, the sync hooks and tiling data of the emulated library
-(cpp_stub/scenarios.cpp on the single-threaded rt stub)."""
+(tests/library/stub/scenarios.cpp on the single-threaded rt stub)."""
 from __future__ import annotations
 
 import re

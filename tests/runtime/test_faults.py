@@ -1,5 +1,5 @@
 """Each fault is a typed error naming kernel, core and source line; the interpreter survives and no core
-thread is left running. Kernels: tests/runtime_kernels/faults.cpp (each faulting line has a marker)."""
+thread is left running. Kernels: tests/data/runtime_kernels/faults.cpp (each faulting line has a marker)."""
 import os
 import re
 import threading

@@ -1,4 +1,4 @@
-"""Seeded-bug SuperKernels (sources in tests/sk_bugs/): each bug gets the verdict the device would give
+"""Seeded-bug SuperKernels (sources in tests/data/sk_bugs/): each bug gets the verdict the device would give
 (race, hang, count mismatch) with the right details, its clean twin gets none, and every verdict is the
 same for schedule seeds 0..9 (happens-before, not luck). Modules compile once per session."""
 import re

@@ -1,5 +1,5 @@
 """Race detection follows the SK options and the product: the same misplaced SetNextTaskStart races only
-where the calls take effect. Twins of tests/test_sk_bugs.py's producer-tail race."""
+where the calls take effect. Twins of tests/superkernel/test_bugs.py's producer-tail race."""
 
 import numpy as np
 import pytest

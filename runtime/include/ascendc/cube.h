@@ -1,8 +1,10 @@
-// The cube unit for half / bfloat16 matrices: GM -> L1 with ND -> NZ conversion (DataCopy with
-// Nd2NzParams), L1 -> L0A/L0B fractal loads (LoadData, optionally transposing each 16 x 16 fractal),
-// Mmad (L0C += A x B in float) and Fixpipe (L0C -> GM, NZ -> ND, optional relu / cast / atomic add).
+// The cube unit for half / bfloat16 matrices (and int8 into int32 in Mmad/Fixpipe): GM -> L1 with ND -> NZ
+// conversion (DataCopy with Nd2NzParams), L1 -> L0A/L0B fractal loads (LoadData, optionally transposing
+// each 16 x 16 fractal), Mmad (L0C += A x B in float, arithmetic in ascgen/gemm.h) and Fixpipe (L0C -> GM,
+// NZ -> ND, optional relu / cast / atomic add).
 //
-// Layouts, with 16 x 16 fractals of 2-byte elements (C0 = 16) and Mf/Kf/Nf = ceil(dim / 16):
+// Layouts, with 16 x 16 fractals of 2-byte elements (C0 = 16) and Mf/Kf/Nf = ceil(dim / 16); int8 has
+// 16 x 32 fractals (C0 = 32, Kf = ceil(k / 32), see gemm.h); Mmad with m == 1 is GEMV mode (see Mmad):
 //   L1 (NZ)  : element (r, c) at (c / 16) * dstNzC0Stride * 16 + r * dstNzNStride * 16 + c % 16
 //   L0A (zZ) : A[m][k] at ((m / 16) * Kf + k / 16) * 256 + (m % 16) * 16 + k % 16
 //   L0B (zN) : B[k][n] at ((k / 16) * Nf + n / 16) * 256 + (n % 16) * 16 + k % 16
@@ -13,6 +15,7 @@
 #include <cstring>
 
 #include "ascendc/copy.h"
+#include "ascgen/gemm.h"
 #include "ascendc/scratch.h"
 #include "ascendc/vec_engine.h"
 
@@ -49,6 +52,9 @@ struct MmadParams {
     uint8_t unitFlag = 0;
     bool kDirectionAlign = false;
     bool cmatrixSource = false, cmatrixInitVal = true;
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+    bool disableGemv = false;   // only these architectures can turn GEMV mode (m == 1) off
+#endif
 };
 enum class QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16 };
 struct FixpipeParamsV220 {
@@ -71,8 +77,8 @@ inline constexpr FixpipeConfig CFG_NZ{false};
 
 namespace detail {
 template <typename T>
-constexpr bool cube_2byte() {
-    return std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value || sizeof(T) == 2;
+constexpr bool cube_float_in() {
+    return std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
 }
 }  // namespace detail
 
@@ -93,10 +99,19 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     for (int64_t k = 0; k < nd; ++k) {
         const T* s = src.data() + k * p.srcNdMatrixStride;
         L::gm_record(s, uint64_t(cols) * sizeof(T), uint64_t(rows), uint64_t(p.srcDValue) * sizeof(T), false, loc);
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < cols; ++c)
-                dst.data()[k * p.dstNzMatrixStride + (c / c0) * p.dstNzC0Stride * c0 + r * p.dstNzNStride * c0 +
-                           c % c0] = s[r * p.srcDValue + c];
+        // One 32-byte row piece (c0 elements, fewer at the right edge) per copy: element (r, c) goes to
+        // (c / c0) * dstNzC0Stride * c0 + r * dstNzNStride * c0 + c % c0. Pieces are copied in the old
+        // element-by-element order, so where strides make them overlap the later one still wins; a
+        // piece never overlaps its GM source. Whole pieces are a fixed 32-byte memcpy (inlined).
+        T* d = dst.data() + k * p.dstNzMatrixStride;
+        const int64_t whole = cols / c0 * c0;
+        for (int64_t r = 0; r < rows; ++r) {
+            const T* sr = s + r * p.srcDValue;
+            T* dr = d + r * p.dstNzNStride * c0;
+            for (int64_t c = 0; c < whole; c += c0) std::memcpy(dr + (c / c0) * p.dstNzC0Stride * c0, sr + c, 32);
+            if (whole < cols)
+                std::memcpy(dr + (whole / c0) * p.dstNzC0Stride * c0, sr + whole, size_t(cols - whole) * sizeof(T));
+        }
     }
     ::ascgen::rt::cost(PIPE_MTE2, uint64_t(nd * rows * cols) * sizeof(T));
 }
@@ -129,31 +144,44 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     ::ascgen::rt::cost(PIPE_MTE1, uint64_t(n) * 512);
 }
 
-// L0C (float) = [L0C +] L0A x L0B for m x k times k x n.
+// L0C = [L0C +] L0A x L0B for m x k times k x n: half/bfloat16 into a float L0C, int8 into an int32 L0C.
+// The arithmetic is ascgen::gemm::mmad (ascgen/gemm.h, shared with the devkit backend's `mad`).
+//
+// GEMV mode: with m == 1 the device reads L0A as one contiguous row of k elements (A[0][t] at t), not as
+// a 16-row fractal (the asc-devkit mmad_gemv example loads it so); only dav-3510 can switch this off
+// (MmadParams::disableGemv). It is emulated for dav-2201 and dav-3510, whose documentation describes
+// it; on the other architectures m == 1 is refused by name rather than guessed.
 template <typename C, typename A, typename B>
 inline void Mmad(const LocalTensor<C>& c, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p,
                  ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
-    static_assert(detail::cube_2byte<A>() && detail::cube_2byte<B>() && std::is_same<C, float>::value,
-                  "ascgen: Mmad is emulated for half/bfloat16 inputs and a float L0C");
+    static_assert((detail::cube_float_in<A>() && detail::cube_float_in<B>() && std::is_same<C, float>::value) ||
+                      (std::is_same<A, int8_t>::value && std::is_same<B, int8_t>::value &&
+                       std::is_same<C, int32_t>::value),
+                  "ascgen: Mmad is emulated for half/bfloat16 inputs with a float L0C and int8 inputs with an "
+                  "int32 L0C");
     L::enter(loc);
     ASCGEN_ARG_CHECK(!p.isBias && !p.enSsparse && !p.enWinogradA && !p.enWinogradB, loc,
                      "Mmad: bias, sparse and Winograd modes are not emulated");
-    const int64_t m = p.m, n = p.n, k = p.k, mf = (m + 15) / 16, kf = (k + 15) / 16, nf = (n + 15) / 16;
-    L::check_ub_bytes(a, mf * kf * 256 * 2, "Mmad", "a (L0A)", loc);
-    L::check_ub_bytes(b, kf * nf * 256 * 2, "Mmad", "b (L0B)", loc);
-    L::check_ub_bytes(c, mf * nf * 256 * 4, "Mmad", "c (L0C)", loc);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) {
-            float acc = 0.f;
-            for (int64_t t = 0; t < k; ++t) {
-                float x = float(L::compute_t<A>(a.data()[((i / 16) * kf + t / 16) * 256 + (i % 16) * 16 + t % 16]));
-                float y = float(L::compute_t<B>(b.data()[((t / 16) * nf + j / 16) * 256 + (j % 16) * 16 + t % 16]));
-                acc += x * y;
-            }
-            float& out = c.data()[((j / 16) * mf + i / 16) * 256 + (i % 16) * 16 + j % 16];
-            out = p.cmatrixInitVal ? acc : out + acc;
-        }
+    ASCGEN_ARG_CHECK(!p.cmatrixSource, loc, "Mmad: cmatrixSource (C from the bias table) is not emulated");
+    constexpr int64_t c0 = 32 / int64_t(sizeof(A));
+    const int64_t m = p.m, n = p.n, k = p.k, mf = (m + 15) / 16, kf = (k + c0 - 1) / c0, nf = (n + 15) / 16;
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+    const bool gemv = m == 1 && !p.disableGemv;
+#else
+    const bool gemv = m == 1;
+#endif
+#if !defined(__NPU_ARCH__) || (__NPU_ARCH__ != 2201 && __NPU_ARCH__ != 3510)
+    ASCGEN_ARG_CHECK(!gemv, loc,
+                     "Mmad: m == 1 selects GEMV mode (L0A read as one contiguous row), which is emulated for "
+                     "dav-2201 and dav-3510 only; pad m to 16 rows");
+#endif
+    if (m == 0 || n == 0) return;
+    L::check_ub_bytes(a, gemv ? k * int64_t(sizeof(A)) : mf * kf * 512, gemv ? "Mmad (GEMV mode, m == 1)" : "Mmad",
+                      "a (L0A)", loc);
+    L::check_ub_bytes(b, kf * nf * 512, "Mmad", "b (L0B)", loc);
+    L::check_ub_bytes(c, mf * nf * 256 * int64_t(sizeof(C)), "Mmad", "c (L0C)", loc);
+    ::ascgen::gemm::mmad(c.data(), a.data(), b.data(), m, n, k, p.cmatrixInitVal, gemv);
     ::ascgen::rt::cost(PIPE_M, uint64_t(m * n * k));
 }
 
@@ -163,7 +191,8 @@ template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p,
                     ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     namespace L = ::ascgen::lib;
-    static_assert(std::is_same<U, float>::value, "ascgen: Fixpipe is emulated from a float L0C");
+    static_assert(std::is_same<U, float>::value || (std::is_same<U, int32_t>::value && std::is_same<T, int32_t>::value),
+                  "ascgen: Fixpipe is emulated from a float L0C, or from an int32 L0C to int32 GM");
     L::enter(loc);
     ASCGEN_ARG_CHECK(config.rowMajor, loc, "Fixpipe: only the row-major (NZ -> ND) output is emulated");
     ASCGEN_ARG_CHECK(p.ndNum <= 1, loc, "Fixpipe: ndNum %d > 1 is not emulated", int(p.ndNum));
@@ -176,8 +205,8 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
     L::Scratch<T> row(static_cast<size_t>(ns));
     for (int64_t i = 0; i < ms; ++i) {
         for (int64_t j = 0; j < ns; ++j) {
-            float v = src.data()[(j / 16) * p.srcStride * 16 + i * 16 + j % 16];
-            row[size_t(j)] = T(p.reluEn && v < 0.f ? 0.f : v);
+            U v = src.data()[(j / 16) * p.srcStride * 16 + i * 16 + j % 16];
+            row[size_t(j)] = T(p.reluEn && v < U(0) ? U(0) : v);
         }
         L::gm_store(dst.data() + i * int64_t(p.dstStride), row.data(), uint64_t(ns), loc);
     }

@@ -3,7 +3,7 @@
 // symbols from the core library at load time, so every module shares one scheduler, one GM registry and
 // one set of cross-core flags.
 //
-// Contract (see docs/design/internals.md):
+// Contract (see docs/architecture.md, "Contracts between the parts"):
 //  * Every hook may throw ascgen::rt::Cancelled when the run has been cancelled (an error on any core,
 //    the time limit). The library lets it propagate; the core catches it at the top of each core thread.
 //  * `Loc` is the user's source location: library entry points take `Loc loc = ASCGEN_HERE` as a last

@@ -1,4 +1,4 @@
-// Correct SuperKernel tasks shared by the seeded-bug suite (tests/test_sk_bugs.py).
+// Correct SuperKernel tasks shared by the seeded-bug suite (tests/superkernel/test_bugs.py).
 // Each kernel splits totalLength evenly over GetBlockNum() cores and walks its slice in tiles, with the
 // task-sync calls where the documentation wants them: the wait before the first GM read of data a
 // previous task may write, the set after the last GM write.

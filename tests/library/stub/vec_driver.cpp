@@ -1,5 +1,5 @@
 // Test driver for the emulated vector API: runs one op on arrays read from stdin and writes the result
-// to stdout, so tests/test_library_numerics.py and test_library_vector.py can compare with numpy.
+// to stdout, so tests/library/test_numerics.py and test_vector.py can compare with numpy.
 //
 //   vec_driver conv f2h|h2f|f2bf|bf2f N           scalar conversions of the storage types
 //   vec_driver cast DST SRC MODE N                AscendC::Cast (MODE = RoundMode value)

@@ -1,5 +1,5 @@
 // Unit driver for runtime/src/timeline.cpp: the per-pipe cost model and event marks.
-// Built and run by tests/test_sk_native.py; prints "ok <name>" per check, exits 1 on a failure.
+// Built and run by tests/superkernel/test_native.py; prints "ok <name>" per check, exits 1 on a failure.
 #include <cmath>
 #include <cstdio>
 
