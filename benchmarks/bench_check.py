@@ -8,8 +8,20 @@ example's own headers resolve) and checked with the product given. Nothing from 
     python benchmarks/bench_check.py --repo DIR --glob 'src/**/*.cpp' --limit 40
     ASCGEN_ASC_DEVKIT=<asc-devkit tree> python benchmarks/bench_check.py
 
-Prints one line per file (time, kernels, errors/warnings/notes, skipped items, or the failure) and a
-summary: files, crashes (Python exceptions: bugs), could-not-analyse count, max and median time.
+Prints one line per file and build configuration (time, kernels, errors/warnings/notes, skipped items,
+or the failure) and a summary: files, configurations, crashes (an internal error of the checker, or any
+other exception: bugs; must be 0), could-not-analyse count, findings per rule, max and median time.
+
+Build configurations: `--config NAME=MACRO[,MACRO...]` (repeatable) checks every file once per
+configuration with those -D macros on top of the common -D ones, the way an operator's build compiles
+one binary per feature set (e.g. `--config bf16=GMM_QUANT_BF16 --config a8w4=GMM_ANTI_QUANT_A8W4_MSD`).
+
+Public repositories it was run on (pass a checkout or an extracted snapshot with --repo; the script
+never fetches anything):
+
+    hicann/ops-transformer  c29bc1069d3252c641e2aa059ec88f392d3f05ac  --glob '*/op_kernel/*.cpp'
+    hicann/ops-nn           e5c3fa9327ea95ba26d06227e746923580d10921  --glob '*/op_kernel/*.cpp'
+    asc-devkit (ASCGEN_ASC_DEVKIT)                                     --glob 'examples/*.asc' (default)
 """
 from __future__ import annotations
 
@@ -25,6 +37,7 @@ import traceback
 from pathlib import Path
 
 from ascgen import check, config
+from ascgen.check.checker import CheckInternalError
 from ascgen.errors import AscgenError
 
 
@@ -91,12 +104,15 @@ def main() -> int:
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VAL",
                         help="macros the operator's build would define (__CCE_AICORE__=220, DTYPE_X=half...)")
     parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
+    parser.add_argument("--config", action="append", default=[], metavar="NAME=MACRO[,MACRO...]",
+                        help="a build configuration: check every file once more with these -D macros")
     args = parser.parse_args()
+    configs = [("default", [])] + [(c.split("=", 1)[0], c.split("=", 1)[1].split(",")) for c in args.config]
     if not os.path.isdir(args.repo):
         print(f"no source tree at {args.repo!r}: {config.ASC_DEVKIT_HINT}, or pass --repo")
         return 2
     names = [n for n in list_files(args.repo, args.glob) if not fnmatch.fnmatch(n, args.exclude)]
-    times, cpus, crashes, failures, rows = [], [], 0, 0, []
+    times, cpus, crashes, failures, rows, findings = [], [], 0, 0, [], {}
     with tempfile.TemporaryDirectory() as tmp:
         extract(args.repo, names, Path(tmp))
         selected = []
@@ -107,20 +123,26 @@ def main() -> int:
         if args.limit:
             selected = sorted(selected, key=lambda x: -x[1])[:args.limit]
         warm_up(Path(tmp), args)
-        for name, lines in selected:
+        for (name, lines), (config_name, macros) in [(f, c) for f in selected for c in configs]:
             path = Path(tmp) / name
+            defines = [*args.defines, *macros]
             pchs = pch_count()
             start, cpu_start = time.perf_counter(), time.process_time()
             try:
-                result = check.check_file(path, product=args.product, defines=args.defines)
+                result = check.check_file(path, product=args.product, defines=defines)
                 elapsed = time.perf_counter() - start
                 sev = [d.severity for d in result.diagnostics]
                 rule_counts = {}
                 for d in result.diagnostics:
                     rule_counts[d.rule] = rule_counts.get(d.rule, 0) + 1
+                    findings[(d.rule, d.severity)] = findings.get((d.rule, d.severity), 0) + 1
                 outcome = (f"{len(result.kernels)} kernel(s), {sev.count('error')}E {sev.count('warning')}W "
                            f"{sev.count('note')}N, {len(result.skipped)} skipped"
                            + (f" {rule_counts}" if rule_counts else ""))
+            except CheckInternalError as exc:
+                elapsed = time.perf_counter() - start
+                crashes += 1
+                outcome = f"CRASH {exc}"
             except AscgenError as exc:
                 elapsed = time.perf_counter() - start
                 failures += 1
@@ -129,6 +151,8 @@ def main() -> int:
                 elapsed = time.perf_counter() - start
                 crashes += 1
                 outcome = "CRASH " + traceback.format_exc().strip().splitlines()[-1]
+            if len(configs) > 1:
+                outcome = f"[{config_name}] {outcome}"
             cpu = time.process_time() - cpu_start
             if pch_count() != pchs:
                 # The emulated headers changed under us (other work in the tree) and the precompiled
@@ -136,7 +160,7 @@ def main() -> int:
                 outcome += f" [library re-precompiled: cold {elapsed:.2f}s]"
                 start, cpu_start = time.perf_counter(), time.process_time()
                 try:
-                    check.check_file(path, product=args.product, defines=args.defines)
+                    check.check_file(path, product=args.product, defines=defines)
                 except Exception:  # noqa: BLE001 - already classified above
                     pass
                 elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
@@ -145,7 +169,10 @@ def main() -> int:
             rows.append((name, lines, elapsed, outcome))
             print(f"{elapsed:6.2f}s (cpu {cpu:5.2f}s) {lines:5d} lines  {name}: {outcome}", flush=True)
     if times:
-        print(f"\n{len(times)} files, {crashes} crash(es), {failures} not analysed, "
+        for (rule, severity), count in sorted(findings.items()):
+            print(f"  {count:5d} {severity:7s} {rule}")
+        print(f"\n{len(selected)} files x {len(configs)} configuration(s) = {len(times)} checks, "
+              f"{crashes} crash(es), {failures} not analysed, "
               f"max {max(times):.2f}s (cpu {max(cpus):.2f}s), median {statistics.median(times):.2f}s, "
               f"total {sum(times):.1f}s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 1 if crashes or (times and max(times) > 2.0) else 0

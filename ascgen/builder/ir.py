@@ -26,6 +26,9 @@ class Node:
     round: str | None = None        # Cast only
     name: str | None = None         # input name
     where: str = ""                 # "spec.py:12": the builder line that asked for it
+    shape: str | None = None        # 2-D kernels: "rc" (rows x cols), "r" (one value per row), "c" (per column);
+                                    # Matmul operands "mk" (M x K) and "kn" (K x N)
+    tile: tuple[int, int, int] | None = None   # Matmul only: (BM, BN, BK) of the cube tiles
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,15 @@ class ParamSpec:
     dtype: str
     where: str = ""
     default: float | int | None = None   # scalars: the value host programs and demos use
+    shape: tuple[str, ...] = ()     # 2-D kernels: the dim names of a GM tensor ((rows, cols), (cols,), (rows,))
+
+
+@dataclass(frozen=True)
+class DimSpec:
+    """A symbolic dimension of a 2-D kernel: a uint32_t kernel argument."""
+    name: str
+    multiple_of: int = 1            # the caller promises dim % multiple_of == 0 (needed without DataCopyPad)
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,17 @@ class KernelSpec:
     nodes: tuple[Node, ...]
     outputs: tuple[OutputSpec, ...]
     where: str = ""
+    dims: tuple[DimSpec, ...] = ()  # () for a 1-D kernel (totalLength); (rows, cols) for a 2-D one;
+                                    # (M, N, K) for a Matmul kernel (its epilogue is 2-D over (M, N))
+
+    @property
+    def is_2d(self) -> bool:
+        return bool(self.dims)
+
+    @property
+    def matmul(self) -> Node | None:
+        """The Matmul node of a MIX kernel, None for a vector kernel."""
+        return next((n for n in self.nodes if n.op == "Matmul"), None)
 
     def node(self, node_id: int) -> Node:
         return self.nodes[node_id]

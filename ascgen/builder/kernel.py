@@ -10,16 +10,14 @@ Every declaration and op records the user's `file:line` so emitted statements an
 from __future__ import annotations
 
 import itertools
-import keyword
 import numbers
-import os
-import re
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from ascgen.builder.ir import TASK_SYNC_MODES, KernelSpec, Node, OutputSpec, ParamSpec, ScalarOperand
+from ascgen.builder.ir import TASK_SYNC_MODES, DimSpec, KernelSpec, Node, OutputSpec, ParamSpec, ScalarOperand
+from ascgen.builder import shapes as _shapes
+from ascgen.builder.names import _check_ident, _where
 from ascgen.builder.caps import any_cast_modes, spell_round
 from ascgen.builder.ops import EXACT_CASTS, OPS, ROUND_MODES, cast_targets
 from ascgen.builder.types import DTYPES, SCALAR_DTYPES, DType, dtype as _dtype
@@ -27,43 +25,10 @@ from ascgen.errors import SpecError
 
 __all__ = ["Kernel", "Tensor", "Scalar", "Param",
            "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs",
-           "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate"]
+           "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate",
+           "ReduceSum", "ReduceMax", "ReduceMin", "Mean", "Matmul", "Dim"]
 
-# Frames inside the ascgen package (any sub-package) are skipped when naming the user's spec line.
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _CREATION = itertools.count()
-_CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool", "void", "auto", "class",
-                 "struct", "template", "typename", "namespace", "operator", "new", "delete", "this", "const",
-                 "static", "extern", "return", "if", "else", "for", "while", "do", "switch", "case", "default",
-                 "break", "continue", "goto", "union", "enum", "public", "private", "protected", "virtual",
-                 "inline", "unsigned", "signed", "short", "long", "sizeof", "typedef", "using", "true", "false",
-                 "nullptr", "register", "volatile", "friend", "explicit", "mutable", "export", "try", "catch",
-                 "throw", "AscendC", "pipe", "op",
-                 # locals and members of the emitted class and entry (docs/emit.md)
-                 "units", "perCore", "extra", "myUnits", "lastOwner", "alignedLength", "remainder", "blockIdx",
-                 "blockNum", "start", "length", "tileNum", "bodyLength", "bodyTiles", "rest", "copyParams", "padParams",
-                 "stream", "blockDim", "args", "sysArgs", "golden", "bad", "deviceId", "failed", "GM_ADDR", "half",
-                 "bfloat16_t"}
-
-
-def _where() -> str:
-    """`file:line` of the first caller outside the ascgen package (the user's spec line)."""
-    frame = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-    if frame is None:
-        return "<unknown>"
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
-
-
-def _check_ident(name, what: str, where: str) -> str:
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise SpecError(f"{what} name {name!r} at {where} is not a C identifier (letters, digits, '_')")
-    if (name in _CPP_RESERVED or keyword.iskeyword(name) or name.startswith("__")
-            or re.fullmatch(r"tmp(Buf)?\d+|.*(Local|Gm)|(in|out)Queue.*|dev_.*|host_.*", name)):
-        raise SpecError(f"{what} name {name!r} at {where} is reserved: it is a C++ or Python keyword or a "
-                        "name the emitted kernel or host code uses itself (docs/emit.md); pick another name")
-    return name
 
 
 @dataclass(frozen=True)
@@ -75,6 +40,14 @@ class Param:
     ctype: str
     where: str
     default: float | int | None = None
+    shape: tuple[str, ...] = ()      # 2-D kernels: dim names of a GM tensor; () otherwise
+
+
+@dataclass(frozen=True)
+class Dim:
+    """A symbolic dimension of a 2-D kernel (`k.dim("cols", multiple_of=16)`): a uint32_t kernel argument."""
+    name: str
+    multiple_of: int = 1
 
 
 class Scalar:
@@ -104,6 +77,11 @@ class Tensor:
     @property
     def dtype(self) -> np.dtype:
         return DTYPES[self.kernel._nodes[self.node_id].dtype].np
+
+    @property
+    def shape(self) -> tuple[str, ...]:
+        """Dim names: () for a 1-D kernel's tensors, (rows, cols), (rows,) per-row or (cols,) per-column."""
+        return self.kernel._shape_names(self.kernel._nodes[self.node_id].shape)
 
     def _tensor_or_scalar(self, other, tensor_op: str, scalar_op: str, negate: bool = False):
         if isinstance(other, Tensor):
@@ -170,6 +148,10 @@ class Kernel:
         self._nodes: list[Node] = []
         self._outputs: list[OutputSpec] = []
         self._scalars: dict[str, Scalar] = {}
+        self._dims: list[DimSpec] = []          # (rows, cols) once a 2-D input is declared
+        self._declared: dict[str, DimSpec] = {}  # k.dim(...) declarations not yet used by a shape
+        self._flat_inputs = False               # an input without shape makes the kernel 1-D
+        self._matmul_done = False               # Matmul(a, b) was called (the kernel is a MIX kernel)
 
     # ---- declarations ----
     def _new_param_name(self, name, what: str, where: str) -> str:
@@ -178,12 +160,34 @@ class Kernel:
             raise SpecError(f"kernel {self.name!r}: {what} name {name!r} at {where} is already used")
         return name
 
-    def input(self, name: str, dtype) -> Tensor:
+    def input(self, name: str, dtype, shape=None) -> Tensor:
+        """A GM input: 1-D (`totalLength` elements) without `shape`; with shape=("rows", "cols") a row-major
+        2-D tensor, with shape=("cols",) a per-column vector broadcast over every row."""
         where = _where()
         self._new_param_name(name, "input", where)
         dt = _dtype(dtype, where)
-        self._params.append(ParamSpec(name, "input", dt.name, where))
-        return self._add_node(Node(len(self._nodes), "input", dt.name, name=name, where=where))
+        kind, names = _shapes.input_shape(self, shape, name, where)
+        self._params.append(ParamSpec(name, "input", dt.name, where, shape=names))
+        return self._add_node(Node(len(self._nodes), "input", dt.name, name=name, where=where, shape=kind))
+
+    def dim(self, name: str, *, multiple_of: int = 1) -> Dim:
+        """Declare a symbolic dim with a promise about its values (`multiple_of`); use it in `shape=`."""
+        where = _where()
+        _check_ident(name, "dim", where)
+        if not isinstance(multiple_of, int) or isinstance(multiple_of, bool) or multiple_of < 1:
+            raise SpecError(f"dim {name!r} at {where}: multiple_of must be an integer >= 1, got {multiple_of!r}")
+        if name in self._declared or any(d.name == name for d in self._dims):
+            raise SpecError(f"kernel {self.name!r}: dim {name!r} at {where} is already declared")
+        self._declared[name] = DimSpec(name, multiple_of, where)
+        return Dim(name, multiple_of)
+
+    def _shape_names(self, kind: str | None) -> tuple[str, ...]:
+        names = [d.name for d in self._dims] + ["", "", ""]
+        if self._matmul_done:                # dims are (M, N, K): the epilogue is over (M, N)
+            m, n, k = names[:3]
+            return {None: (), "rc": (m, n), "r": (m,), "c": (n,), "mk": (m, k), "kn": (k, n)}[kind]
+        rows, cols, third = names[:3]
+        return {None: (), "rc": (rows, cols), "r": (rows,), "c": (cols,), "kn": (cols, third)}[kind]
 
     def scalar(self, name: str, dtype="float32", default=None) -> Scalar:
         where = _where()
@@ -212,7 +216,10 @@ class Kernel:
         if dtype is not None and _dtype(dtype, where).name != node.dtype:
             raise SpecError(f"output {name!r} at {where}: declared {_dtype(dtype, where).name} but the expression "
                             f"is {node.dtype}; hint: wrap it in Cast(..., {_dtype(dtype, where).name!r})")
-        self._params.append(ParamSpec(name, "output", node.dtype, where))
+        if node.shape == "c":
+            raise SpecError(f"output {name!r} at {where}: a per-column vector cannot be an output of a 2-D kernel "
+                            "(every core would write it); output a (rows, cols) or per-row value")
+        self._params.append(ParamSpec(name, "output", node.dtype, where, shape=self._shape_names(node.shape)))
         self._outputs.append(OutputSpec(name, expr.node_id, where))
         return expr
 
@@ -230,7 +237,7 @@ class Kernel:
     def params(self) -> tuple[Param, ...]:
         order = {"input": 0, "output": 1, "scalar": 2}
         ordered = sorted(self._params, key=lambda p: order[p.kind])   # stable: declaration order per kind
-        return tuple(Param(p.name, p.kind, DTYPES[p.dtype].np, DTYPES[p.dtype].ctype, p.where, p.default)
+        return tuple(Param(p.name, p.kind, DTYPES[p.dtype].np, DTYPES[p.dtype].ctype, p.where, p.default, p.shape)
                      for p in ordered)
 
     @property
@@ -247,15 +254,20 @@ class Kernel:
 
     @property
     def length_index(self) -> int:
-        """Position of `uint32_t totalLength` in the C entry's parameter list."""
+        """Position of `uint32_t totalLength` (2-D kernels: of the first dim) in the C entry's parameters."""
         return len(self.inputs) + len(self.outputs)
+
+    @property
+    def dims(self) -> tuple[str, ...]:
+        """The dim arguments of a 2-D kernel, in entry order (rows, cols); () for a 1-D kernel."""
+        return tuple(d.name for d in self._dims)
 
     def spec(self) -> KernelSpec:
         if not self._outputs:
             raise SpecError(f"kernel {self.name!r} at {self.source} has no output; add k.output(name, expr)")
         params = tuple(sorted(self._params, key=lambda p: {"input": 0, "output": 1, "scalar": 2}[p.kind]))
         return KernelSpec(self.name, self.block_dim, self.tile_length, self.buffer_num, self.task_sync,
-                          params, tuple(self._nodes), tuple(self._outputs), self.source)
+                          params, tuple(self._nodes), tuple(self._outputs), self.source, tuple(self._dims))
 
     def __repr__(self):
         return f"Kernel({self.name!r}, block_dim={self.block_dim}, params={[p.name for p in self.params]})"
@@ -284,7 +296,8 @@ def _binary(op: str, a, b) -> Tensor:
         raise SpecError(f"{op} at {where}: operand dtypes differ ({da} and {db}); hint: Cast one of them")
     _check_dtype(op, da, where)
     k = a.kernel
-    return k._add_node(Node(len(k._nodes), op, da, (a.node_id, b.node_id), where=where))
+    shape = _shapes.broadcast(op, k._nodes[a.node_id].shape, k._nodes[b.node_id].shape, where)
+    return k._add_node(Node(len(k._nodes), op, da, (a.node_id, b.node_id), where=where, shape=shape))
 
 
 def _scalar_operand(value, kernel: Kernel, op: str, dt: str, where: str) -> ScalarOperand:
@@ -316,7 +329,8 @@ def _scalar_op(op: str, a, s) -> Tensor:
     _check_dtype(op, dt, where)
     operand = _scalar_operand(s, a.kernel, op, dt, where)
     k = a.kernel
-    return k._add_node(Node(len(k._nodes), op, dt, (a.node_id,), scalar=operand, where=where))
+    shape = _shapes.elementwise(op, k._nodes[a.node_id].shape, where)
+    return k._add_node(Node(len(k._nodes), op, dt, (a.node_id,), scalar=operand, where=where, shape=shape))
 
 
 def _unary(op: str, a) -> Tensor:
@@ -325,7 +339,8 @@ def _unary(op: str, a) -> Tensor:
     dt = a.kernel._nodes[a.node_id].dtype
     _check_dtype(op, dt, where)
     k = a.kernel
-    return k._add_node(Node(len(k._nodes), op, dt, (a.node_id,), where=where))
+    shape = _shapes.elementwise(op, k._nodes[a.node_id].shape, where)
+    return k._add_node(Node(len(k._nodes), op, dt, (a.node_id,), where=where, shape=shape))
 
 
 def Add(a, b): return _binary("Add", a, b)            # noqa: E704
@@ -369,7 +384,8 @@ def Cast(a, dtype, round: str = "rint") -> Tensor:  # noqa: A002 - the Ascend C 
         raise SpecError(f"Cast at {where}: round mode {round!r} is not offered for {src} -> {dst}; "
                         f"use one of {', '.join(offered)}")
     k = a.kernel
-    return k._add_node(Node(len(k._nodes), "Cast", dst, (a.node_id,), round=round, where=where))
+    shape = _shapes.elementwise("Cast", k._nodes[a.node_id].shape, where)
+    return k._add_node(Node(len(k._nodes), "Cast", dst, (a.node_id,), round=round, where=where, shape=shape))
 
 
 def Duplicate(kernel_or_like, value, dtype=None) -> Tensor:
@@ -386,6 +402,74 @@ def Duplicate(kernel_or_like, value, dtype=None) -> Tensor:
     else:
         raise SpecError(f"Duplicate at {where}: the first argument is the kernel or a tensor, got {kernel_or_like!r}")
     _check_dtype("Duplicate", dt, where)
+    if kernel._dims:
+        raise SpecError(f"Duplicate at {where}: not offered in a 2-D kernel; use a scalar operand instead "
+                        "(x * 0 + value, or Adds/Muls with the value)")
     operand = _scalar_operand(value, kernel, "Duplicate", dt, where)
     return kernel._add_node(Node(len(kernel._nodes), "Duplicate", dt, (), scalar=operand, where=where))
 
+
+
+# ---- row reductions (2-D kernels): one value per row ----
+def _reduce(op: str, a, axis) -> Tensor:
+    where = _where()
+    a = _need_tensor(a, op, where)
+    k = a.kernel
+    node = k._nodes[a.node_id]
+    _shapes.check_reduction(op, node.shape, axis, where)
+    _check_dtype(op, node.dtype, where)
+    return k._add_node(Node(len(k._nodes), op, node.dtype, (a.node_id,), where=where, shape="r"))
+
+
+def ReduceSum(a, axis=-1): return _reduce("ReduceSum", a, axis)   # noqa: E704
+def ReduceMax(a, axis=-1): return _reduce("ReduceMax", a, axis)   # noqa: E704
+def ReduceMin(a, axis=-1): return _reduce("ReduceMin", a, axis)   # noqa: E704
+def Mean(a, axis=-1): return _reduce("Mean", a, axis)             # noqa: E704
+
+
+# ---- Matmul (a MIX kernel: the cube computes a x b, the vector cores run the epilogue) ----
+MATMUL_DTYPES = ("float16", "bfloat16")
+
+
+def Matmul(a, b, *, tile=(128, 128, 64)) -> Tensor:
+    """a (M, K) x b (K, N) -> float32 (M, N), accumulated in float on the cube unit. `a` and `b` are inputs
+    (shape=("M", "K") then shape=("K", "N")); the result takes element-wise ops, per-column vectors
+    (declared after this call, shape=("N",)) and scalars as its epilogue. `tile` = (BM, BN, BK): the cube
+    tile, multiples of 16. See docs/builder.md "Matmul"."""
+    where = _where()
+    a, b = _need_tensor(a, "Matmul", where), _need_tensor(b, "Matmul", where)
+    k = a.kernel
+    k._own(b, "Matmul", where)
+    na, nb = k._nodes[a.node_id], k._nodes[b.node_id]
+    if k._matmul_done:
+        raise SpecError(f"Matmul at {where}: kernel {k.name!r} already has a Matmul; one per kernel "
+                        "(chain kernels in a SuperKernel)")
+    if na.op != "input" or nb.op != "input" or na.shape != "rc" or nb.shape != "kn":
+        raise SpecError(f"Matmul at {where}: the operands are inputs declared with shape=(M, K) and then "
+                        "shape=(K, N), used as they are (no prologue ops)")
+    if na.dtype != nb.dtype or na.dtype not in MATMUL_DTYPES:
+        raise SpecError(f"Matmul at {where}: operands are {na.dtype} and {nb.dtype}; the cube takes "
+                        f"{' or '.join(MATMUL_DTYPES)} for both (int8 is not offered by the emulated cube)")
+    others = [n for n in k._nodes if n.id not in (a.node_id, b.node_id) and n.shape is not None]
+    if others:
+        raise SpecError(f"Matmul at {where}: {others[0].op} at {others[0].where} comes before it; a Matmul "
+                        "kernel computes nothing else from its operands: declare the epilogue after Matmul")
+    if (not isinstance(tile, tuple) or len(tile) != 3
+            or any(not isinstance(t, int) or isinstance(t, bool) or t < 16 or t % 16 for t in tile)):
+        raise SpecError(f"Matmul at {where}: tile must be (BM, BN, BK), positive multiples of 16, got {tile!r}")
+    m, kk, n = k._dims
+    k._dims = [m, n, kk]                  # the epilogue is over (M, N); K is the third dim argument
+    k._matmul_done = True
+    k._nodes[a.node_id] = _replace_shape(na, "mk")
+    result = k._add_node(Node(len(k._nodes), "Matmul", "float32", (a.node_id, b.node_id), where=where,
+                              shape="rc", tile=tile))
+    # The cube hands its float tiles to the vector cores through GM: an output named "workspace" (the
+    # float32 product), so callers allocate it like any output and tests can compare it.
+    k._params.append(ParamSpec("workspace", "output", "float32", where, shape=(m.name, n.name)))
+    k._outputs.append(OutputSpec("workspace", result.node_id, where))
+    return result
+
+
+def _replace_shape(node: Node, shape: str) -> Node:
+    from dataclasses import replace
+    return replace(node, shape=shape)

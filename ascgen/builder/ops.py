@@ -13,7 +13,7 @@ FLOAT = ("float16", "float32")
 class OpInfo:
     name: str               # the Ascend C function (AscendC::<name>)
     kind: str               # "binary" (dst, a, b, n) | "scalar" (dst, a, s, n) | "unary" (dst, a, n)
-                            # | "fill" (dst, s, n) | "cast" (dst, a, round, n)
+                            # | "fill" (dst, s, n) | "cast" (dst, a, round, n) | "reduce" (one value per row)
     dtypes: tuple[str, ...]  # element types accepted (for cast: see CASTS)
 
 
@@ -28,6 +28,9 @@ OPS: dict[str, OpInfo] = {op.name: op for op in (
     OpInfo("Relu", "unary", ("float16", "float32", "int32")),
     OpInfo("Duplicate", "fill", ARITH),
     OpInfo("Cast", "cast", ()),
+    # row reductions of 2-D kernels (level-2 ReduceSum/ReduceMax/ReduceMin per row; Mean = ReduceSum * 1/cols)
+    OpInfo("ReduceSum", "reduce", FLOAT), OpInfo("ReduceMax", "reduce", FLOAT),
+    OpInfo("ReduceMin", "reduce", FLOAT), OpInfo("Mean", "reduce", FLOAT),
 )}
 
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")

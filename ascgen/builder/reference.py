@@ -28,13 +28,17 @@ def _spec(kernel) -> KernelSpec:
 
 
 def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int | None = None) -> dict[str, np.ndarray]:
-    """Outputs of `kernel` (a Kernel or KernelSpec) for numpy `inputs` {name: 1-D array} and `scalars`
-    {name: number; missing ones take their declared default}. `length` is needed only by a kernel without
-    inputs (its outputs come from Duplicate alone)."""
+    """Outputs of `kernel` (a Kernel or KernelSpec) for numpy `inputs` {name: array} and `scalars`
+    {name: number; missing ones take their declared default}. 1-D kernels take 1-D arrays; `length` is
+    needed only by a kernel without inputs (its outputs come from Duplicate alone). 2-D kernels take
+    (rows, cols) arrays and (cols,) vectors, and return (rows, cols) or (rows,) outputs."""
     spec = _spec(kernel)
     scalars = dict(scalars or {})
     values: dict[int, np.ndarray] = {}
-    length = _check_inputs(spec, inputs, length)
+    if spec.is_2d:
+        length = _check_inputs_2d(spec, inputs)
+    else:
+        length = _check_inputs(spec, inputs, length)
     for p in spec.params_of("scalar"):
         scalars.setdefault(p.name, p.default)
     unknown = set(scalars) - {p.name for p in spec.params_of("scalar")}
@@ -43,10 +47,85 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
     for node in spec.live_nodes():
         if node.op == "input":
             values[node.id] = np.asarray(inputs[node.name]).astype(DTYPES[node.dtype].np, copy=False)
+        elif node.op in _REDUCE:
+            values[node.id] = _reduce(node, values[node.args[0]], length)
+        elif node.op == "Matmul":
+            values[node.id] = matmul(values[node.args[0]], values[node.args[1]], node.tile[2])
         else:
             args = [values[a] for a in node.args]
             values[node.id] = _apply(node, args, scalars, length)
-    return {o.name: values[o.node].copy() for o in spec.outputs}
+    out = {}
+    for o in spec.outputs:
+        value = values[o.node]
+        out[o.name] = (value[:, 0] if spec.nodes[o.node].shape == "r" else value).copy()
+    return out
+
+
+def _check_inputs_2d(spec: KernelSpec, inputs: dict) -> tuple[int, int]:
+    """(rows, cols) from the inputs' shapes (for a Matmul kernel (M, N)); every input must agree on the
+    size of each dim name."""
+    sizes: dict[str, set] = {d.name: set() for d in spec.dims}
+    for p in spec.params_of("input"):
+        if p.name not in inputs:
+            raise SpecError(f"kernel {spec.name!r}: missing input {p.name!r}")
+        arr = np.asarray(inputs[p.name])
+        if arr.ndim != len(p.shape):
+            raise SpecError(f"input {p.name!r} must have shape {p.shape!r} ({len(p.shape)}-D), got {arr.shape}")
+        for name, n in zip(p.shape, arr.shape):
+            sizes[name].add(n)
+    bad = {name: sorted(v) for name, v in sizes.items() if len(v) != 1}
+    if bad:
+        raise SpecError(f"kernel {spec.name!r}: inputs disagree on ({', '.join(d.name for d in spec.dims)}): "
+                        + ", ".join(f"{name} {v}" for name, v in bad.items()))
+    return sizes[spec.dims[0].name].pop(), sizes[spec.dims[1].name].pop()
+
+
+def matmul(a: np.ndarray, b: np.ndarray, bk: int) -> np.ndarray:
+    """a x b as the cube computes it: float32 products of the half/bfloat16 operands (exact), summed left to
+    right within each BK slice of K (one Mmad), the slices added to the float accumulator in order."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    out = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for k0 in range(0, a.shape[1], bk):
+        acc = np.zeros_like(out)
+        for t in range(k0, min(k0 + bk, a.shape[1])):
+            acc = acc + a32[:, t:t + 1] * b32[t:t + 1, :]
+        out = out + acc
+    return out
+
+
+_REDUCE = ("ReduceSum", "ReduceMax", "ReduceMin", "Mean")
+
+
+def tree_sum(x: np.ndarray) -> np.ndarray:
+    """Row sums of a 2-D float32 array in the emulated library's order: halve recursively (first half n // 2
+    elements), add up to 8 elements left to right, all in float32. Returns shape (rows, 1)."""
+    n = x.shape[1]
+    if n <= 8:
+        acc = np.zeros((x.shape[0], 1), np.float32)
+        for i in range(n):
+            acc = acc + x[:, i:i + 1]
+        return acc
+    h = n // 2
+    return tree_sum(x[:, :h]) + tree_sum(x[:, h:])
+
+
+def _reduce(node, x: np.ndarray, dims: tuple[int, int]) -> np.ndarray:
+    """A row reduction: shape (rows, 1). Sums accumulate in float32 and round once to the dtype (Mean then
+    multiplies by 1/cols converted to the dtype, as the emitted Muls does); max and min are exact."""
+    dt = node.dtype
+    rows, cols = dims
+    if cols == 0:
+        raise SpecError(f"{node.op} at {node.where}: a row of 0 columns has no {node.op[6:].lower() or 'mean'}")
+    if node.op == "ReduceMax":
+        return x.max(axis=1, keepdims=True)
+    if node.op == "ReduceMin":
+        return x.min(axis=1, keepdims=True)
+    total = _round_to(tree_sum(x.astype(np.float32)), dt)
+    if node.op == "ReduceSum":
+        return total
+    inv = (np.float32(1.0) / np.float32(cols)).astype(DTYPES[dt].np)
+    with np.errstate(all="ignore"):
+        return _round_to(_wide(total, dt) * _wide(np.asarray(inv), dt), dt)
 
 
 def _check_inputs(spec: KernelSpec, inputs: dict, length: int | None) -> int:
@@ -114,21 +193,29 @@ def _apply(node, args, scalars, length):
     raise SpecError(f"the reference has no rule for op {node.op!r} (at {node.where})")
 
 
-def random_inputs(kernel, length: int, seed: int = 0) -> dict[str, np.ndarray]:
+def _input_shape(spec: KernelSpec, p, dims) -> tuple[int, ...]:
+    """The array shape of input `p` for dim values `dims` (in `spec.dims` order)."""
+    size = {d.name: n for d, n in zip(spec.dims, dims)}
+    return tuple(size[name] for name in p.shape)
+
+
+def random_inputs(kernel, length, seed: int = 0) -> dict[str, np.ndarray]:
     """Deterministic test inputs: floats of magnitude in [0.1, 2) (positive when the kernel uses Ln or Sqrt,
-    which need it; random signs otherwise), small integers for integer types."""
+    which need it; random signs otherwise), small integers for integer types. `length` is an int for a 1-D
+    kernel and the dim values in `kernel.dims` order for a 2-D one: (rows, cols), or (M, N, K)."""
     spec = _spec(kernel)
     rng = np.random.default_rng(seed)
     positive = any(n.op in ("Ln", "Sqrt") for n in spec.live_nodes())
     out = {}
     for p in spec.params_of("input"):
         dt = DTYPES[p.dtype]
+        shape = length if not spec.is_2d else _input_shape(spec, p, length)
         if dt.is_float:
-            values = rng.uniform(0.1, 2.0, length)
+            values = rng.uniform(0.1, 2.0, shape)
             if not positive:
-                values *= rng.choice([-1.0, 1.0], length)
+                values *= rng.choice([-1.0, 1.0], shape)
             out[p.name] = values.astype(np.float32).astype(dt.np)
         else:
             lo, hi = (0, 100) if p.dtype == "uint8" else (-50, 50)
-            out[p.name] = rng.integers(lo, hi, length).astype(dt.np)
+            out[p.name] = rng.integers(lo, hi, shape).astype(dt.np)
     return out

@@ -37,6 +37,9 @@ FORBIDDEN_INTRINSICS = {
 # Flags the SuperKernel boundary uses (11 all AIC, 12 AIV->AIC relay, 13 AIC->AIV relay, 14 all AIV).
 SK_FLAGS = range(11, 15)
 CROSS_CORE_FLAG_CALLS = ("CrossCoreSetFlag", "CrossCoreWaitFlag")
+# The library's named flag ids (declared by the CANN kernel headers, which the emulated headers do not
+# ship): operators pass them to CrossCoreSetFlag / CrossCoreWaitFlag. The user's own definitions win.
+LIBRARY_CONSTANTS = {"SYNC_AIC_FLAG": 11, "SYNC_AIV_FLAG": 12, "SYNC_AIC_AIV_FLAG": 13, "SYNC_AIV_ONLY_ALL": 14}
 HARDWARE_SYNC_ALL = "SyncAll"       # SyncAll() without arguments; SyncAll(gm, ub, n) is the software one
 
 # GM access by library calls. "args": (argument index, direction) pairs whose GlobalTensor argument is
@@ -67,6 +70,19 @@ CUBE_NAMES = frozenset({"Mmad", "MmadWithSparse", "Fixpipe", "LoadData", "LoadDa
 # Kernel types from KERNEL_TASK_TYPE_DEFAULT(...) and qualifiers, as the core sets a path may run on.
 KERNEL_TYPE_CORES = {enum: core_sides(kind) for enum, kind in TASK_TYPE_ENUMS.items()}
 QUALIFIER_CORES = {**{q: core_sides(kind) for q, kind in QUALIFIER_TYPES.items()}, "__mix__": "*"}
+# Per-template kernel types (ASCENDC_TPL_KERNEL_TYPE_SEL(...) in a tiling-key template header).
+KERNEL_TYPE_SELECTOR = "ASCENDC_TPL_KERNEL_TYPE_SEL"
+TEMPLATE_KERNEL_TYPES = {
+    "ASCENDC_TPL_AIV_ONLY": "aiv", "ASCENDC_TPL_AIC_ONLY": "aic", "ASCENDC_TPL_MIX_AIV_1_0": "aiv",
+    "ASCENDC_TPL_MIX_AIC_1_0": "aic", "ASCENDC_TPL_MIX_AIC_1_1": "*", "ASCENDC_TPL_MIX_AIC_1_2": "*",
+}
+
+# Per-core-side macros of separated products, by __NPU_ARCH__: the toolchain compiles a MIX kernel once
+# per side, defining these on that side (operators select side-specific code with `#if defined(...)`).
+CORE_SIDE_MACROS = {
+    2201: (("aic", ("__DAV_C220_CUBE__", "__DAV_CUBE__")), ("aiv", ("__DAV_C220_VEC__", "__DAV_VEC__"))),
+    3510: (("aic", ("__DAV_C310_CUBE__", "__DAV_CUBE__")), ("aiv", ("__DAV_C310_VEC__", "__DAV_VEC__"))),
+}
 
 # Core-type conditions: macro spelling -> (core type when true, core type when false).
 CORE_CONDITIONS = {

@@ -9,10 +9,13 @@ is never mistaken for a mere finding.
 from __future__ import annotations
 
 import re
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascgen import config
 from ascgen import products as products_mod
+from ascgen.check import api
 from ascgen.check import index as check_index
 from ascgen.check import parse as check_parse
 from ascgen.check import paths as check_paths
@@ -38,54 +41,90 @@ class CheckResult:
         return self.failure is None and not self.errors
 
 
+class CheckInternalError(AscgenError):
+    """The checker itself failed on a file: a bug in ascgen check, reported as "not analysed" (exit 2)."""
+
+
 def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
-    """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry)."""
+    """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry),
+    CheckInternalError (an AscgenError) when the checker fails on it: never another exception, so one
+    odd file cannot stop a run over many, and a failure is never mistaken for a finding (exit 1)."""
     product = products_mod.get(product) if product is not None else None
+    try:
+        return _check(path, product, include_dirs, defines)
+    except AscgenError:
+        raise
+    except Exception as exc:           # RecursionError included
+        if config.debug():
+            raise
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        raise CheckInternalError(
+            f"{path}: internal error of ascgen check ({type(exc).__name__}: {exc} at "
+            f"{Path(frame.filename).name}:{frame.lineno}); the file was not analysed. Please report it with "
+            "the source; ASCGEN_DEBUG=1 shows the traceback") from exc
+
+
+def _check(path, product, include_dirs, defines) -> CheckResult:
     extra = []
     if product is not None:
         # The macros the CANN toolchain defines per product, unless the user defines them.
         for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", product.cce_aicore)):
             if value is not None and not any(str(d).split("=")[0] == name for d in defines):
                 extra.append(f"{name}={value}")
-    parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
-    index = check_index.build(parsed)
-    result = CheckResult(str(path), skipped=list(parsed.skipped))
-    if not index.entries:
-        raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
-                          "nothing to check")
-    diagnostics, visited, traces = [], {}, []
-    for entry in index.entries:
-        trace = check_paths.Interpreter(index, entry, result.skipped, product).run()
-        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
-        result.kernels.append(entry.name)
-        visited.update((id(fn), fn) for fn in trace.visited)
-        traces.append(trace)
-    diagnostics += _op_wide(traces)
-    result.skipped += _unparsed_kernel_code(parsed, visited.values())
+    sides = _core_sides(product, path, include_dirs)
+    if sides:
+        # A MIX kernel is compiled once per core side with that side's macros: analyse each side as
+        # its own binary, with the code its `#if defined(__DAV_C220_CUBE__)` blocks select.
+        result, diagnostics = CheckResult(str(path)), []
+        for side, macros in sides:
+            parsed = check_parse.parse(str(path), include_dirs, defines, (*extra, *macros))
+            index = _index_with_entries(parsed, path)
+            result.skipped += parsed.skipped
+            diagnostics += _analyse(parsed, index, product, side, result)
+    else:
+        parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
+        index = _index_with_entries(parsed, path)
+        result = CheckResult(str(path), skipped=list(parsed.skipped))
+        diagnostics = _analyse(parsed, index, product, None, result)
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
 
 
-def _op_wide(traces) -> list[Diagnostic]:
-    """A kernel that never calls WaitPreTaskEnd (or SetNextTaskStart) in a source where another kernel does.
-    The SuperKernel compiler (and the runtime, which follows it) decides textually over the whole source
-    whether an op uses each call, so in a SuperKernel this kernel's cores are expected to make it and never
-    do: the runtime raises SyncCountError (a missing wait) or reports a hang (a missing set). Reported at
-    the kernel's definition."""
-    used = {trace.kernel.name: check_rules.uses(trace) for trace in traces}
-    out = []
-    for trace in traces:
-        k = trace.kernel
-        for kind in sorted(set().union(*used.values()) - used[k.name]):
-            other = next(name for name, kinds in used.items() if kind in kinds)
-            out.append(Diagnostic(
-                k.file, k.line, k.col, "error", "tasksync-op-wide",
-                f"kernel `{k.name}` never calls {kind}, but kernel `{other}` in the same source does: the "
-                "SuperKernel compiler decides op-wide (textually, over the whole source) that this op uses it, "
-                f"so in a SuperKernel every core of `{k.name}` is expected to call it and none does (the "
-                "runtime raises SyncCountError, or a hang for a missing SetNextTaskStart)"))
-    return out
+def _index_with_entries(parsed, path):
+    index = check_index.build(parsed)
+    if not index.entries:
+        raise AscgenError(f"{path}: no kernel entry found (a function defined with `__global__`); "
+                          "nothing to check")
+    return index
+
+
+def _core_sides(product, path, include_dirs) -> list:
+    """[(core side, its macros), ...] when the product compiles each core side separately and the user's
+    code tests a side macro; [] otherwise (one analysis covers both sides)."""
+    if product is None or not product.separated:
+        return []
+    sides = api.CORE_SIDE_MACROS.get(product.npu_arch)
+    if sides is None:
+        return []
+    names = {m for _, macros in sides for m in macros}
+    if not any(name in text for text in check_parse.user_texts(str(path), include_dirs) for name in names):
+        return []
+    return list(sides)
+
+
+def _analyse(parsed, index, product, side, result: CheckResult) -> list:
+    diagnostics, visited = [], {}
+    for entry in index.entries:
+        trace = check_paths.Interpreter(index, entry, result.skipped, product, side).run()
+        if trace is None:
+            continue            # the kernel does not run on this core side
+        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
+        if entry.name not in result.kernels:
+            result.kernels.append(entry.name)
+        visited.update((id(fn), fn) for fn in trace.visited)
+    result.skipped += _unparsed_kernel_code(parsed, visited.values())
+    return diagnostics
 
 
 def _unparsed_kernel_code(parsed, functions) -> list:

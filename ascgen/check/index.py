@@ -11,8 +11,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ascgen.check import api
-from ascgen.check.tokens import Call, LazyFile, Tok, read_macro
+from ascgen.check import api, consteval
+from ascgen.check.tokens import (Call, LazyFile, Tok, calls_in, expand, match_paren, read_macro,
+                                 skipped_ranges)
 
 _FUNC_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR"}
 _SCOPE_KINDS = {"NAMESPACE", "LINKAGE_SPEC", "UNEXPOSED_DECL", "CLASS_DECL", "STRUCT_DECL", "CLASS_TEMPLATE",
@@ -34,6 +35,8 @@ class FuncDef:
     max_args: int
     entry: bool = False
     leading: tuple[str, ...] = ()   # tokens before the declaration: extern "C" __global__ __aicore__ ...
+    tparams: tuple[str, ...] = ()   # template type parameters, in order (for binding explicit arguments)
+    macro_body: list | None = None  # a kernel defined by a macro invocation: its body's expanded tokens
 
     @property
     def where(self) -> str:
@@ -63,6 +66,11 @@ class Index:
     scoped: dict = field(default_factory=dict)            # (function hash | class | None, name) -> classes
     template_params: set = field(default_factory=set)
     bases: dict = field(default_factory=dict)             # class -> {base classes}
+    aliases: dict = field(default_factory=dict)           # type alias / object-like macro -> names it uses
+    generic_param: dict = field(default_factory=dict)     # (scope, variable) -> the template parameter typing it
+    value_params: set = field(default_factory=set)        # template value parameters (`bool B`, `int N`)
+    bool_params: set = field(default_factory=set)         # the bool ones
+    domains: dict = field(default_factory=dict)           # template parameter -> values any build selects
 
     def file_bytes(self, filename: str) -> bytes:
         """The text clang parsed for a file (the edited copy when includes were blanked)."""
@@ -88,17 +96,98 @@ class Index:
             self.tokens[filename] = LazyFile(self.tu, filename, self.texts.get(filename))
         return self.tokens[filename]
 
-    def object_type(self, name: str, caller: FuncDef | None) -> tuple[set, bool]:
+    def object_type(self, name: str, caller: FuncDef | None, bindings=None) -> tuple[set, bool]:
         """(user classes, typed-by-template-parameter) of the variable `name` seen from `caller`: its
-        locals and parameters first, then its class's fields, then globals, then any declaration."""
+        locals and parameters first, then its class's fields, then globals, then any declaration. A
+        variable typed by a template parameter bound at the call (`Run<QuantCompute>()`) has that class."""
         if name == "this":
             return ({caller.owner} if caller and caller.owner else set()), False
         scopes = [caller.cursor.hash, caller.owner] if caller else []
         for scope in [*scopes, None]:
             if (scope, name) in self.scoped:
                 classes = self.scoped[(scope, name)]
+                param = self.generic_param.get((scope, name))
+                if GENERIC in classes and bindings and param in bindings:
+                    return set(bindings[param]), False
                 return classes - {GENERIC}, GENERIC in classes
         return self.var_classes.get(name, set()), name in self.var_generic
+
+    def _constructor_or_functor(self, call: Call, caller: FuncDef | None) -> list[FuncDef] | None:
+        """`Type obj(args)`: Type's constructor; `obj(args)` on an object of the user's class: its
+        operator(). None when the call is neither."""
+        n = len(call.args)
+        if call.declared_as in self.classes:
+            ctors = [d for d in self.functions.get(call.declared_as, []) if d.owner == call.declared_as]
+            return [d for d in ctors if d.min_args <= n <= d.max_args]
+        owners, _ = self.object_type(call.name, caller)
+        if owners:
+            owners = self.with_bases(owners)
+            functors = [d for d in self.functions.get("operator()", []) if d.owner in owners]
+            return [d for d in functors if d.min_args <= n <= d.max_args] or None
+        return None
+
+    def op_wide_sync(self) -> dict:
+        """{kind: Tok} for the task-sync calls written anywhere in the user's active code, the way the
+        SuperKernel compiler (and ascgen's runtime, ascgen.source.signature) decides that an operator uses
+        them: by text, after the preprocessor (`#if` blocks it skipped excluded, `#define` lines kept),
+        comments excluded, whether or not a path runs them. A text search, not a full lex: operators
+        include tens of thousands of lines of their own headers."""
+        if "#op_wide" not in self.tokens:
+            found: dict = {}
+            for name in sorted(self.user_files):
+                data = self.file_bytes(name)
+                if not any(kind.encode() in data for kind in api.TASK_SYNC):
+                    continue
+                code = _COMMENTS.sub(lambda m: b" " * len(m.group(0)), data)   # same offsets
+                skipped = skipped_ranges(self.tu, name)
+                for m in _TASK_SYNC_WORD.finditer(code):
+                    kind = m.group(0).decode()
+                    if kind in found or any(a <= m.start() < b for a, b in skipped):
+                        continue
+                    line = data.count(b"\n", 0, m.start()) + 1
+                    col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+                    found[kind] = Tok("id", kind, m.start(), line, col, name)
+            self.tokens["#op_wide"] = found
+        return self.tokens["#op_wide"]
+
+    def alias_closure(self, names: set) -> set:
+        """`names` and every name the type aliases and object-like macros among them stand for."""
+        out, todo = set(names), list(names)
+        while todo:
+            for used in self.aliases.get(todo.pop(), ()):
+                if used not in out:
+                    out.add(used)
+                    todo.append(used)
+        return out
+
+    def template_domains(self) -> dict:
+        """The values the tiling-key template selects for each template parameter: the union of its
+        `ASCENDC_TPL_*_SEL(NAME, values...)` lists over every selection group (no build instantiates
+        other values). Names with a range selection or a value that is not a known constant get none."""
+        if "#domains" not in self.tokens:
+            domains: dict = {}
+            open_ended = set()
+            for name in self.user_files:
+                text = _COMMENTS.sub(b" ", self.file_bytes(name))
+                for m in _TPL_SEL.finditer(text):
+                    words = [w.strip() for w in m.group(2).decode("utf-8", "replace").split(",")]
+                    param, values = words[0], [w for w in words[1:] if w and w != "ASCENDC_TPL_UI_LIST"]
+                    known = [consteval.literal(v) if consteval.literal(v) is not None else self.constants.get(v)
+                             for v in values]
+                    if any(v in ("ASCENDC_TPL_UI_RANGE", "ASCENDC_TPL_UI_MIX") for v in values) or None in known:
+                        open_ended.add(param)
+                    domains.setdefault(param, set()).update(k for k in known if k is not None)
+            self.tokens["#domains"] = {p: frozenset(v) for p, v in domains.items() if p not in open_ended and v}
+        return self.tokens["#domains"]
+
+    def template_kernel_types(self) -> set:
+        """Kernel types named by ASCENDC_TPL_KERNEL_TYPE_SEL(...) in the user's files."""
+        found = set()
+        for name in self.user_files:
+            text = _COMMENTS.sub(b" ", self.file_bytes(name))
+            for m in _KERNEL_TYPE_SEL.finditer(text):
+                found |= {w.decode() for w in _WORD.findall(m.group(1))} & set(api.TEMPLATE_KERNEL_TYPES)
+        return found
 
     def with_bases(self, classes: set) -> set:
         out, todo = set(classes), list(classes)
@@ -146,15 +235,45 @@ class Index:
         return self._user_cache[name]
 
     # ---- call resolution ----
-    def resolve(self, call: Call, caller: FuncDef | None) -> list[FuncDef]:
+    def bind(self, call: Call, callee: FuncDef, bindings=None) -> tuple:
+        """The callee's template parameters bound to the user's classes by the call's explicit template
+        arguments (or through the caller's own bindings): ((param, (class, ...)), ...)."""
+        out = []
+        for param, arg in zip(callee.tparams, call.template_args or ()):
+            words = [t.text for t in arg if t.kind == "id"]
+            if param in self.value_params:
+                value = consteval.evaluate(list(arg), consteval.Env(self.known_values(bindings), frozenset(),
+                                                                     self.bool_params))
+                if value is not None:
+                    out.append((param, value))
+            elif words and words[0] in self.classes:
+                out.append((param, (words[0],)))
+            elif len(words) == 1 and bindings and words[0] in bindings:
+                out.append((param, bindings[words[0]]))
+        return tuple(out)
+
+    def known_values(self, bindings=None) -> dict:
+        """Constants and the template value arguments bound in the function being run."""
+        values = dict(self.constants)
+        values.update((p, v) for p, v in (bindings or {}).items() if isinstance(v, int))
+        return values
+
+    def resolve(self, call: Call, caller: FuncDef | None, bindings=None) -> list[FuncDef]:
         """The user's definitions a call may run (empty for library or unknown functions)."""
-        if (call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES) or call.name in api.LEAF_CALLS:
+        if call.name in api.LEAF_CALLS:
             return []
+        if call.obj is None and not call.qualifier:
+            special = self._constructor_or_functor(call, caller)
+            if special is not None:
+                return special
         candidates = self.functions.get(call.name, [])
+        if call.qualifier and call.qualifier[0] in api.LIBRARY_NAMESPACES:
+            # `AscendC::Helper()`: the user's own function in that namespace, if there is one.
+            candidates = [d for d in candidates if call.qualifier[-1] in d.scope]
         if not candidates:
             return []
         if call.obj is not None:
-            owners, generic = self.object_type(call.obj, caller)
+            owners, generic = self.object_type(call.obj, caller, bindings)
             if owners:
                 owners = self.with_bases(owners)
                 candidates = [d for d in candidates if d.owner in owners]
@@ -179,7 +298,7 @@ def _prefer(items, predicate):
 
 
 def build(parsed) -> Index:
-    index = Index(parsed.tu, parsed.user_files, texts=parsed.texts)
+    index = Index(parsed.tu, parsed.user_files, texts=parsed.texts, constants=dict(api.LIBRARY_CONSTANTS))
     _walk(index, parsed.tu.cursor, ())
     # TilingKeys from the text (comments removed): no need to tokenize every header for them.
     for name in index.user_files:
@@ -201,6 +320,8 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
             _add_function(index, child, scope)
         elif kind == "TEMPLATE_TYPE_PARAMETER":
             index.template_params.add(child.spelling)
+        elif kind == "TEMPLATE_NON_TYPE_PARAMETER":
+            _add_value_param(index, child)
         elif kind == "CXX_BASE_SPECIFIER":
             base = child.spelling.split("<")[0].split("::")[-1].strip()
             index.bases.setdefault(cursor.spelling, set()).add(base)
@@ -214,6 +335,13 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
             macro = read_macro(child)
             if macro is not None and macro.params is not None:
                 index.macros[macro.name] = macro
+            elif macro is not None:
+                index.aliases[macro.name] = {t.text for t in macro.body if t.kind == "id"}
+                value = consteval.literal(macro.body[0].text) if len(macro.body) == 1 else None
+                if value is not None and macro.body[0].kind == "lit":
+                    index.constants.setdefault(macro.name, value)   # `#define GMM_TPL_INT8 2`
+        elif kind in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL", "TYPE_ALIAS_TEMPLATE_DECL"):
+            index.aliases[child.spelling] = set(index.source_words(child)) - {child.spelling}
         elif kind == "ENUM_DECL":
             for e in child.get_children():
                 index.constants[e.spelling] = e.enum_value
@@ -221,6 +349,9 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
 
 _WORD = re.compile(rb"[A-Za-z_][0-9A-Za-z_]*")
 _TILING_KEY = re.compile(rb"\b" + api.TILING_KEY_MACRO.encode() + rb"\s*\(\s*((?:0[xX])?[0-9a-fA-F]+[uUlL]*)\s*\)")
+_TPL_SEL = re.compile(rb"\bASCENDC_TPL_(BOOL|UINT|DTYPE|DATATYPE|FORMAT)_SEL\s*\(([^()]*)\)")
+_KERNEL_TYPE_SEL = re.compile(rb"\b" + api.KERNEL_TYPE_SELECTOR.encode() + rb"\s*\(([^)]*)\)")
+_TASK_SYNC_WORD = re.compile(rb"\b(?:" + b"|".join(k.encode() for k in api.TASK_SYNC) + rb")\b")
 _COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
@@ -247,10 +378,12 @@ def _add_function(index: Index, cursor, scope) -> None:
     for child in cursor.get_children():
         if child.kind.name == "TEMPLATE_TYPE_PARAMETER":
             index.template_params.add(child.spelling)
+        elif child.kind.name == "TEMPLATE_NON_TYPE_PARAMETER":
+            _add_value_param(index, child)
     for child in cursor.get_children():       # locals and parameters: GlobalTensor names, constants
         _walk_locals(index, child, cursor.hash)
-    if not cursor.is_definition() or api.LIBRARY_NAMESPACES.intersection(scope):
-        return
+    if not cursor.is_definition():
+        return                  # library code never gets here: _walk keeps only the user's files
     parent = cursor.semantic_parent
     owner = parent.spelling if parent is not None and parent.kind.name in _CLASS_KINDS else None
     params = [c for c in cursor.get_children() if c.kind.name == "PARM_DECL"]
@@ -259,12 +392,48 @@ def _add_function(index: Index, cursor, scope) -> None:
     # Only free functions can be kernel entries: methods skip the declaration-specifier scan.
     leading = _leading_tokens(index, cursor) if owner is None else ()
     name = cursor.spelling.split("<")[0]
+    tparams = tuple(c.spelling for c in cursor.get_children()
+                    if c.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER"))
+    macro_body = None
+    if owner is None and "__global__" not in leading:
+        leading, macro_body = _macro_definition(index, cursor, name) or (leading, None)
     d = FuncDef(name, cursor, loc.file.name, loc.line, loc.column, owner, scope,
                 len(params) - defaults, 99 if _is_variadic(cursor) else len(params),
-                entry=("__global__" in leading and owner is None), leading=leading)
+                entry=("__global__" in leading and owner is None), leading=leading, tparams=tparams,
+                macro_body=macro_body)
     index.functions.setdefault(name, []).append(d)
     if d.entry:
         index.entries.append(d)
+
+
+def _macro_definition(index: Index, cursor, name: str):
+    """(declaration words, body tokens) of a function defined by one of the user's macros
+    (`DEFINE_KERNEL(kernel_fp32, float)`), read from the macro's expansion; None otherwise."""
+    toks = index.cursor_tokens(cursor)
+    if not toks or toks[0].text not in index.macros:
+        return None
+    call = next((c for c in calls_in(toks) if c.tok is toks[0]), None)
+    if call is None:
+        return None
+    body = expand(index.macros[call.name], call)
+    at = next((i for i, t in enumerate(body) if t.text == name and i + 1 < len(body) and body[i + 1].text == "("),
+              None)
+    if at is None:
+        return None
+    close = match_paren(body, at + 1)
+    brace = next((j for j in range(close or len(body), len(body)) if body[j].text == "{"), None)
+    end = match_paren(body, brace) if brace is not None else None
+    if end is None:
+        return None
+    words = tuple(t.text for t in body[:at] if t.kind == "id") + (('"C"',) if any(
+        t.text == '"C"' for t in body[:at]) else ())
+    return words, body[brace + 1:end]
+
+
+def _add_value_param(index: Index, cursor) -> None:
+    index.value_params.add(cursor.spelling)
+    if cursor.type.spelling == "bool" or "bool" in index.source_words(cursor, stop_at_name=True):
+        index.bool_params.add(cursor.spelling)
 
 
 def _param_text(index: Index, cursor) -> bytes:
@@ -327,6 +496,9 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
     elif any(t in index.template_params or t in ("auto", "decltype") for t in type_names):
         index.var_generic.add(name)
         index.scoped.setdefault(key, set()).add(GENERIC)
+        param = next((t for t in type_toks if t in index.template_params), None)
+        if param is not None:
+            index.generic_param[key] = param
     else:
         index.scoped.setdefault(key, set())
     if "const" in type_toks or "constexpr" in type_toks:

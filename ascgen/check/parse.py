@@ -96,12 +96,20 @@ def system_include_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
+def _is_library_tree(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "kernel_operator.h"))
+
+
 class _Preparer:
     """Walks the user's files from the main source, resolving includes the way the compiler would."""
 
     def __init__(self, include_dirs: list[str]):
         self.include_dirs = include_dirs
-        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs()]
+        # Library code is decided by where a file is, never by its namespace (operators put their own
+        # helpers in `namespace AscendC`): the emulated headers, the system headers, and any -I folder that
+        # is an Ascend C library tree (it holds kernel_operator.h, e.g. a CANN include folder).
+        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs(),
+                             *(os.path.realpath(d) for d in include_dirs if _is_library_tree(d))]
         self.texts: dict[str, str] = {}        # file -> edited text (only files that changed)
         self.user_files: set[str] = set()
         self.skipped: list[Skipped] = []
@@ -204,6 +212,22 @@ def precompiled_library(args: list[str], cindex) -> str | None:
         return str(pch)
     except (OSError, cindex.TranslationUnitLoadError, cindex.TranslationUnitSaveError):
         return None
+
+
+def user_texts(path: str, include_dirs=()) -> list[str]:
+    """The texts of the user's files `path` includes (no clang: the include walk only), for cheap
+    questions asked before parsing, such as whether the code tests a core-side macro."""
+    if not os.path.isfile(path):
+        return []
+    prep = _Preparer([str(d) for d in include_dirs])
+    prep.visit(path)
+    out = []
+    for name in prep.user_files:
+        try:
+            out.append(prep.texts.get(name) or Path(name).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return out
 
 
 def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSource:

@@ -18,14 +18,15 @@ calls) with the states that reach them; rules.py turns events and exit states in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ascgen.check import api
+from ascgen.check import api, consteval
 from ascgen.check.index import FuncDef, Index
 from ascgen.check.parse import Skipped
-from ascgen.check.tokens import Call, Tok, arg_root, expand, join, match_paren
+from ascgen.check.tokens import Call, Tok, arg_root, expand, int_value, join, match_paren
 from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
-from ascgen.check.state import Flow, Key, States, Step, index_at as _index_at, merge as _merge, step as _step
+from ascgen.check.state import (Flow, Key, States, Step, index_at as _index_at, merge as _merge,
+                                selects_configuration, step as _step)
 from ascgen.check.tokstmt import TokenStatements
 
 
@@ -40,6 +41,7 @@ class Event:
     loop: Step | None
     access: str = ""             # gm: "read" | "write" | "access"
     tensor: str = ""             # gm: the GlobalTensor variable
+    ident: tuple = ()            # (kind, file, offset, tensor): the id carried in Key.pre
 
 
 @dataclass
@@ -50,15 +52,53 @@ class KernelTrace:
     visited: list                # FuncDefs the kernel runs
     unreliable: set              # task-sync kinds whose counts cannot be trusted (unparsed statements)
     initial_core: str
+    tracked: set = field(default_factory=set)     # hazard ids followed to the exits through Key.pre
+    untracked: set = field(default_factory=set)   # hazard ids dropped on some path (MAX_HAZARDS reached)
+    reached: set = field(default_factory=set)     # (hazard id, kind): some path through it called kind
+
+    def counted_exits(self) -> States:
+        """The exit states without their hazard marks: what the path counts are judged on."""
+        out: States = {}
+        for k, w in self.exits.items():
+            _merge(out, {k.with_(pre=frozenset()): w})
+        return out
+
+    def hazard_reaches(self, ident, kinds=(api.WAIT,)) -> bool | None:
+        """Whether some path through the hazard goes on to call one of `kinds`; None when not followed."""
+        if ident not in self.tracked or ident in self.untracked:
+            return None
+        return any((ident, kind) in self.reached for kind in kinds)
+
+
+MAX_HAZARDS = 4          # pre-wait hazards carried per path state (beyond: the old, path-blind verdict)
+
+
+def _is_hazard(event: Event, index: Index) -> bool:
+    """A GM write, a hardware SyncAll or a cross-core call on flag 11-14: wrong before the wait."""
+    call = event.call
+    if event.kind == "gm":
+        return event.access == "write"
+    if call.name == api.HARDWARE_SYNC_ALL:
+        return not any(call.args)
+    if call.name in api.CROSS_CORE_FLAG_CALLS and call.args:
+        flag = int_value(call.args[0], index.constants)
+        return flag is not None and flag in api.SK_FLAGS
+    return False
+
+
+# Statements whose handler reads children and tokens by position.
+_STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO_STMT", "CXX_FOR_RANGE_STMT",
+                         "LABEL_STMT"})
 
 
 class Interpreter(TokenStatements):
-    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None):
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None):
         self.index = index
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
         # true there, so core-type branches are not alternatives.
         self.coupled = product is not None and not product.separated
         self.kernel = kernel
+        self.side = side                       # "aic" / "aiv": this analysis is one core side's binary
         self.skipped = skipped
         self.events: dict = {}                 # (kind, file, offset) -> Event
         self.memo: dict = {}
@@ -66,39 +106,62 @@ class Interpreter(TokenStatements):
         self.visited: dict = {}
         self.seen_sync: set = set()            # (file, offset) of task-sync calls interpreted
         self.prefix: tuple = ()
+        self.tracked: set = set()
+        self.bindings: dict = {}               # template parameter -> user classes, in the function run
+        self.untracked: set = set()
         # What each function may do, shared by every kernel of the file.
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
+        self.reached: set = set()               # (hazard id, task-sync kind) settled on some path
+        self._facts_cache: dict = {}
+        self.track_hazards = bool(self.summary.has_sync(kernel))
 
     # ---- entry point ----
-    def run(self) -> KernelTrace:
+    def run(self) -> KernelTrace | None:
+        """The kernel's trace; None when it does not run on the core side being analysed."""
         core = self._initial_core()
+        if self.side is not None:
+            if core not in ("*", self.side):
+                return None
+            core = self.side
         keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
         exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
-                           self._unparsed_sync(), core)
+                           self._unparsed_sync(), core, self.tracked, self.untracked, self.reached)
 
     def _initial_core(self) -> str:
+        """The core types the kernel runs on: its qualifier, else KERNEL_TASK_TYPE_DEFAULT anywhere it
+        runs, else the per-template kernel types, else inferred like the toolchain (cube API names in
+        the code it runs, seen through type aliases and macros: MIX; otherwise vector only)."""
         for tok in self.kernel.leading:
             if tok in api.QUALIFIER_CORES:
                 return api.QUALIFIER_CORES[tok]
-        body = self.index.cursor_tokens(self.kernel.cursor)
-        for i, t in enumerate(body):
-            if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
-                return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
-        for fn in self.summary.reachable(self.kernel):
-            if any(t.text in api.CUBE_NAMES for t in self.index.cursor_tokens(fn.cursor)):
-                return "*"
+        reachable = self.summary.reachable(self.kernel)
+        for fn in reachable:
+            body = self.summary.expanded_tokens(fn)
+            for i, t in enumerate(body):
+                if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
+                    return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
+        template_types = self.index.template_kernel_types()
+        if template_types:
+            cores = {api.TEMPLATE_KERNEL_TYPES[t] for t in template_types}
+            return cores.pop() if len(cores) == 1 else "*"
+        names = set()
+        for fn in reachable:
+            names |= self.summary.names(fn)
+        if self.index.alias_closure(names) & api.CUBE_NAMES:
+            return "*"
         return "aiv"
 
     # ---- functions ----
-    def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None) -> States:
+    def call_function(self, fn: FuncDef, states: States, loop: Step | None, site: Step | None = None,
+                      bindings: tuple = ()) -> States:
         if fn in self.stack:
             self.skipped.append(Skipped(fn.file, fn.line, f"recursive call of {fn.name}",
                                         "recursion is not followed; the call is treated as doing nothing"))
             return states
         self.visited.setdefault(id(fn), fn)
         body = next((c for c in self.index.children(fn.cursor) if c.kind.name == "COMPOUND_STMT"), None)
-        if body is None:
+        if body is None and fn.macro_body is None:
             return states
         if self.summary.inert(fn):
             # Nothing in it (or below it) can change a verdict: no task-sync call, no GM tensor, no
@@ -113,21 +176,27 @@ class Interpreter(TokenStatements):
         for key, witness in states.items():
             # Run the callee on the part of the state it can observe: a helper without core-type or
             # TilingKey conditions is interpreted once, not once per TilingKey still possible.
-            seen = Key(key.waits, key.sets, key.core if uses_core else "*", key.keys if uses_keys else None)
-            memo_key = (id(fn), seen, loop)
+            # Facts about compile-time names are kept per function (see _fact_names): the callee starts
+            # without the caller's and the caller gets its own back.
+            seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None,
+                             facts=frozenset())
+            memo_key = (id(fn), seen, loop, bindings)
             if memo_key not in self.memo:
-                saved = self.prefix
+                saved, saved_bindings = self.prefix, self.bindings
                 self.prefix = saved + witness + ((site,) if site else ())
+                self.bindings = dict(bindings)
                 self.stack.append(fn)
-                flow = self.exec(body, {seen: ()}, fn, loop)
+                flow = self.exec_tokens(fn.macro_body, {seen: ()}, fn, loop) if fn.macro_body is not None \
+                    else self.exec(body, {seen: ()}, fn, loop)
                 self.stack.pop()
-                self.prefix = saved
+                self.prefix, self.bindings = saved, saved_bindings
                 result: States = {}
                 _merge(result, flow.fall)
                 _merge(result, flow.ret)
                 self.memo[memo_key] = result
             for k, suffix in self.memo[memo_key].items():
-                restored = Key(k.waits, k.sets, k.core if uses_core else key.core, k.keys if uses_keys else key.keys)
+                restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys,
+                                   facts=key.facts)
                 _merge(out, {restored: witness + suffix})
         return out
 
@@ -140,9 +209,31 @@ class Interpreter(TokenStatements):
             # read the expansion from tokens once instead of walking them.
             return self.exec_tokens(toks, states, fn, loop)
         handler = getattr(self, "_exec_" + kind.lower(), None)
+        if handler is not None and kind in _STRUCTURED and not self._well_formed(cur, kind, toks):
+            # clang gave a statement without its parts (e.g. an empty `case` when the body instantiates a
+            # template with a type the headers do not declare): read the statement from its tokens.
+            return self.exec_tokens(toks, states, fn, loop)
         if handler is not None:
             return handler(cur, states, fn, loop)
         return Flow(fall=self.leaf(toks, states, fn, loop))
+
+    def _well_formed(self, cur, kind: str, toks: list[Tok]) -> bool:
+        """The AST node has the parts its handler reads: tokens, children, and tokens for each case."""
+        children = self.index.children(cur)
+        if not toks or not children:
+            return False
+        if kind != "SWITCH_STMT":
+            return True
+        body = children[-1]
+        for child in (self.index.children(body) if body.kind.name == "COMPOUND_STMT" else [body]):
+            while child.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
+                if not self.index.cursor_tokens(child):
+                    return False
+                inner = self.index.children(child)
+                if not inner:
+                    break
+                child = inner[-1]
+        return True
 
     def _exec_compound_stmt(self, cur, states, fn, loop) -> Flow:
         flow = Flow()
@@ -211,8 +302,9 @@ class Interpreter(TokenStatements):
         start = 2 if len(toks) > 1 and toks[1].text == "constexpr" else 1
         cond = toks[start:_index_at(toks, then.extent.start.offset)]
         states = self.leaf(cond, states, fn, loop)
-        true_states, false_states = self.branch(cond, toks[0], self._file(cur), states)
-        if start == 2 and other is None and self.summary.toks_sync(self.index.cursor_tokens(then), fn):
+        true_states, false_states = self.branch(cond, toks[0], self._file(cur), states, fn)
+        if start == 2 and other is None and true_states \
+                and selects_configuration(self.index.cursor_tokens(then), self.summary, fn):
             false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
         flow = self.exec(then, true_states, fn, loop)
         other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
@@ -318,7 +410,8 @@ class Interpreter(TokenStatements):
         return self._loop(cur, states, fn, body, cond, True)
 
     # ---- conditions ----
-    def branch(self, cond: list[Tok], at: Tok, where: str, states: States) -> tuple[States, States]:
+    def branch(self, cond: list[Tok], at: Tok, where: str, states: States, fn: FuncDef | None = None
+               ) -> tuple[States, States]:
         """Split states by a condition: core-type and TilingKey conditions constrain the key."""
         toks = list(cond)
         negate = False
@@ -334,11 +427,20 @@ class Interpreter(TokenStatements):
         f_step = _step(at, where, f"`{text}` is false")
         core = api.CORE_CONDITIONS.get(toks[0].text) if len(toks) == 1 else None
         keyset = _tiling_keys(toks)
+        compile_time = self._fact_names(fn) - set(self.bindings) if fn is not None else set()
+        values = self.index.known_values(self.bindings)
         for key, witness in states.items():
+            decided = None if core is not None or keyset is not None else \
+                consteval.evaluate(list(cond), consteval.Env(values, key.facts, self.index.bool_params,
+                                                             self.index.template_domains()))
             outcomes = ((True, t_step), (False, f_step))
             for value, step in outcomes:
+                if decided is not None and value != bool(decided):
+                    continue        # the compiler decides it: the other side is no path of any binary
                 taken = value != negate
                 new = key
+                if compile_time:
+                    new = new.with_(facts=new.facts | consteval.facts_of(cond, value, compile_time, values))
                 if core is not None and self.coupled:
                     if taken != (not toks[0].text.startswith("ASCEND_IS_NOT")):
                         continue
@@ -346,14 +448,27 @@ class Interpreter(TokenStatements):
                     want = core[0] if taken else core[1]
                     if key.core not in ("*", want):
                         continue
-                    new = Key(key.waits, key.sets, want, key.keys)
+                    new = new.with_(core=want)
                 elif keyset is not None and key.keys is not None:
                     keys = key.keys & keyset if taken else key.keys - keyset
                     if not keys:
                         continue
-                    new = Key(key.waits, key.sets, key.core, frozenset(keys))
+                    new = new.with_(keys=frozenset(keys))
                 _merge(true_s if value else false_s, {new: witness + (step,)})
         return true_s, false_s
+
+    def _fact_names(self, fn: FuncDef) -> set:
+        """Template value parameters written at least twice in `fn` (with its macros): only those can
+        have a later condition that a recorded fact decides. Facts about the others would only split
+        path states that the join points should merge (exponential in the number of `if constexpr`)."""
+        found = self._facts_cache.get(id(fn))
+        if found is None:
+            counts: dict = {}
+            for t in self.summary.expanded_tokens(fn):
+                if t.text in self.index.value_params:
+                    counts[t.text] = counts.get(t.text, 0) + 1
+            found = self._facts_cache[id(fn)] = {name for name, n in counts.items() if n >= 2}
+        return found
 
     # ---- leaf statements: the calls they make ----
     def leaf(self, toks: list[Tok], states: States, fn: FuncDef, loop: Step | None, depth: int = 0) -> States:
@@ -393,50 +508,79 @@ class Interpreter(TokenStatements):
             step = _step(call.tok, where, f"{call.name} at line {call.tok.line}", decision=False)
             out: States = {}
             for key, witness in states.items():
-                _merge(out, {key.bump(call.name): witness + (step,)})
+                _merge(out, {self._settle_hazards(key, call.name).bump(call.name): witness + (step,)})
             return out
-        callees = self.index.resolve(call, fn)
+        callees = self.index.resolve(call, fn, self.bindings)
         if callees:
             out = {}
             site = Step(where, call.tok.line, call.tok.col, f"the call of {call.name} at line {call.tok.line}",
                         decision=False, call=True)
             for callee in callees:
-                _merge(out, self.call_function(callee, states, loop, site))
+                # Methods of the same object keep the caller's bindings (a class template's members).
+                bindings = self.index.bind(call, callee, self.bindings) or \
+                    (tuple(self.bindings.items()) if callee.owner is not None and callee.owner == fn.owner else ())
+                _merge(out, self.call_function(callee, states, loop, site, bindings))
             return out
-        self._classify_library_call(call, where, fn, states, loop)
-        return states
+        return self._classify_library_call(call, where, fn, states, loop)
 
-    def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> None:
+    def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> States:
+        """Record the GM accesses and library calls; returns the states, marked with pre-wait hazards."""
         gts = self.index.global_tensors
         if call.name in gts and call.obj is None and not call.qualifier:
-            self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read", call.name)
-            return
+            return self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read",
+                                call.name)
         if call.obj is not None and call.obj in gts and call.name in api.GM_METHODS:
-            self._record("gm", call, where, fn, states, loop, api.GM_METHODS[call.name], call.obj)
-            return
+            return self._record("gm", call, where, fn, states, loop, api.GM_METHODS[call.name], call.obj)
         if call.name in api.GM_CALLS:
             for position, access in api.GM_CALLS[call.name]:
                 if position < len(call.args) and arg_root(call.args[position]) in gts:
-                    self._record("gm", call, where, fn, states, loop, access, arg_root(call.args[position]))
-            self._record("lib", call, where, fn, states, loop)
-            return
+                    states = self._record("gm", call, where, fn, states, loop, access,
+                                          arg_root(call.args[position]))
+            return self._record("lib", call, where, fn, states, loop)
         if call.name not in api.GM_NON_ACCESS and call.obj not in gts:
             for arg in call.args:
                 root = arg_root(arg)
                 if root in gts and not any(t.text in ("&", "GetPhyAddr") for t in arg):
-                    self._record("gm", call, where, fn, states, loop, "access", root)
+                    states = self._record("gm", call, where, fn, states, loop, "access", root)
                     break
-        self._record("lib", call, where, fn, states, loop)
+        return self._record("lib", call, where, fn, states, loop)
 
-    def _record(self, kind, call, where, fn, states, loop, access="", tensor="") -> None:
+    def _record(self, kind, call, where, fn, states, loop, access="", tensor="") -> States:
         key = (kind, where, call.tok.offset, tensor)
         full = {k: self.prefix + w for k, w in states.items()}
         if key in self.events:
             _merge(self.events[key].states, full)
             if loop is not None and self.events[key].loop is None:
                 self.events[key].loop = loop
-            return
-        self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor)
+        else:
+            self.events[key] = Event(kind, call, where, fn, full, loop, access, tensor, key)
+        return self._mark_hazard(key, self.events[key], states)
+
+    def _settle_hazards(self, key: Key, kind: str) -> Key:
+        """A task-sync call settles the hazards it answers: record that their path went on to `kind`
+        and drop them from the key, so hazards live only between themselves and the first call (the
+        state space stays small after the wait)."""
+        if not key.pre:
+            return key
+        settled = {h for h in key.pre if kind == api.WAIT or h[0] != "gm"}   # a GM write waits for the wait
+        self.reached |= {(h, kind) for h in settled}
+        return key.with_(pre=key.pre - settled)
+
+    def _mark_hazard(self, ident, event: Event, states: States) -> States:
+        """Carry a pre-wait hazard in the states that pass it (see Key.pre); bounded per path, and only
+        in kernels that can reach a task-sync call (the others have no wait to be before)."""
+        if not self.track_hazards or not _is_hazard(event, self.index):
+            return states
+        out: States = {}
+        for k, w in states.items():
+            before = k.waits == 0 and (event.kind == "gm" or k.sets == 0)
+            if before and len(k.pre) < MAX_HAZARDS:
+                self.tracked.add(ident)
+                k = k.with_(pre=k.pre | {ident})
+            elif before:
+                self.untracked.add(ident)
+            _merge(out, {k: w})
+        return out
 
     # ---- helpers ----
     def _file(self, cur) -> str:

@@ -49,7 +49,7 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
     for kind in sorted(uses(trace) - trace.unreliable):
         first = _sync_events(trace, kind)[0]
         reported = set()
-        for key, witness in sorted(trace.exits.items(), key=lambda kv: len(kv[1])):
+        for key, witness in sorted(trace.counted_exits().items(), key=lambda kv: len(kv[1])):
             count = key.count(kind)
             if count == 1:
                 continue
@@ -74,6 +74,29 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
                 continue
             reported.add((at.file, at.line, count))
             out.append(Diagnostic(at.file, at.line, at.col, "error", rule, message, notes))
+    return out
+
+
+def op_wide(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    """A kernel that never reaches a task-sync call the operator's source contains elsewhere. The
+    SuperKernel compiler (and ascgen's runtime) decide per operator, by text, that the task uses the call,
+    so the boundary waits for every core of this kernel's task to make it: none does (a hang on a
+    device, SyncCountError or a hang in the emulator). Typical: a build configuration or a second kernel
+    whose code path never calls the pair."""
+    rule, out = "tasksync-op-wide", []
+    for kind, tok in index.op_wide_sync().items():
+        if kind in uses(trace) or kind in trace.unreliable:
+            continue
+        k = trace.kernel
+        file = tok.file or k.file
+        out.append(Diagnostic(
+            k.file, k.line, k.col, "error", rule,
+            f"kernel `{k.name}` never calls {kind}, but the operator's source does (line {tok.line}): the "
+            f"SuperKernel compiler decides op-wide, by text, that this task uses {kind}, so the boundary waits "
+            "for calls its cores never make and hangs",
+            [_note(file, tok, rule=rule, message=f"{kind} is written here; call it exactly once on every path "
+                                                 "of this kernel too, or move it out of this operator's "
+                                                 "source")]))
     return out
 
 
@@ -119,20 +142,32 @@ def _gm_finding(e: Event, bad: list, rule: str, side: str, anchor: Event, anchor
     return _diag(e.file, e.call.tok, severity, rule, message, notes)
 
 
+def _anchor(e: Event, calls: list[Event]) -> Event:
+    """The task-sync call to name for a misplaced access: one on the access's own path when the path
+    state says so (a wait reached after this write), else one in the same function, else the first."""
+    on_path = [c for c in calls if any(e.ident in k.pre for k in c.states)]
+    same_function = [c for c in calls if c.function is e.function]
+    return (on_path or same_function or calls)[0]
+
+
 def gm_order(trace: KernelTrace) -> list[Diagnostic]:
     used, out = uses(trace), []
     waits, sets = _sync_events(trace, api.WAIT), _sync_events(trace, api.SET)
     echoes = _missing_wait_decisions(trace) if api.WAIT not in trace.unreliable else set()
     for e in sorted((e for e in trace.events if e.kind == "gm"), key=lambda e: (e.file, e.call.tok.offset)):
         if api.WAIT in used:
-            bad = [w for k, w in e.states.items() if k.waits == 0 and not echoes.intersection(w)]
+            # A write followed to the exits counts when some path through it goes on to wait (one early
+            # return elsewhere hides nothing); on paths that never wait it is an echo of that error.
+            goes_on = trace.hazard_reaches(e.ident) if e.access == "write" else None
+            bad = [w for k, w in e.states.items() if k.waits == 0
+                   and (goes_on if goes_on is not None else not echoes.intersection(w))]
             if bad:
-                out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", waits[0],
+                out.append(_gm_finding(e, bad, "tasksync-gm-before-wait", "before", _anchor(e, waits),
                                        "WaitPreTaskEnd is here; call it before the first GM access"))
         if api.SET in used:
             bad = [w for k, w in e.states.items() if k.sets >= 1]
             if bad:
-                out.append(_gm_finding(e, bad, "tasksync-gm-after-set", "after", sets[0],
+                out.append(_gm_finding(e, bad, "tasksync-gm-after-set", "after", _anchor(e, sets),
                                        "SetNextTaskStart is here; call it after the last GM access"))
     return out
 
@@ -214,8 +249,9 @@ def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     for e in sorted((e for e in trace.events if e.kind == "lib"), key=lambda e: (e.file, e.call.tok.offset)):
         # Compile-time configurations are separate binaries: a SyncAll on a path that never calls the
         # pair may belong to a configuration without task sync. Report it when its path has called
-        # one already, or when every path of the kernel calls them.
-        if not every_path_syncs and not any(k.waits or k.sets for k in e.states):
+        # one already or goes on to call one (Key.pre), or when every path of the kernel calls them.
+        if not every_path_syncs and not any(k.waits or k.sets for k in e.states) \
+                and not trace.hazard_reaches(e.ident, api.TASK_SYNC):
             continue
         if e.call.name == api.HARDWARE_SYNC_ALL and not any(e.call.args):
             out.append(_diag(e.file, e.call.tok, "error", rule,
@@ -243,6 +279,6 @@ def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
 
 
 def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
-    return [*once_per_path(trace), *in_loop(trace), *gm_order(trace),
+    return [*once_per_path(trace), *op_wide(trace, index), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
             *flag_alias(trace, index), *product_notes(trace, product)]

@@ -3,6 +3,7 @@ the state key, its witness steps, and the flow of states out of a statement."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from dataclasses import dataclass, field
 
 from ascgen.check import api
@@ -26,11 +27,20 @@ class Key:
     sets: int
     core: str                    # "*" both core types, "aiv", "aic"
     keys: frozenset | None       # TilingKeys still possible, None when the kernel has none
+    # Pre-wait hazards on this path (event ids: GM writes before any wait, hardware SyncAll and flag 11-14
+    # before any task-sync call). At the exit they say whether the path through a hazard went on to call
+    # the pair, so one early return elsewhere does not hide it (and a path that never syncs is no echo).
+    pre: frozenset = frozenset()
+    # What this path decided about compile-time names (consteval.facts_of): a configuration is one binary.
+    facts: frozenset = frozenset()
 
     def bump(self, kind: str) -> "Key":
         if kind == api.WAIT:
-            return Key(min(self.waits + 1, 2), self.sets, self.core, self.keys)
-        return Key(self.waits, min(self.sets + 1, 2), self.core, self.keys)
+            return self.with_(waits=min(self.waits + 1, 2))
+        return self.with_(sets=min(self.sets + 1, 2))
+
+    def with_(self, **changes) -> "Key":
+        return dataclasses.replace(self, **changes)
 
     def count(self, kind: str) -> int:
         return self.waits if kind == api.WAIT else self.sets
@@ -60,3 +70,10 @@ def step(tok: Tok, file: str, text: str, decision: bool = True) -> Step:
 def index_at(toks: list[Tok], offset: int) -> int:
     """Index of the first token at or after `offset` (tokens are in offset order)."""
     return bisect.bisect_left(toks, offset, key=lambda t: t.offset)
+
+
+def selects_configuration(then: list[Tok], summary, fn) -> bool:
+    """An `if constexpr` branch that calls the task-sync pair and does not return early: one arm of a
+    configuration selector. (A branch that returns is an early exit of one configuration; the code after
+    it is the others' path. A condition the compiler decided selects nothing.)"""
+    return bool(summary.toks_sync(then, fn)) and not any(t.text == "return" for t in then)

@@ -71,6 +71,19 @@ class Summaries:
             self._own_names[id(fn)] = names
         return self._own_names[id(fn)]
 
+    def expanded_tokens(self, fn: FuncDef, depth: int = 0) -> list[Tok]:
+        """The tokens of `fn` followed by the expansions of the user's macros it calls."""
+        toks = list(self.index.cursor_tokens(fn.cursor))
+        out, todo = list(toks), [(toks, 0)]
+        while todo:
+            run, level = todo.pop()
+            for call in self.calls_of(run, fn):
+                if level < MAX_MACRO_DEPTH and self.macro(call, fn) is not None:
+                    body = expand(self.index.macros[call.name], call)
+                    out += body
+                    todo.append((body, level + 1))
+        return out
+
     def has_sync(self, fn: FuncDef) -> frozenset:
         """The task-sync calls `fn` may execute, directly or through its callees."""
         if id(fn) not in self._has_sync:

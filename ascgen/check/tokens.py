@@ -208,6 +208,7 @@ class Call:
     assigned: bool                        # `name(...) = value` (GlobalTensor operator() as a store)
     end_offset: int                       # offset of the closing parenthesis
     end_index: int = 0                    # its index in the scanned tokens (evaluation order)
+    declared_as: str | None = None        # `Type name(args)`: the type word before the name (a constructor)
 
     def text(self, limit: int = 60) -> str:
         """The call as written, shortened: for messages."""
@@ -357,9 +358,25 @@ def calls_in(toks: list[Tok]) -> list[Call]:
             continue
         assigned = close + 1 < len(toks) and toks[close + 1].text == "="
         found.append(Call(t.text, t, _qualifier(toks, i), _object(toks, i), targs,
-                          split_args(toks[j + 1:close]), assigned, toks[close].offset, close))
+                          split_args(toks[j + 1:close]), assigned, toks[close].offset, close,
+                          _type_before(toks, i)))
     found.sort(key=lambda c: c.end_index)
     return found
+
+
+def _type_before(toks: list[Tok], i: int) -> str | None:
+    """The identifier right before toks[i], skipping one `<...>`: the type in `Type<T> name(args)`."""
+    k = i - 1
+    if k >= 0 and toks[k].text == ">":
+        depth = 0
+        while k >= 0:
+            depth += toks[k].text == ">"
+            depth -= toks[k].text == "<"
+            if depth == 0:
+                break
+            k -= 1
+        k -= 1
+    return toks[k].text if k >= 0 and toks[k].kind == "id" else None
 
 
 def arg_root(arg: tuple[Tok, ...]) -> str | None:

@@ -113,7 +113,7 @@ class TokenStatements:
             then_at = next((j for j in range(k, len(toks)) if toks[j].text == "{"), len(toks))
             cond = toks[k:then_at]
         states = self.leaf(cond, states, fn, loop, depth)
-        true_s, false_s = self.branch(cond, toks[i], self._where(toks[i], fn), states)
+        true_s, false_s = self.branch(cond, toks[i], self._where(toks[i], fn), states, fn)
         then_end = self._statement_span(toks, then_at)
         flow = self.exec_tokens(toks[then_at:then_end], true_s, fn, loop, depth)
         end = then_end
@@ -121,7 +121,7 @@ class TokenStatements:
             else_end = self._statement_span(toks, end + 1)
             other = self.exec_tokens(toks[end + 1:else_end], false_s, fn, loop, depth)
             end = else_end
-        elif k == i + 2 and self.summary.toks_sync(toks[then_at:then_end], fn):
+        elif k == i + 2 and true_s and state.selects_configuration(toks[then_at:then_end], self.summary, fn):
             other = state.Flow()    # `if constexpr` selecting a configuration: see paths.py's docstring
         else:
             other = state.Flow(fall=false_s)

@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from ascgen import console, products
+from ascgen.errors import SpecError
 from ascgen.codegen.host import write_host_project
 from ascgen.codegen.plan import plan_kernel
 from ascgen.codegen.render import render_kernel
@@ -21,12 +22,46 @@ def emit(kernel, product, *, host: bool = False, policy: TaskSyncPolicy | None =
          spec_file: str | None = None) -> str:
     """The Ascend C source of one built kernel for `product` (a Product or a name)."""
     product = products.get(product)
-    plan = plan_kernel(kernel, product)
+    spec = kernel.spec() if hasattr(kernel, "spec") else kernel
+    if spec.matmul is not None:
+        return _emit_matmul(spec, product, host=host, policy=policy, spec_file=spec_file)
+    if spec.is_2d:
+        return _emit_rows(spec, product, host=host, policy=policy, spec_file=spec_file)
+    plan = plan_kernel(spec, product)
     policy = policy or TaskSyncPolicy()
     if host and not policy.force:
         policy = dataclasses.replace(policy, force=True)
     placement = place_task_sync(plan, policy)
     return render_kernel(plan, placement, host=host, spec_file=spec_file)
+
+
+def _emit_matmul(spec, product, *, host: bool, policy, spec_file):
+    """A Matmul kernel: plan_matmul -> both sides' task-sync calls -> render_matmul (a MIX kernel)."""
+    from ascgen.codegen.plan_matmul import plan_matmul
+    from ascgen.codegen.render_matmul import render_matmul
+    from ascgen.codegen.tasksync import MODES, _note
+    if host:
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: --host (the direct-invocation project) is offered "
+                        "for 1-D kernels only; emit the Matmul kernel alone and launch it with `ascgen run`")
+    policy = policy or TaskSyncPolicy()
+    if policy.prefetch_inputs or policy.set_early:
+        raise SpecError(f"kernel {spec.name!r}: prefetch_inputs / set_early are not offered for Matmul kernels")
+    plan = plan_matmul(spec, product)
+    mode = policy.mode or spec.task_sync
+    if mode not in MODES:
+        raise SpecError(f"task-sync mode {mode!r} is not one of {', '.join(MODES)}")
+    return render_matmul(plan, mode=mode, note=_note(product, mode), force=policy.force, spec_file=spec_file)
+
+
+def _emit_rows(spec, product, *, host: bool, policy, spec_file):
+    """A 2-D kernel: plan_rows -> the same task-sync placement -> render_rows."""
+    from ascgen.codegen.plan_rows import plan_rows
+    from ascgen.codegen.render_rows import render_rows
+    if host:
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: --host (the direct-invocation project) is offered "
+                        "for 1-D kernels only; emit the 2-D kernel alone and launch it with `ascgen run`")
+    plan = plan_rows(spec, product)
+    return render_rows(plan, place_task_sync(plan, policy or TaskSyncPolicy()), spec_file=spec_file)
 
 
 def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyncPolicy | None = None,
@@ -54,6 +89,20 @@ def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyn
 
 def _describe(kernel, product) -> None:
     """`-v`: what the planner decided for a kernel (UB per buffer, tiles, tail strategy)."""
+    if kernel.spec().matmul is not None:
+        from ascgen.codegen.plan_matmul import plan_matmul
+        plan = plan_matmul(kernel.spec(), product)
+        console.verbose(f"{kernel.name}: MIX Matmul, tile {plan.tile}, block_dim {kernel.block_dim} AI Cores; "
+                        + ", ".join(f"{mem} {used} of {cap} B" for mem, _, used, cap in plan.cube_items)
+                        + f"; UB {plan.epilogue.ub_used} B")
+        return
+    if kernel.spec().is_2d:
+        from ascgen.codegen.plan_rows import plan_rows
+        plan = plan_rows(kernel.spec(), product)
+        console.verbose(f"{kernel.name}: 2-D ({', '.join(kernel.dims)}), block_dim {kernel.block_dim}, rows up to "
+                        f"{kernel.tile_length} elements, UB {plan.ub_used} of {plan.ub_usable} B: "
+                        + ", ".join(f"{what} {n} B" for what, n in plan.ub_items))
+        return
     plan = plan_kernel(kernel, product)
     tail = "DataCopyPad tails" if plan.data_copy_pad else f"aligned remainder window (min length {plan.min_length})"
     console.verbose(f"{kernel.name}: block_dim {kernel.block_dim}, tile {kernel.tile_length}, "

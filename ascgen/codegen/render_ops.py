@@ -27,18 +27,19 @@ def scalar_text(operand, dtype: str, scalar_dtypes: dict[str, str]) -> str:
     return f"static_cast<{DTYPES[dtype].ctype}>({ref})"
 
 
-def call(step, scalar_dtypes: dict[str, str]) -> str:
+def call(step, scalar_dtypes: dict[str, str], count: str = "count") -> str:
+    """The call for one step over `count` elements (a C expression; 2-D kernels pass their own)."""
     kind = OPS[step.op].kind
     if kind == "binary":
-        return f"AscendC::{step.op}({step.dst}, {step.srcs[0]}, {step.srcs[1]}, count);"
+        return f"AscendC::{step.op}({step.dst}, {step.srcs[0]}, {step.srcs[1]}, {count});"
     if kind == "scalar":
         s = scalar_text(step.scalar, step.dtype, scalar_dtypes)
-        return f"AscendC::{step.op}({step.dst}, {step.srcs[0]}, {s}, count);"
+        return f"AscendC::{step.op}({step.dst}, {step.srcs[0]}, {s}, {count});"
     if kind == "unary":
-        return f"AscendC::{step.op}({step.dst}, {step.srcs[0]}, count);"
+        return f"AscendC::{step.op}({step.dst}, {step.srcs[0]}, {count});"
     if kind == "fill":
         s = scalar_text(step.scalar, step.dtype, scalar_dtypes)
-        return f"AscendC::Duplicate({step.dst}, {s}, count);"
+        return f"AscendC::Duplicate({step.dst}, {s}, {count});"
     if kind == "cast":
-        return (f"AscendC::Cast({step.dst}, {step.srcs[0]}, AscendC::RoundMode::{ROUND_C[step.round]}, count);")
+        return (f"AscendC::Cast({step.dst}, {step.srcs[0]}, AscendC::RoundMode::{ROUND_C[step.round]}, {count});")
     raise ValueError(f"no spelling for op kind {kind!r}")

@@ -118,10 +118,13 @@ class SuperKernel:
         out = []
         for k, t in enumerate(self._tasks):
             prefetch = frozenset()
-            if placement == "dataflow" and k > 0:
+            matmul = t.kernel.spec().matmul is not None      # MIX tasks keep the plain placement
+            if placement == "dataflow" and k > 0 and not matmul:
                 written = self.written(k)
-                prefetch = frozenset(p.name for p in t.kernel.inputs if t.bind[p.name] not in written)
-            early = placement == "dataflow" and k + 1 < len(self._tasks) and not (
+                # tile-loop inputs only: a 2-D kernel's per-column vectors are read once after the wait
+                prefetch = frozenset(p.name for p in t.kernel.inputs
+                                     if t.bind[p.name] not in written and len(p.shape) != 1)
+            early = placement == "dataflow" and not matmul and k + 1 < len(self._tasks) and not (
                 self.touched(k) & self.touched(k + 1))
             out.append(TaskSyncPolicy(mode="both", prefetch_inputs=prefetch, set_early=early))
         return out
@@ -209,13 +212,12 @@ class SuperKernel:
         overrides: {file name: path} of hand-edited sources to load instead of the emitted ones.
         Returns ({buffer name: array}, runtime Report)."""
         from ascgen.runtime.superkernel import SuperKernel as RuntimeSK
-        arrays = self._arrays(inputs)
-        n = len(next(iter(arrays.values())))
+        arrays, dims = self._arrays(inputs)
         sk = RuntimeSK(self.product, options=options or self.options, detect_races=detect_races,
                        schedule_seed=schedule_seed, timeline=timeline, treat_as_effective=treat_as_effective)
         modules = self._load_modules(placement, source_dir, dict(overrides or {}))
         for t, module in zip(self._tasks, modules):
-            sk.add(module, t.kernel.name, t.block_dim, *self._args(t, arrays, n))
+            sk.add(module, t.kernel.name, t.block_dim, *self._args(t, arrays, dims[t.kernel.name]))
         for name, array in arrays.items():
             sk.name_buffer(array, name)                  # reports speak of SK buffers, not parameters
         report = sk.run()
@@ -245,7 +247,8 @@ class SuperKernel:
         with ThreadPoolExecutor(max_workers=max(1, min(len(items), os.cpu_count() or 1))) as pool:
             return list(pool.map(one, items))
 
-    def _arrays(self, inputs: dict) -> dict[str, np.ndarray]:
+    def _arrays(self, inputs: dict) -> tuple[dict[str, np.ndarray], dict[str, list[int]]]:
+        """Every buffer's array, and every task's size arguments ([totalLength], or its dims' values)."""
         self._need_tasks()
         dtypes = self.buffer_dtypes()
         missing = [b for b in self.host_inputs() if b not in inputs]
@@ -255,22 +258,52 @@ class SuperKernel:
         unknown = sorted(set(inputs) - set(dtypes))
         if unknown:
             raise SpecError(f"SuperKernel {self.name!r}: no task uses buffer {unknown[0]!r}")
-        lengths = {len(np.asarray(v)) for v in inputs.values()}
-        if len(lengths) != 1:
-            raise SpecError(f"SuperKernel {self.name!r}: input buffers differ in length ({sorted(lengths)}); "
-                            "every buffer of a builder SuperKernel has one length")
-        n = lengths.pop()
-        arrays = {b: np.ascontiguousarray(np.asarray(inputs[b]).astype(dtypes[b], copy=True))
-                  for b in inputs}
-        for b, dt in dtypes.items():
-            arrays.setdefault(b, np.zeros(n, dtype=dt))
-        return arrays
+        arrays = {b: np.ascontiguousarray(np.asarray(inputs[b]).astype(dtypes[b], copy=True)) for b in inputs}
+        if not any(t.kernel.dims for t in self._tasks):
+            lengths = {len(v) for v in arrays.values()}
+            if len(lengths) != 1:
+                raise SpecError(f"SuperKernel {self.name!r}: input buffers differ in length ({sorted(lengths)}); "
+                                "every buffer of a 1-D builder SuperKernel has one length")
+            n = lengths.pop()
+            for b, dt in dtypes.items():
+                arrays.setdefault(b, np.zeros(n, dtype=dt))
+            return arrays, {t.kernel.name: [n] for t in self._tasks}
+        return arrays, self._shapes(arrays, dtypes)
 
-    def _args(self, t: SkTask, arrays: dict, n: int) -> list:
+    def _shapes(self, arrays: dict, dtypes: dict) -> dict[str, list[int]]:
+        """Tasks in order: a task's dim values come from the shapes of the buffers it reads; the buffers it
+        writes get the shapes its dims give them (allocated here, zeroed)."""
+        sizes = {}
+        for t in self._tasks:
+            if not t.kernel.dims:
+                raise SpecError(f'SuperKernel {self.name!r}: task "{t.kernel.name}" is 1-D and others are 2-D; a '
+                                "builder SuperKernel holds one kind")
+            dims: dict[str, int] = {}
+            for p in t.kernel.inputs:
+                shape = arrays[t.bind[p.name]].shape
+                if len(shape) != len(p.shape):
+                    raise SpecError(f'SuperKernel {self.name!r}: task "{t.kernel.name}" reads buffer '
+                                    f"{t.bind[p.name]!r} as {p.shape!r}, but it has shape {shape}")
+                for name, value in zip(p.shape, shape):
+                    if dims.setdefault(name, value) != value:
+                        raise SpecError(f'SuperKernel {self.name!r}: task "{t.kernel.name}": dim {name!r} is '
+                                        f"{dims[name]} and {value} in its input buffers")
+            for p in t.kernel.outputs:
+                shape = tuple(dims[name] for name in p.shape)
+                buf = t.bind[p.name]
+                if buf in arrays and arrays[buf].shape != shape:
+                    raise SpecError(f'SuperKernel {self.name!r}: task "{t.kernel.name}" writes {shape} to buffer '
+                                    f"{buf!r}, which is {arrays[buf].shape}; bind the output to another buffer "
+                                    f"(add(..., {p.name}=\"...\"))")
+                arrays.setdefault(buf, np.zeros(shape, dtype=dtypes[buf]))
+            sizes[t.kernel.name] = [dims[name] for name in t.kernel.dims]
+        return sizes
+
+    def _args(self, t: SkTask, arrays: dict, sizes: list[int]) -> list:
         args = []
         for i, p in enumerate(t.kernel.params):
             if i == t.kernel.length_index:
-                args.append(np.uint32(n))
+                args.extend(np.uint32(v) for v in sizes)
             if p.kind == "scalar":
                 value = t.scalars.get(p.name, getattr(p, "default", None))
                 if value is None:
@@ -280,7 +313,7 @@ class SuperKernel:
             else:
                 args.append(arrays[t.bind[p.name]])
         if t.kernel.length_index >= len(t.kernel.params):
-            args.append(np.uint32(n))
+            args.extend(np.uint32(v) for v in sizes)
         return args
 
     def _need_tasks(self) -> None:

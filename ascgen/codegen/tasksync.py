@@ -9,6 +9,7 @@ Rules (tasksync-semantics.md, docs/emit.md):
   `<<<>>>` invocation, where the SK_BIND twin advertises the calls through its cap bits.
 * `prefetch_inputs`: the first tile of those inputs is loaded before the wait (they are not written by
   the previous task), guarded by `tileNum > 0`; the loop then skips that load on iteration 0.
+* 2-D kernels load their per-column vectors once, after the wait and before the tile loop (`plan.preloads`).
 """
 from __future__ import annotations
 
@@ -87,6 +88,8 @@ def place_task_sync(plan, policy: TaskSyncPolicy | None = None) -> Placement:
     if set_ and policy.set_early:
         lines.append(Line(0, set_ + "  // ascgen-check: allow(tasksync-gm-after-set) early: the next task touches "
                                     "none of this task's GM buffers"))
+    for t in getattr(plan, "preloads", ()):      # 2-D kernels: per-column vectors, read once after the wait
+        lines.append(Line(0, f"if (this->tileNum > 0) {{ CopyIn{t.method}(); }}", t.where))
     lines.append(Line(0, "for (uint32_t i = 0; i < this->tileNum; i++) {"))
     for t in plan.inputs:
         call = f"CopyIn{t.method}(i);"

@@ -45,6 +45,9 @@ def add_arguments(parser) -> None:
                         help="preprocessor define, e.g. -D SCENARIO_NUM=1")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                         help="extra include folder (the source's own folder is always searched)")
+    parser.add_argument("--backend", choices=("builtin", "devkit"), default="builtin",
+                        help="builtin: ascgen's AscendC:: headers (default); devkit: the real asc-devkit library "
+                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT)")
     parser.add_argument("--kernel-type", choices=KERNEL_TYPES,
                         help="force the kernel type instead of inferring it from the source")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
@@ -87,11 +90,12 @@ def has_main(text: str) -> bool:
     return bool(re.search(r"\bmain\s*\(", strip_comments(text)))
 
 
-def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=()):
+def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=(),
+                 backend="builtin"):
     """A Module for a whole host program (its `main` exported as __ascgen_host_main). `sources`: one path,
     or several (e.g. `ascgen emit --host` output: main.cpp plus the kernel files); exactly one defines main."""
     from ascgen.runtime.host_rewrite import compilable_copy
-    from ascgen.runtime.module import Module
+    from ascgen.runtime.module import module_class
     paths = [Path(s).expanduser().resolve() for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
     for path in paths:
         if not path.is_file():
@@ -104,9 +108,10 @@ def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type
     if len(mains) > 1:
         raise SpecError(f"main() is defined in several sources: {', '.join(map(str, mains))}")
     main = mains[0]
-    return Module(texts[main], str(main), main, product, defines=defines, include_dirs=include_dirs,
-                  kernel_type=kernel_type, host_main=True, compile_path=compilable_copy(texts[main], str(main)),
-                  extra_flags=extra_flags, extra_sources=[p for p in paths if p != main])
+    return module_class(backend)(texts[main], str(main), main, product, defines=defines,
+                                 include_dirs=include_dirs, kernel_type=kernel_type, host_main=True,
+                                 compile_path=compilable_copy(texts[main], str(main)), extra_flags=extra_flags,
+                                 extra_sources=[p for p in paths if p != main])
 
 
 def run_program(module, argv=(), *, time_limit_s: float = 60.0, detect_races: bool = False) -> int:
@@ -189,7 +194,7 @@ def run_kernel(args, defines) -> int:
     if not args.block_dim:
         raise SpecError("--kernel needs --block-dim N")
     module = load(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
-                  kernel_type=args.kernel_type)
+                  kernel_type=args.kernel_type, backend=args.backend)
     outputs: list = []
     values = _typed(module, args.kernel, _kernel_args(args.arg, outputs))
     start = time.perf_counter()
@@ -222,6 +227,8 @@ def _argv_without_isolated(args) -> list[str]:
         argv += ["-I", str(Path(d).resolve())]
     if args.kernel_type:
         argv += ["--kernel-type", args.kernel_type]
+    if args.backend != "builtin":
+        argv += ["--backend", args.backend]
     if args.races:
         argv.append("--races")
     if args.quiet:
@@ -249,7 +256,8 @@ def run(args) -> int:
             return run_kernel(args, defines)
         from ascgen.runtime.isolate import CRASH_FLAGS
         module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
-                              kernel_type=args.kernel_type, extra_flags=CRASH_FLAGS if args.crash_report else ())
+                              kernel_type=args.kernel_type, extra_flags=CRASH_FLAGS if args.crash_report else (),
+                              backend=args.backend)
         if args.crash_report:
             module.install_crash_handler()
         return run_program(module, args.program_args, time_limit_s=args.time_limit, detect_races=args.races)

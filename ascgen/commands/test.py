@@ -48,6 +48,37 @@ class KernelResult:
         return bool(self.cases) and all(c.ok for c in self.cases)
 
 
+def shapes_for(kernel, product) -> list[tuple[int, int]]:
+    """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
+    tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Without
+    DataCopyPad, cols are multiples of the kernel's promised `multiple_of` (the only values it accepts)."""
+    spec = kernel.spec()
+    if spec.matmul is not None:
+        return _matmul_shapes(spec, product)
+    from ascgen.codegen.plan_rows import plan_rows
+    plan = plan_rows(spec, product)
+    tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
+    if plan.data_copy_pad:
+        cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
+    else:
+        cols = [unit, 3 * unit, tile // unit // 3 * unit, tile]
+    rows = [0, 1, blocks - 1 or 1, 3 * blocks + 2, 2 * blocks * plan.max_tile_rows + 3]
+    cases = [(r, c) for r in rows[:4] for c in cols[:3]] + [(rows[4], cols[0]), (2 * blocks + 1, cols[-1]),
+                                                           (blocks + 3, cols[-2])]
+    return sorted(set(cases))
+
+
+def _matmul_shapes(spec, product) -> list[tuple[int, int, int]]:
+    """(M, N, K) cases of a Matmul kernel: empty, one element, tiles ragged in M and N, fewer tiles than AI
+    Cores, more tiles than AI Cores (round-robin), an odd row count split between the two AIVs, several
+    K slices and a ragged last one."""
+    from ascgen.codegen.plan_matmul import plan_matmul
+    bm, bn, bk = plan_matmul(spec, product).tile
+    cores = spec.block_dim
+    return [(0, bn, 16), (1, 1, 16), (bm - 3, bn + 5, bk + 16), (2 * bm + 1, bn // 2 + 1, 3 * bk),
+            (bm * (cores + 1) + 7, 2 * bn, 16), (5, bn * cores + 3, bk * 2 + 16)]
+
+
 def lengths_for(kernel) -> list[int]:
     """Lengths with tails: 0, 1, under one 32-byte block, one tile, a tile plus an odd tail, and more
     tiles than cores with a tail (some cores get one tile more than others)."""
@@ -83,7 +114,8 @@ def _garbage(n: int, dtype) -> np.ndarray:
 def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, float]:
     from ascgen.builder.reference import tolerance
     rtol, atol = tolerance(want.dtype)
-    g, w = got.astype(np.float64), want.astype(np.float64)
+    g, w = got.astype(np.float64).ravel(), want.astype(np.float64).ravel()
+    got, want = got.ravel(), want.ravel()
     close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
     finite = np.isfinite(g) & np.isfinite(w)
     err = float(np.max(np.abs(g - w)[finite])) if finite.any() else 0.0
@@ -95,22 +127,28 @@ def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, f
                    f"expected {want[i]!r} (rtol {rtol}, atol {atol})"), err
 
 
-def run_case(module, kernel, length: int, seed: int = 0) -> CaseResult:
-    """One launch of `kernel` at `length` elements against the reference."""
+def run_case(module, kernel, length, seed: int = 0) -> CaseResult:
+    """One launch of `kernel` at `length` elements (a 2-D kernel: `length` = (rows, cols)) against the
+    reference."""
     from ascgen.builder.reference import evaluate, random_inputs
-    rng = np.random.default_rng(seed + length)
-    inputs = random_inputs(kernel, length, seed=seed + length)
+    dims = tuple(length) if kernel.dims else (length,)
+    salt = int(np.prod(dims)) + sum(dims)
+    rng = np.random.default_rng(seed + salt)
+    inputs = random_inputs(kernel, length, seed=seed + salt)
     scalars = _scalars(kernel, rng)
-    outputs = {p.name: _garbage(length, p.dtype) for p in kernel.outputs}
+    size = dict(zip(kernel.dims, dims))
+    shapes = {p.name: tuple(size[d] for d in p.shape) if p.shape else (dims[0],) for p in kernel.outputs}
+    outputs = {p.name: _garbage(int(np.prod(shapes[p.name])), p.dtype).reshape(shapes[p.name])
+               for p in kernel.outputs}
     values = {**inputs, **outputs, **scalars}
     args = [values[p.name] for p in kernel.params]
-    args.insert(kernel.length_index, length)
+    args[kernel.length_index:kernel.length_index] = list(dims)
     product = module.product.id
     try:
         module.launch(kernel.name, kernel.block_dim, *args)
     except KernelError as exc:
         return CaseResult(kernel.name, product, length, False, f"{type(exc).__name__}: {exc}")
-    want = evaluate(kernel, inputs, scalars, length=length)
+    want = evaluate(kernel, inputs, scalars, length=None if kernel.dims else length)
     worst, details = 0.0, []
     for name, expected in want.items():
         ok, detail, err = _compare(name, outputs[name], expected)
@@ -120,7 +158,7 @@ def run_case(module, kernel, length: int, seed: int = 0) -> CaseResult:
     return CaseResult(kernel.name, product, length, not details, "; ".join(details), worst)
 
 
-def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
+def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "builtin") -> KernelResult:
     """Emit, load and run `kernel` on `product` at each length; the per-length verdicts."""
     from ascgen.codegen.emit import emit
     from ascgen.runtime.module import load
@@ -131,7 +169,9 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
         from ascgen.codegen.tasksync import TaskSyncNoEffectWarning
         warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
         source = emit(kernel, product)
-    module = load(source, product, filename=f"{kernel.name}.cpp")
+    module = load(source, product, filename=f"{kernel.name}.cpp", backend=backend)
+    if kernel.dims:
+        return _check_2d(module, kernel, product, lengths, seed, start)
     result = KernelResult(kernel.name, product.id, min_length=min_length(kernel, product))
     wanted = lengths or lengths_for(kernel)
     if not lengths and result.min_length > 1:      # the shortest supported lengths are edge cases too
@@ -147,10 +187,26 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0) -> KernelResult:
     return result
 
 
+def _check_2d(module, kernel, product, shapes, seed: int, start: float) -> KernelResult:
+    """A 2-D kernel at each (rows, cols) case, a Matmul kernel at each (M, N, K) case (`--length` does not
+    apply: the default shapes are used)."""
+    result = KernelResult(kernel.name, product.id)
+    for shape in shapes_for(kernel, product):
+        console.progress(f"{kernel.name} on {product.id}: {shape[0]} x {shape[1]}")
+        result.cases.append(run_case(module, kernel, shape, seed))
+    console.done()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _case_text(length) -> str:
+    return "x".join(map(str, length)) if isinstance(length, tuple) else str(length)
+
+
 def format_table(results: list[KernelResult]) -> str:
     rows = [("kernel", "product", "lengths", "max error", "time", "result")]
     for r in results:
-        lengths = ",".join(str(c.length) for c in r.cases)
+        lengths = ",".join(_case_text(c.length) for c in r.cases)
         worst = max((c.max_error for c in r.cases), default=0.0)
         rows.append((r.kernel, r.product, lengths, f"{worst:.3g}", f"{r.seconds:.1f}s", "PASS" if r.ok else "FAIL"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -162,7 +218,7 @@ def format_table(results: list[KernelResult]) -> str:
                          f"not run: {','.join(map(str, r.unsupported))}")
         for c in r.cases:
             if not c.ok:
-                lines.append(f"FAIL {c.kernel} on {c.product}, length {c.length}: {c.detail}")
+                lines.append(f"FAIL {c.kernel} on {c.product}, length {_case_text(c.length)}: {c.detail}")
     return "\n".join(lines)
 
 
@@ -177,6 +233,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--length", type=int, action="append", default=None,
                         help="test this length instead of the default set (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    parser.add_argument("--backend", choices=("builtin", "devkit"), default="builtin",
+                        help="builtin: ascgen's AscendC:: headers (default); devkit: the real asc-devkit library "
+                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT)")
 
 
 def run(args) -> int:
@@ -196,7 +255,7 @@ def run(args) -> int:
     results = []
     for product in args.product or ["ascend910b"]:
         for kernel in kernels:
-            results.append(check_kernel(kernel, product, args.length, args.seed))
+            results.append(check_kernel(kernel, product, args.length, args.seed, args.backend))
     print(format_table(results))
     failed = sum(not r.ok for r in results)
     console.info(f"{len(results) - failed} passed, {failed} failed")

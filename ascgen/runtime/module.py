@@ -346,17 +346,29 @@ class Module:
         return f"<ascgen Module {self.source} on {self.product.id}: {', '.join(self.kernels)}>"
 
 
+def module_class(backend: str = "builtin"):
+    """The Module class of a backend: "builtin" (ascgen's own AscendC:: headers) or "devkit" (the real
+    asc-devkit library on ascgen's CPU model, runtime/devkit)."""
+    from ascgen.runtime import devkit
+    if devkit.check_backend(backend) == "devkit":
+        from ascgen.runtime.devkit_module import DevkitModule
+        return DevkitModule
+    return Module
+
+
 def load(source_or_path, product=DEFAULT_PRODUCT, *, defines: dict | None = None, include_dirs=(),
-         kernel_type: str | None = None, instances=(), filename: str | None = None) -> Module:
+         kernel_type: str | None = None, instances=(), filename: str | None = None,
+         backend: str = "builtin") -> Module:
     """Compile a kernel source (a path, or the text of one) for `product` and return the Module.
 
     defines: extra -D macros; include_dirs: extra -I folders (the source's own folder is added);
     kernel_type: force "aiv" | "aic" | "mix_1_1" | "mix_1_2" instead of inferring it;
     instances: template instances to compile up front ("add_custom<2048>");
-    filename: the name diagnostics and reports use for source text (default "kernel.cpp").
+    filename: the name diagnostics and reports use for source text (default "kernel.cpp");
+    backend: "builtin" (default) or "devkit" (the real library; docs/devkit.md).
     """
     text, name, path = _read_source(source_or_path)
     if path is None and filename:
         name = filename
-    return Module(text, name, path, product, defines=defines, include_dirs=include_dirs,
-                  kernel_type=kernel_type, instances=instances)
+    return module_class(backend)(text, name, path, product, defines=defines, include_dirs=include_dirs,
+                                 kernel_type=kernel_type, instances=instances)

@@ -134,12 +134,25 @@ def test_two_kernels_in_one_file_are_checked_separately(tmp_path):
                    'extern "C" __global__ __aicore__ void c(GM_ADDR x) {\n    uint32_t i = block_idx;\n}\n')
     result = check_file(src)
     assert result.kernels == ["a", "b", "c"]
-    # Task-sync use is decided op-wide, over the whole source, by the SK compiler and the runtime (issue 9
-    # class 7): b never sets and c calls neither although a does, so both are errors (tasksync-op-wide).
-    # c's own code does not use task sync, so block_idx there is still only a warning.
+    # The SuperKernel compiler (and ascgen's runtime) decide op-wide, by text, that the operator uses both
+    # calls: b never sets and c never calls either, so their boundaries hang (tasksync-op-wide at each
+    # entry). c reaches no task-sync call itself, so block_idx there is only a warning.
     assert [(d.line, d.rule, d.severity) for d in result.diagnostics] == [
         (6, "tasksync-op-wide", "error"), (9, "tasksync-op-wide", "error"), (9, "tasksync-op-wide", "error"),
         (10, "sk-forbidden-intrinsic", "warning")]
+
+
+def test_op_wide_detection_agrees_with_the_runtime():
+    """The checker's op-wide set is the runtime's (ascgen.source.signature, the SK compiler's text search):
+    on every corpus file (none has `#if` blocks, so the runtime's preprocessing step does not matter here)."""
+    from ascgen.check import index as check_index, parse as check_parse
+    from ascgen.source.signature import analyse
+    for path in sorted(CHECK_CORPUS.glob("*.cpp")):
+        info = analyse(path.read_text())
+        runtime = {k for k, used in (("WaitPreTaskEnd", info.uses_wait), ("SetNextTaskStart", info.uses_set))
+                   if used}
+        index = check_index.build(check_parse.parse(str(path), (), (), ()))
+        assert set(index.op_wide_sync()) == runtime, path.name
 
 
 def test_allow_comment_silences_only_the_named_rule(tmp_path):
@@ -260,3 +273,29 @@ def test_lazy_ranges_match_whole_file_tokens():
         _, _, start, end = index.info(fn.cursor)
         assert lazy.between(start, end) == whole.between(start, end), fn.name
     assert [t.text for t in lazy.after(0, 3)] == [t.text for t in whole.toks[:3]]
+
+
+def test_misplaced_access_names_the_wait_on_its_own_path():
+    """The compute class bound by a template argument decides which Process() runs, and the note names
+    that class's wait (line 24), not the first wait of the file (QuantCompute's, line 11)."""
+    path = CHECK_CORPUS / "method_by_static_type.cpp"
+    (d,) = check_file(path).diagnostics
+    assert (d.line, d.rule) == (line_of(path, "EXPECT: tasksync-gm-before-wait"),
+                                "tasksync-gm-before-wait")
+    assert d.notes[-1].line == d.line + 1 and "WaitPreTaskEnd" in d.notes[-1].message
+
+
+@pytest.mark.parametrize("kernel_type, errors", [("ASCENDC_TPL_MIX_AIC_1_2", 2), ("ASCENDC_TPL_AIV_ONLY", 0)])
+def test_per_template_kernel_type_decides_the_core_sides(tmp_path, kernel_type, errors):
+    """ASCENDC_TPL_KERNEL_TYPE_SEL (the tiling-key template) says MIX: the AIC early return skips the pair
+    on cube cores. Vector only: that branch is dead code."""
+    head = f"#define KERNEL_TEMPLATES ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL({kernel_type}))"
+    src = kernel(tmp_path, """\
+        if ASCEND_IS_AIC {
+            return;
+        }
+        AscendC::WaitPreTaskEnd();
+        AscendC::SetNextTaskStart();
+        """, head=head)
+    assert [r for r in rules(check_file(src)) if r[1] == "tasksync-once-per-path"] == \
+        [(line_of(src, "return;"), "tasksync-once-per-path")] * errors

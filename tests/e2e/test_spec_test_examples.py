@@ -26,7 +26,14 @@ KERNELS = _kernels()
 
 
 # Example kernels a product cannot run: the builder must refuse them with a clear error, never emit them.
-NOT_OFFERED = {("bf16_leaky", "ascend310p"): "bfloat16 is not offered on ascend310p"}
+_NO_PAD = "ascend310p has no DataCopyPad"
+NOT_OFFERED = {("bf16_leaky", "ascend310p"): "bfloat16 is not offered on ascend310p",
+               # 2-D kernels whose cols are not promised to be whole 32-byte units, or with per-row outputs
+               ("softmax", "ascend310p"): _NO_PAD, ("log_softmax", "ascend310p"): _NO_PAD,
+               ("layernorm", "ascend310p"): _NO_PAD, ("row_stats", "ascend310p"): _NO_PAD,
+               # Matmul is a MIX kernel: AIC and AIV are one core on ascend310p
+               ("matmul_relu", "ascend310p"): "no separate AIC and AIV cores",
+               ("matmul_bf16", "ascend310p"): "no separate AIC and AIV cores"}
 
 
 @pytest.mark.parametrize("product", PRODUCTS)
@@ -40,6 +47,12 @@ def test_example_equals_reference(spec, kernel, product):
     result = spec_test.check_kernel(kernel, product)
     failures = [f"length {c.length}: {c.detail}" for c in result.cases if not c.ok]
     assert not failures, f"{kernel.name} on {product}:\n" + "\n".join(failures)
+    if kernel.spec().matmul is not None:
+        _assert_matmul_cases(kernel, product, [c.length for c in result.cases])
+        return
+    if kernel.dims:
+        _assert_2d_cases(kernel, product, [c.length for c in result.cases])
+        return
     expected = {0, kernel.tile_length + 7, result.min_length}
     if result.min_length > 1:                   # no DataCopyPad: the shortest supported lengths are tested
         expected |= {result.min_length + 1}
@@ -47,8 +60,34 @@ def test_example_equals_reference(spec, kernel, product):
     assert all(0 < n < result.min_length for n in result.unsupported)
 
 
+def _assert_2d_cases(kernel, product, shapes):
+    """The (rows, cols) cases cover: no rows, fewer rows than cores, more tiles than cores with a ragged
+    last tile, rows shorter than a tile, the longest row, and (with DataCopyPad) rows of odd byte length."""
+    from ascgen.codegen.plan_rows import plan_rows
+    plan = plan_rows(kernel.spec(), product)
+    rows = {r for r, _ in shapes}
+    assert 0 in rows and any(0 < r < kernel.block_dim for r in rows)
+    assert any(r > 2 * kernel.block_dim * plan.max_tile_rows for r in rows)
+    assert any(c < kernel.tile_length for _, c in shapes) and any(c == kernel.tile_length for _, c in shapes)
+    if plan.data_copy_pad:
+        assert any(c % plan.align_elems for _, c in shapes)
+
+
+def _assert_matmul_cases(kernel, product, shapes):
+    """(M, N, K) cases: empty, ragged M and N tiles, more tiles than AI Cores, several K slices."""
+    from ascgen.codegen.plan_matmul import plan_matmul
+    bm, bn, bk = plan_matmul(kernel.spec(), product).tile
+    assert any(m == 0 for m, _, _ in shapes)
+    assert any(m % bm and n % bn for m, n, _ in shapes)
+    assert any(-(-m // bm) * -(-n // bn) > kernel.block_dim for m, n, _ in shapes)
+    assert any(k > bk and k % bk for _, _, k in shapes)
+
+
 def test_lengths_cover_tails_of_tiles_and_32_bytes():
     for _, k in KERNELS:
+        if k.dims:
+            continue                     # 2-D kernels: _assert_2d_cases
+
         lengths = spec_test.lengths_for(k)
         assert any(n % k.tile_length for n in lengths if n)          # not a multiple of the tile
         assert any((n * 2) % 32 for n in lengths)                   # not a multiple of 32 bytes (for 2-byte types)

@@ -76,6 +76,7 @@ struct half {
     half(T v) : bits(::ascgen::lib::f32_to_f16(static_cast<float>(v))) {}
     inline half(const bfloat16_t& b);
     operator float() const { return ::ascgen::lib::f16_to_f32(bits); }
+    float ToFloat() const { return float(*this); }   // the real library's accessor (devkit backend)
 
     static half from_bits(uint16_t b) {
         half h;
@@ -105,6 +106,7 @@ struct bfloat16_t {
     bfloat16_t(T v) : bits(::ascgen::lib::f32_to_bf16(static_cast<float>(v))) {}
     bfloat16_t(half h) : bits(::ascgen::lib::f32_to_bf16(float(h))) {}
     operator float() const { return ::ascgen::lib::bf16_to_f32(bits); }
+    float ToFloat() const { return float(*this); }
 
     static bfloat16_t from_bits(uint16_t b) {
         bfloat16_t h;

@@ -13,7 +13,9 @@
 #include <tuple>
 #include <utility>
 
+#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
 #include "ascendc/ub.h"
+#endif
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -51,7 +53,11 @@ public:
         char buf[256];
         const char* bare = bare_name(name_, buf, sizeof buf);
         Ctx ctx{kernel_, &values, bare};
+#if defined(ASCGEN_DEVKIT)
+        ::ascgen_devkit::host_launch(bare, &thunk, &ctx, block_dim_, loc_);   // per-core module copies
+#else
         rt::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
+#endif
     }
 
 private:
@@ -69,8 +75,13 @@ private:
         } mark;
         crash::current_kernel = ctx->name;
         crash::on_core_thread();
+#if defined(ASCGEN_DEVKIT)
+        // This thunk runs in the calling core's module copy; the kernel pointer was taken in copy 0.
+        std::apply(::ascgen_devkit::relocate(ctx->kernel, reinterpret_cast<const void*>(&thunk)), *ctx->values);
+#else
         lib::poison_local_memories();
         std::apply(ctx->kernel, *ctx->values);
+#endif
     }
     void (*kernel_)(P...);
     const char* name_;

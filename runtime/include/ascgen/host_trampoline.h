@@ -16,7 +16,9 @@
 #include <type_traits>
 #include <utility>
 
+#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
 #include "ascendc/ub.h"
+#endif
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -83,8 +85,15 @@ void invoke(void (*kernel)(P...), void** args, const char* name) {
     } mark;
     crash::current_kernel = name;
     crash::on_core_thread();
+#if defined(ASCGEN_DEVKIT)
+    __ascgen_devkit_enter();   // this core's identity in the real library's globals (runtime/devkit)
+#else
     lib::poison_local_memories();
+#endif
     call(kernel, args, std::index_sequence_for<P...>{});
+#if defined(ASCGEN_DEVKIT)
+    __ascgen_devkit_leave();
+#endif
 }
 
 template <class... P>

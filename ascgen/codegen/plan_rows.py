@@ -1,0 +1,238 @@
+"""Plan a 2-D (rows x cols) KernelSpec for one product: row tiles, value buffers, compute steps, UB budget.
+
+Rows are spread over the cores; a tile is a block of whole rows, each padded in UB to ROW_STRIDE (cols
+rounded up to 32 bytes of the narrowest dtype, so every row of every dtype starts 32-byte aligned), as
+many rows as fit in TILE_LENGTH elements. Per-row values (reductions) live in buffers of MAX_TILE_ROWS
+elements; per-column vectors are loaded once per core. The numbers that depend on cols are computed by
+the kernel at run time; the plan checks the budget for the largest row (cols == tile_length).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ascgen import products as _products
+from ascgen.builder.ir import KernelSpec, Node
+from ascgen.builder.types import DTYPES
+from ascgen.codegen.plan import GmTensor, TempBuffer, TempUse, _camel, _check_block_dim, _check_offered, _check_tile, _gm
+from ascgen.errors import SpecError
+
+MAX_BLOCK_COUNT = 4095        # DataCopyPad's blockCount limit: rows per tile never exceed it
+
+
+@dataclass(frozen=True)
+class RowStep:
+    """One statement group of Compute(): `op` on values of `shapes`, result `shape` ("rc" or "r")."""
+    op: str
+    dtype: str
+    shape: str
+    dst: str
+    srcs: tuple[str, ...]
+    src_shapes: tuple[str, ...]
+    src_dtype: str
+    scalar: object
+    round: str | None
+    where: str
+
+    @property
+    def broadcast(self) -> bool:
+        """An rc result from an operand that is a per-row value or a per-column vector: a row loop."""
+        return self.shape == "rc" and any(s != "rc" for s in self.src_shapes)
+
+
+@dataclass(frozen=True)
+class RowPlan:
+    spec: KernelSpec
+    product: object
+    class_name: str
+    inputs: tuple[GmTensor, ...]        # (rows, cols) inputs, loaded per tile (queues)
+    col_inputs: tuple[GmTensor, ...]    # per-column vectors, loaded once per core after the wait
+    outputs: tuple[GmTensor, ...]
+    output_shapes: tuple[str, ...]      # "rc" or "r" per output
+    scalars: tuple
+    temps: tuple[TempBuffer, ...]
+    temp_uses: tuple[TempUse, ...]
+    steps: tuple[RowStep, ...]
+    align_elems: int
+    max_tile_rows: int
+    data_copy_pad: bool
+    reduce_dtypes: tuple[str, ...]      # dtypes reduced (a result scalar and a work buffer each)
+    row_dtypes: tuple[str, ...]         # dtypes broadcast from per-row values (a row buffer each)
+    work_bytes: int
+    uses_mean: bool
+    ub_used: int
+    ub_usable: int
+    ub_items: tuple[tuple[str, int], ...]
+
+    @property
+    def row_dim(self) -> str:
+        return self.spec.dims[0].name
+
+    @property
+    def col_dim(self) -> str:
+        return self.spec.dims[1].name
+
+    @property
+    def tile_length(self) -> int:
+        return self.spec.tile_length
+
+    @property
+    def preloads(self) -> tuple[GmTensor, ...]:
+        """GM reads Process() does once, after the wait and before the tile loop (tasksync.py)."""
+        return self.col_inputs
+
+    @property
+    def min_length(self) -> int:
+        return 1
+
+
+def r_bytes(max_rows: int, dtype: str) -> int:
+    """Bytes of a per-row buffer: MAX_TILE_ROWS elements rounded up to 32 bytes."""
+    return -(-max_rows * DTYPES[dtype].size // 32) * 32
+
+
+def plan_rows(spec: KernelSpec, product) -> RowPlan:
+    product = _products.get(product)
+    _check_block_dim(spec, product)
+    live = spec.live_nodes()
+    rounds = _check_offered(spec, live, product)
+    dtypes = {n.dtype for n in live} | {p.dtype for p in spec.params if p.kind != "scalar"}
+    align = 32 // min(DTYPES[d].size for d in dtypes)
+    _check_tile(spec, dtypes, align)
+    _check_copies(spec, product, align)
+    max_rows = min(spec.tile_length // align, MAX_BLOCK_COUNT)
+    by_name = {p.name: p for p in spec.params}
+    inputs = tuple(_gm(p, "input") for p in spec.params_of("input") if len(p.shape) == 2)
+    col_inputs = tuple(_gm(p, "input") for p in spec.params_of("input") if len(p.shape) == 1)
+    outputs = tuple(_gm(p, "output") for p in spec.params_of("output"))
+    out_shapes = tuple("rc" if len(by_name[t.name].shape) == 2 else "r" for t in outputs)
+    steps, temps, uses = _lower(spec, live, rounds, max_rows)
+    reduce_dtypes = tuple(sorted({s.dtype for s in steps if s.op in _REDUCE}))
+    row_dtypes = tuple(sorted({s.dtype for s in steps if s.broadcast and "r" in s.src_shapes}))
+    work = max((_work_bytes(spec.tile_length, d) for d in reduce_dtypes), default=0)
+    items = _ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work,
+                      max_rows)
+    plan = RowPlan(spec, product, "Kernel" + _camel(spec.name), inputs, col_inputs, outputs, out_shapes,
+                   spec.params_of("scalar"), temps, uses, steps, align, max_rows, product.data_copy_pad,
+                   reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps),
+                   sum(b for _, b in items), product.ub_bytes, items)
+    _check_ub(plan)
+    return plan
+
+
+_REDUCE = ("ReduceSum", "ReduceMax", "ReduceMin", "Mean")
+
+
+def _check_copies(spec: KernelSpec, product, align: int) -> None:
+    """Without DataCopyPad, rows move with DataCopy: whole 32-byte units, so cols must be a promised multiple
+    of them, and a per-row output (rows values per tile, any count) cannot be stored."""
+    if product.data_copy_pad:
+        return
+    cols = spec.dims[1]
+    if cols.multiple_of % align:
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: {product.id} has no DataCopyPad, so rows are copied "
+                        f"in whole 32-byte units: declare {cols.name} = k.dim({cols.name!r}, multiple_of={align}) "
+                        f"(or a multiple of {align}) and pass such values")
+    for p in spec.params_of("output"):
+        if len(p.shape) == 1:
+            raise SpecError(f"output {p.name!r} at {p.where}: a per-row output needs DataCopyPad, which "
+                            f"{product.id} does not offer; output a (rows, cols) tensor instead")
+
+
+def _work_bytes(tile: int, dtype: str) -> int:
+    """The work tensor of a level-2 ReduceSum/Max/Min over up to `tile` elements: one partial result (and
+    index) per 256-byte repeat, rounded up to 32 bytes, as the API page sizes it."""
+    size = DTYPES[dtype].size
+    per_repeat, per_block = 256 // size, 32 // size
+    partials = 2 * -(-tile // per_repeat)
+    return -(-partials // per_block) * per_block * size
+
+
+def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max_rows: int):
+    """Steps in node order. Values live in an output's queue tensor, an input's, a per-column vector, or a
+    temporary buffer of their class (tile-sized for rc values, MAX_TILE_ROWS for per-row values); buffers
+    are reused once dead, never written by a step that reads them."""
+    out_of = {}
+    for o in spec.outputs:
+        out_of.setdefault(o.node, o.name)
+    last_use: dict[int, int] = {}
+    for n in live:
+        for a in n.args:
+            last_use[a] = n.id
+    var: dict[int, str] = {n.id: n.name + "Local" for n in live if n.op == "input"}
+    temps: list[list] = []        # [bytes, class]
+    busy: dict[int, int] = {}
+    uses: list[TempUse] = []
+    steps: list[RowStep] = []
+    for n in live:
+        if n.op == "input":
+            continue
+        cls = n.shape
+        need = spec.tile_length * DTYPES[n.dtype].size if cls == "rc" else r_bytes(max_rows, n.dtype)
+        if n.id in out_of:
+            var[n.id] = out_of[n.id] + "Local"
+        else:
+            free = [b for b in range(len(temps)) if b not in busy and temps[b][1] == cls]
+            fit = [b for b in free if temps[b][0] >= need]
+            buf = fit[0] if fit else (free[0] if free else len(temps))
+            if buf == len(temps):
+                temps.append([need, cls])
+            temps[buf][0] = max(temps[buf][0], need)
+            busy[buf] = n.id
+            name = f"tmp{len(uses)}"
+            uses.append(TempUse(name, n.dtype, f"tmpBuf{buf}"))
+            var[n.id] = name
+        src_dtype = spec.nodes[n.args[0]].dtype if n.args else n.dtype
+        steps.append(RowStep(n.op, n.dtype, n.shape, var[n.id], tuple(var[a] for a in n.args),
+                             tuple(spec.nodes[a].shape for a in n.args), src_dtype, n.scalar,
+                             rounds.get(n.id, n.round), n.where))
+        for buf, holder in list(busy.items()):
+            if holder != n.id and last_use.get(holder, -1) <= n.id:
+                del busy[buf]
+    steps.extend(_copies(spec, var, out_of))
+    return tuple(steps), tuple(TempBuffer(f"tmpBuf{i}", b) for i, (b, _) in enumerate(temps)), tuple(uses)
+
+
+def _copies(spec: KernelSpec, var: dict[int, str], out_of: dict[int, str]) -> list[RowStep]:
+    """An output whose value lives elsewhere (an input or another output) is copied with Adds(dst, src, 0)."""
+    from ascgen.builder.ir import ScalarOperand
+    steps = []
+    for o in spec.outputs:
+        node = spec.nodes[o.node]
+        if out_of[o.node] == o.name and node.op != "input":
+            continue
+        if node.dtype not in ("float16", "float32", "int16", "int32"):
+            raise SpecError(f"output {o.name!r} at {o.where}: storing a {node.dtype} value that is an input or "
+                            f"another output needs a copy, offered for float16/float32/int16/int32 only")
+        zero = ScalarOperand(literal=0.0 if DTYPES[node.dtype].is_float else 0)
+        steps.append(RowStep("Adds", node.dtype, node.shape, o.name + "Local", (var[o.node],), (node.shape,),
+                             node.dtype, zero, None, o.where))
+    return steps
+
+
+def _ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work, max_rows):
+    tile, bn = spec.tile_length, spec.buffer_num
+    items = [(f"{t.queue} ({bn} x {tile} {t.dtype})", bn * tile * DTYPES[t.dtype].size) for t in inputs]
+    for t, shape in zip(outputs, out_shapes):
+        n = tile * DTYPES[t.dtype].size if shape == "rc" else r_bytes(max_rows, t.dtype)
+        items.append((f"{t.queue} ({bn} x {'tile' if shape == 'rc' else 'per-row'} {t.dtype})", bn * n))
+    items += [(f"{t.name}Buf (per-column vector, up to {tile} {t.dtype})", tile * DTYPES[t.dtype].size)
+              for t in col_inputs]
+    items += [(f"{t.member} (temporary)", t.nbytes) for t in temps]
+    items += [(f"row{DTYPES[d].ctype.capitalize()}Buf (a per-row value over one row)", tile * DTYPES[d].size)
+              for d in row_dtypes]
+    if reduce_dtypes:
+        items += [("redBuf (reduction result)", 32), ("workBuf (reduction work)", work)]
+    return tuple(items)
+
+
+def _check_ub(plan: RowPlan) -> None:
+    if plan.ub_used <= plan.ub_usable:
+        return
+    spec = plan.spec
+    detail = ", ".join(f"{what} {n} B" for what, n in plan.ub_items)
+    per_element = max(1, plan.ub_used // spec.tile_length)
+    best = plan.ub_usable // per_element // plan.align_elems * plan.align_elems
+    raise SpecError(f"kernel {spec.name!r} at {spec.where}: needs {plan.ub_used} B of UB ({detail}); "
+                    f"{plan.product.id} has {plan.ub_usable} B usable: over by {plan.ub_used - plan.ub_usable} B. "
+                    f"Hint: tile_length <= {best} (the longest row a tile holds)"
+                    + (" or buffer_num=1" if spec.buffer_num == 2 else ""))

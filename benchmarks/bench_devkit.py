@@ -1,0 +1,308 @@
+"""Benchmarks of the devkit backend (docs/devkit.md shows the numbers with the commands).
+
+    python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--json F]
+    python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
+    python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
+
+sweep: every asc-devkit example that has scripts/verify_result.py, every scenario its gen_data.py offers,
+driven as its README says (gen_data.py, the program via `ascgen run`, verify_result.py) on each backend.
+Prints one row per run: pass/fail and the first blocking cause (the first error line). Needs
+ASCGEN_ASC_DEVKIT. The example folders are copied to a temporary folder; nothing is written to the tree.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+RUN_TIMEOUT_S = 300
+
+
+@dataclass
+class Run:
+    example: str            # folder relative to examples/
+    scenario: int | None
+    backend: str
+    product: str
+    result: str = ""        # pass | fail
+    cause: str = ""
+    seconds: float = 0.0
+
+
+# ---- discovering the runs --------------------------------------------------------------------------
+
+def _scenario_flag(gen: str):
+    """(flag, values) of gen_data.py's scenario argument, or (None, [None])."""
+    m = re.search(r"add_argument\(\s*['\"](-{1,2}\w*scenario\w*)['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\])",
+                  gen, re.I | re.S)
+    if not m:
+        return None, [None]
+    values = list(eval(m.group(2), {"range": range}))     # a literal range(...) or [...] from the script
+    return m.group(1), values
+
+
+def _readme_args(readme: str, script: str) -> list[str] | None:
+    for line in readme.splitlines():
+        if script in line and "python" in line:
+            tail = line.split(script, 1)[1].split("#", 1)[0].strip().strip("`").strip()
+            return tail.split() if tail else []
+    return None
+
+
+def discover(tree: Path, only: str | None):
+    for verify in sorted((tree / "examples").rglob("scripts/verify_result.py")):
+        folder = verify.parent.parent
+        rel = str(folder.relative_to(tree / "examples"))
+        if only and not any(o in rel for o in only):
+            continue
+        sources = sorted(p for p in folder.iterdir() if p.suffix in (".asc", ".cpp") and p.is_file())
+        if not sources:
+            continue
+        gen_path = folder / "scripts" / "gen_data.py"
+        gen = gen_path.read_text(errors="replace") if gen_path.is_file() else ""
+        flag, values = _scenario_flag(gen)
+        readme = next((p.read_text(errors="replace") for p in (folder / "README.md", folder / "README_en.md")
+                       if p.is_file()), "")
+        cmake = (folder / "CMakeLists.txt").read_text(errors="replace") if (folder / "CMakeLists.txt").is_file() else ""
+        arch3510 = "dav-3510" in readme and "dav-2201" not in readme
+        yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify.read_text(errors="replace"), arch3510
+
+
+def _verify_args(readme: str, verify_text: str, flag, n) -> list[str]:
+    args = _readme_args(readme, "verify_result.py")
+    if args is None:
+        args = ["output/output.bin", "output/golden.bin"]
+    args = [a for a in args if not re.search(r"scenario", a, re.I)]
+    if flag and re.search(r"scenario", verify_text, re.I):
+        args.append(f"{flag}={n}")
+    return args
+
+
+def _first_cause(text: str) -> str:
+    """The line that says why: a compiler `error:` line, the intrinsic a kernel needs, the typed error."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for pattern in (r"intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
+                    r"fail"):
+        for s in lines:
+            if re.search(pattern, s) and not s.endswith("failed:"):
+                return re.sub(r"/tmp/ascgen-devkit-sweep-[^/]+/[^/]+/", "", s)[:160]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[-1][:160] if lines else ""
+
+
+def _run(cmd, cwd, timeout=RUN_TIMEOUT_S):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    try:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout} s")
+
+
+def _arch3510_scenarios() -> set:
+    """(folder, scenario) pairs whose source exists only under __NPU_ARCH__ == 3510 (the examples test knows
+    them; on dav-2201 they compile to nothing and their output would be garbage, not an answer)."""
+    try:
+        from tests.library.test_devkit_examples import CASES
+    except Exception:       # the tests are not shipped with an installed package
+        return set()
+    out = set()
+    for c in CASES:
+        m = re.search(r"\[(\d+)\]$", c.id)
+        if c.product == "ascend950":
+            out.add((c.folder.replace("examples/", "", 1), int(m.group(1)) if m else None))
+    return out
+
+
+ARCH3510 = _arch3510_scenarios()
+
+
+def drive(item, backend: str, workdir: Path) -> Run:
+    folder, rel, sources, flag, n, readme, defines_scenario, verify_text, arch3510 = item
+    product = "ascend950" if arch3510 or (rel, n) in ARCH3510 else "ascend910b"
+    run = Run(rel, n, backend, product)
+    start = time.perf_counter()
+    root = workdir / f"{re.sub(r'[^A-Za-z0-9]+', '_', rel)}_{n}_{backend}"
+    shutil.copytree(folder, root, ignore=shutil.ignore_patterns("figures", "*.png"))
+    build = root / "build"
+    (build / "input").mkdir(parents=True)
+    (build / "output").mkdir()
+    gen_args = [f"{flag}={n}"] if flag else []
+    gen = _run([sys.executable, "../scripts/gen_data.py", *gen_args], build) if (root / "scripts/gen_data.py").is_file() else None
+    if gen is not None and gen.returncode != 0:
+        run.result, run.cause = "fail", "gen_data.py: " + _first_cause(gen.stderr or gen.stdout)
+    else:
+        cmd = [sys.executable, "-m", "ascgen", "run", *(str(root / s.name) for s in sources), "--product", product,
+               "--cwd", str(build), "--backend", backend, "--time-limit", "120"]
+        if defines_scenario and n is not None:
+            cmd += ["-D", f"SCENARIO_NUM={n}"]
+        proc = _run(cmd, build)
+        if proc.returncode != 0:
+            run.result, run.cause = "fail", _first_cause(proc.stderr + "\n" + proc.stdout)
+        else:
+            verify = _run([sys.executable, "../scripts/verify_result.py", *_verify_args(readme, verify_text, flag, n)],
+                          build)
+            ok = verify.returncode == 0 and "fail" not in verify.stdout.lower()
+            run.result = "pass" if ok else "fail"
+            crashed = "Traceback" in verify.stderr or "usage:" in verify.stderr
+            label = "verify_result.py could not check: " if crashed else "WRONG ANSWER: "
+            run.cause = "" if ok else label + _first_cause(verify.stdout + verify.stderr)
+    shutil.rmtree(root, ignore_errors=True)
+    run.seconds = time.perf_counter() - start
+    return run
+
+
+def sweep(args) -> int:
+    from ascgen import config
+    tree = config.asc_devkit()
+    if tree is None:
+        print(f"needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}", file=sys.stderr)
+        return 2
+    items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only) for n in it[4]]
+    jobs = [(it, b) for it in items for b in args.backend]
+    workdir = Path(tempfile.mkdtemp(prefix="ascgen-devkit-sweep-"))
+    results: list[Run] = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for r in pool.map(lambda job: drive(job[0], job[1], workdir), jobs):
+            results.append(r)
+            print(f"{r.result:4}  {r.backend:7}  {r.example}[{r.scenario}]  {r.seconds:5.1f}s  {r.cause}", flush=True)
+    shutil.rmtree(workdir, ignore_errors=True)
+    print()
+    for b in args.backend:
+        mine = [r for r in results if r.backend == b]
+        passed = [r for r in mine if r.result == "pass"]
+        wrong = [r for r in mine if r.cause.startswith("WRONG")]
+        examples = {r.example for r in passed}
+        print(f"{b}: {len(passed)} of {len(mine)} runs pass, covering {len(examples)} of "
+              f"{len({r.example for r in mine})} examples; {len(wrong)} wrong answers")
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
+    return 0
+
+
+# ---- compile time and add+relu -------------------------------------------------------------------
+
+ADD_RELU = r'''
+#include "kernel_operator.h"
+// z = relu(x + y) over n floats, tiles of 8192 per core (n a multiple of 8192 * blocks).
+extern "C" __global__ __aicore__ void add_relu(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n) {
+    constexpr uint32_t TILE = 8192;
+    uint32_t per_core = n / AscendC::GetBlockNum();
+    uint32_t base = AscendC::GetBlockIdx() * per_core;
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x + base, per_core);
+    yg.SetGlobalBuffer((__gm__ float*)y + base, per_core);
+    zg.SetGlobalBuffer((__gm__ float*)z + base, per_core);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 3 * TILE * sizeof(float));
+    AscendC::LocalTensor<float> a = buf.Get<float>(), b = a[TILE], c = a[2 * TILE];
+    for (uint32_t off = 0; off < per_core; off += TILE) {
+        AscendC::DataCopy(a, xg[off], TILE);
+        AscendC::DataCopy(b, yg[off], TILE);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::Add(c, a, b, TILE);
+        AscendC::Relu(c, c, TILE);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(zg[off], c, TILE);
+        AscendC::PipeBarrier<PIPE_ALL>();
+    }
+}
+'''
+
+
+def _fresh_cache():
+    d = Path(tempfile.mkdtemp(prefix="ascgen-bench-cache-"))
+    os.environ["ASCGEN_CACHE_DIR"] = str(d)
+    return d
+
+
+def compile_times(args) -> int:
+    """Cold (empty cache: PCH + module), PCH warm (a changed source), cached (same source again)."""
+    code = (f"import time,sys; sys.path.insert(0,{str(REPO)!r}); from ascgen.runtime.module import load; "
+            "t=time.perf_counter(); load(sys.argv[1], 'ascend910b', backend=sys.argv[2]); "
+            "print(time.perf_counter()-t)")
+    cache = _fresh_cache()
+    src = cache / "add_relu.cpp"
+    rows = []
+    for backend in ("builtin", "devkit"):
+        env = dict(os.environ)
+        shutil.rmtree(cache, ignore_errors=True)
+        cache.mkdir()
+        src.write_text(ADD_RELU)
+        times = []
+        for step in ("cold", "pch", "cached"):
+            if step == "pch":
+                src.write_text(ADD_RELU + "\n// edited\n")
+            out = subprocess.run([sys.executable, "-c", code, str(src), backend], capture_output=True, text=True,
+                                 env=env)
+            if out.returncode != 0:
+                print(out.stderr[-2000:], file=sys.stderr)
+                return 1
+            times.append(float(out.stdout.strip().splitlines()[-1]))
+        rows.append((backend, *times))
+    print("| backend | cold (empty cache) | warm PCH (edited source) | cached load |")
+    print("|---|---|---|---|")
+    for b, cold, pch, cached in rows:
+        print(f"| {b} | {cold:.1f} s | {pch:.1f} s | {cached:.2f} s |")
+    shutil.rmtree(cache, ignore_errors=True)
+    return 0
+
+
+def add_relu(args) -> int:
+    import numpy as np
+    from ascgen.runtime.module import load
+    n = 1 << 24
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    want = np.maximum(x + y, 0)
+    reps = args.reps
+    t_np = min(_timed(lambda: np.maximum(np.add(x, y), 0)) for _ in range(reps))
+    print(f"numpy: {t_np * 1000:.1f} ms")
+    for backend in ("builtin", "devkit"):
+        mod = load(ADD_RELU, "ascend910b", backend=backend, filename="add_relu.cpp")
+        z = np.zeros(n, np.float32)
+        best = min(_timed(lambda: mod.launch("add_relu", args.blocks, x, y, z, np.uint32(n))) for _ in range(reps))
+        exact = bool(np.array_equal(z, want))
+        print(f"{backend}: {best * 1000:.1f} ms on {args.blocks} cores = {best / t_np:.2f}x numpy; "
+              f"bit-exact vs numpy: {exact}")
+    return 0
+
+
+def _timed(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("sweep")
+    s.add_argument("--backend", nargs="+", default=["builtin", "devkit"], choices=["builtin", "devkit"])
+    s.add_argument("--jobs", type=int, default=2)
+    s.add_argument("--only", nargs="+", help="only examples whose folder contains one of these texts")
+    s.add_argument("--json", help="also write the rows to this file")
+    sub.add_parser("compile")
+    a = sub.add_parser("addrelu")
+    a.add_argument("--blocks", type=int, default=8)
+    a.add_argument("--reps", type=int, default=3)
+    args = p.parse_args(argv)
+    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

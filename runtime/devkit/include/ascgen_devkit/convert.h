@@ -1,0 +1,125 @@
+// vconv_<src><dst>[mode]: element type conversion on the vector engine. An iteration covers
+// 256 / max(element sizes) elements. Modes: r nearest-even, a nearest-away, f floor, c ceil, z toward zero,
+// o round-to-odd (float narrowing only); no suffix: nearest-even. Integer results saturate.
+#pragma once
+#include <cfenv>
+#include <cmath>
+#include <limits>
+#include "vector.h"
+
+namespace ascgen_devkit {
+
+inline double round_mode(double x, char mode) {
+    switch (mode) {
+        case 'a': return std::round(x);
+        case 'f': return std::floor(x);
+        case 'c': return std::ceil(x);
+        case 'z': return std::trunc(x);
+        default: return std::nearbyint(x);  // r, none: ties to even (default FP environment)
+    }
+}
+
+template <class D>
+inline D saturate(double x) {
+    if (std::isnan(x)) return D(0);
+    if (x <= double(std::numeric_limits<D>::lowest())) return std::numeric_limits<D>::lowest();
+    if (x >= double(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
+    return D(x);
+}
+
+// A narrower float (half, bfloat16_t, float from double) rounded with `mode` from the exact value x.
+template <class D>
+inline D narrow(double x, char mode) {
+    D n = D(float(x));  // nearest-even for float -> half/bf16 (the storage types round that way)
+    if (mode == 'r' || mode == 0 || std::isnan(x) || std::isinf(x)) return n;
+    double nv = double(float(n));
+    if (nv == x) return n;
+    auto step = [](D v, bool up) {  // one ulp toward +inf or -inf, on the bit pattern
+        D out = v;
+        float f = float(v);
+        bool neg = std::signbit(f);
+        if (f == 0) { out.bits = up ? 1 : 0x8001; return out; }
+        out.bits = uint16_t(v.bits + ((up != neg) ? 1 : -1));
+        return out;
+    };
+    switch (mode) {
+        case 'f': return nv > x ? step(n, false) : n;
+        case 'c': return nv < x ? step(n, true) : n;
+        case 'z': return std::fabs(nv) > std::fabs(x) ? step(n, x < 0) : n;
+        case 'a': {
+            D other = nv < x ? step(n, true) : step(n, false);
+            double ov = double(float(other));
+            if (std::fabs(ov - x) == std::fabs(nv - x)) return std::fabs(ov) > std::fabs(nv) ? other : n;
+            return n;
+        }
+        case 'o': {  // truncate, then make the last bit 1 when inexact
+            D t = std::fabs(nv) > std::fabs(x) ? step(n, x < 0) : n;
+            t.bits |= 1;
+            return t;
+        }
+        default: return n;
+    }
+}
+
+template <class D, class S>
+inline D convert(S s, char mode) {
+    double x = double(wide_t<S>(s));
+    if constexpr (std::is_integral<D>::value) {
+        if constexpr (std::is_integral<S>::value) return saturate<D>(x);
+        else return saturate<D>(round_mode(x, mode));
+    } else if constexpr (std::is_same<D, float>::value) {
+        if constexpr (std::is_same<S, float>::value) return float(round_mode(x, mode));   // f32 -> integral f32
+        else return float(x);                                                             // exact widening
+    } else {
+        return narrow<D>(x, mode);
+    }
+}
+
+template <class D, class S>
+inline void vconv(const char* name, D* dst, S* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr,
+                  uint64_t sr, char mode) {
+    unary(name, dst, src, repeat, db, sb, dr, sr, [mode](wide_t<S> x) -> D { return convert<D>(S(x), mode); });
+}
+
+}  // namespace ascgen_devkit
+
+#define ASCGEN_DEVKIT_VCONV(name, D, S, mode)                                                                  \
+    template <class DP, class SP>                                                                             \
+    inline void name(DP* dst, SP* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) { \
+        ascgen_devkit::vconv(#name, reinterpret_cast<D*>(dst), reinterpret_cast<S*>(src), repeat, db, sb, dr, sr, mode); \
+    }
+#define ASCGEN_DEVKIT_VCONV_MODES(stem, D, S)                                                                  \
+    ASCGEN_DEVKIT_VCONV(stem##r, D, S, 'r') ASCGEN_DEVKIT_VCONV(stem##a, D, S, 'a')                           \
+    ASCGEN_DEVKIT_VCONV(stem##f, D, S, 'f') ASCGEN_DEVKIT_VCONV(stem##c, D, S, 'c')                           \
+    ASCGEN_DEVKIT_VCONV(stem##z, D, S, 'z')
+
+ASCGEN_DEVKIT_VCONV(vconv_f162f32, float, half, 0)
+ASCGEN_DEVKIT_VCONV(vconv_bf162f32, float, bfloat16_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_f322f16, half, float, 0)
+ASCGEN_DEVKIT_VCONV(vconv_f322f16o, half, float, 'o')
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f322f16, half, float)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f322bf16, bfloat16_t, float)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f322f32, float, float)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f322s32, int32_t, float)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f322s16, int16_t, float)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f322s64, int64_t, float)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f162s32, int32_t, half)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f162s16, int16_t, half)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f162s8, int8_t, half)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_f162u8, uint8_t, half)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_bf162s32, int32_t, bfloat16_t)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_s322f32, float, int32_t)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_s162f16, half, int16_t)
+ASCGEN_DEVKIT_VCONV_MODES(vconv_s642f32, float, int64_t)
+ASCGEN_DEVKIT_VCONV(vconv_f162s8, int8_t, half, 0)
+ASCGEN_DEVKIT_VCONV(vconv_f162u8, uint8_t, half, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s162f16, half, int16_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s162f32, float, int16_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s322f32, float, int32_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s322s16, int16_t, int32_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s322s64, int64_t, int32_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s642s32, int32_t, int64_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_s82f16, half, int8_t, 0)
+ASCGEN_DEVKIT_VCONV(vconv_u82f16, half, uint8_t, 0)
+#undef ASCGEN_DEVKIT_VCONV_MODES
+#undef ASCGEN_DEVKIT_VCONV

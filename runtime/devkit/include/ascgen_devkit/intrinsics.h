@@ -1,0 +1,12 @@
+// The CCE intrinsics this backend implements, on the ascgen core (rt.h). What is not here is declared in
+// missing.h and fails the link by name.
+#pragma once
+#include "state.h"
+#include "scalar.h"
+#include "sync.h"
+#include "vector.h"
+#include "convert.h"
+#include "cmpsel.h"
+#include "dma.h"
+#include "hooks.h"
+#include "copies.h"

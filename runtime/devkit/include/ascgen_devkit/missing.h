@@ -1,0 +1,109 @@
+// Intrinsics the library can call that this backend does not implement. Each is declared, never
+// defined: a kernel whose instantiated library code calls one fails to link, and the build reports the
+// intrinsic and the library function that calls it (ascgen/runtime/devkit_build.py). Implementing one
+// means deleting its line here and defining it under ascgen_devkit/.
+#pragma once
+
+namespace ascgen_devkit {
+// Stands in for any return type; its conversion is declared only, so it also never links.
+struct Missing {
+    template <class T> operator T() const;
+};
+// Library code does arithmetic on some results (get_pc() & mask): declared only, like the rest.
+#define ASCGEN_DEVKIT_MISSING_OP(op) \
+    template <class T> Missing operator op(Missing, T); \
+    template <class T> Missing operator op(T, Missing);
+ASCGEN_DEVKIT_MISSING_OP(&) ASCGEN_DEVKIT_MISSING_OP(|) ASCGEN_DEVKIT_MISSING_OP(>>) ASCGEN_DEVKIT_MISSING_OP(<<)
+ASCGEN_DEVKIT_MISSING_OP(+) ASCGEN_DEVKIT_MISSING_OP(-) ASCGEN_DEVKIT_MISSING_OP(*) ASCGEN_DEVKIT_MISSING_OP(/)
+ASCGEN_DEVKIT_MISSING_OP(<) ASCGEN_DEVKIT_MISSING_OP(>) ASCGEN_DEVKIT_MISSING_OP(<=) ASCGEN_DEVKIT_MISSING_OP(>=)
+ASCGEN_DEVKIT_MISSING_OP(==) ASCGEN_DEVKIT_MISSING_OP(!=)
+#undef ASCGEN_DEVKIT_MISSING_OP
+}  // namespace ascgen_devkit
+
+#define ASCGEN_DEVKIT_MISSING(name) template <class... A> ::ascgen_devkit::Missing name(A...);
+// For intrinsics whose result library code returns from a void function.
+#define ASCGEN_DEVKIT_MISSING_VOID(name) template <class... A> void name(A...);
+
+ASCGEN_DEVKIT_MISSING(conv_f322f16o)
+ASCGEN_DEVKIT_MISSING(conv_f322s32a)
+ASCGEN_DEVKIT_MISSING(conv_f322s32c)
+ASCGEN_DEVKIT_MISSING(conv_f322s32f)
+ASCGEN_DEVKIT_MISSING(conv_f322s32r)
+ASCGEN_DEVKIT_MISSING(copy_cbuf_to_bt)
+ASCGEN_DEVKIT_MISSING(copy_cbuf_to_fbuf)
+ASCGEN_DEVKIT_MISSING(copy_gm_to_cbuf_multi_nd2nz_b16)
+ASCGEN_DEVKIT_MISSING(copy_gm_to_cbuf_multi_nd2nz_b32s)
+ASCGEN_DEVKIT_MISSING(copy_gm_to_cbuf_multi_nd2nz_b8)
+ASCGEN_DEVKIT_MISSING(create_cbuf_matrix)
+ASCGEN_DEVKIT_MISSING(dc_preload)
+ASCGEN_DEVKIT_MISSING(get_icache_prl_st)
+ASCGEN_DEVKIT_MISSING(get_max_min_cnt)
+ASCGEN_DEVKIT_MISSING(get_pc)
+ASCGEN_DEVKIT_MISSING(get_rsvd_cnt)
+ASCGEN_DEVKIT_MISSING(get_st_atomic_cfg)
+ASCGEN_DEVKIT_MISSING(get_vms4_sr)
+ASCGEN_DEVKIT_MISSING(hset_flag)
+ASCGEN_DEVKIT_MISSING(hwait_flag)
+ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca_s4)
+ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca)
+ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_cb)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_ca_s4)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_s4)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_sp)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_transpose_s4)
+ASCGEN_DEVKIT_MISSING(mad_sp)
+ASCGEN_DEVKIT_MISSING(preload)
+ASCGEN_DEVKIT_MISSING(scatter_vnchwconv_b16)
+ASCGEN_DEVKIT_MISSING(scatter_vnchwconv_b32)
+ASCGEN_DEVKIT_MISSING(scatter_vnchwconv_b8)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_0)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_18)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_19)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_1)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_20)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_21)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_2)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_3)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_4)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_5)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_6)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_7)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_8)
+ASCGEN_DEVKIT_MISSING(set_aipp_spr_9)
+ASCGEN_DEVKIT_MISSING(set_data_exp_0)
+ASCGEN_DEVKIT_MISSING(set_data_exp_1)
+ASCGEN_DEVKIT_MISSING(set_data_exp_2)
+ASCGEN_DEVKIT_MISSING(set_data_exp_3)
+ASCGEN_DEVKIT_MISSING(set_deqscale)
+ASCGEN_DEVKIT_MISSING(set_ffts_base_addr)
+ASCGEN_DEVKIT_MISSING(set_fmatrix_b)
+ASCGEN_DEVKIT_MISSING(set_fmatrix)
+ASCGEN_DEVKIT_MISSING(set_fpc)
+ASCGEN_DEVKIT_MISSING(set_l3d_rpt)
+ASCGEN_DEVKIT_MISSING(set_nd_para)
+ASCGEN_DEVKIT_MISSING(set_quant_pre)
+ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
+ASCGEN_DEVKIT_MISSING(set_va_reg_sb)
+ASCGEN_DEVKIT_MISSING(sflbits)
+ASCGEN_DEVKIT_MISSING(vbrcb)
+ASCGEN_DEVKIT_MISSING(vcgadd)
+ASCGEN_DEVKIT_MISSING(vcgmax)
+ASCGEN_DEVKIT_MISSING(vconv_deq)
+ASCGEN_DEVKIT_MISSING(vconv_f162s4a)
+ASCGEN_DEVKIT_MISSING(vconv_f162s4c)
+ASCGEN_DEVKIT_MISSING(vconv_f162s4f)
+ASCGEN_DEVKIT_MISSING(vconv_f162s4r)
+ASCGEN_DEVKIT_MISSING(vconv_f162s4z)
+ASCGEN_DEVKIT_MISSING(vconv_f162s4)
+ASCGEN_DEVKIT_MISSING(vconv_s42f16)
+ASCGEN_DEVKIT_MISSING(vgather)
+ASCGEN_DEVKIT_MISSING(vld_va_reg)
+ASCGEN_DEVKIT_MISSING(vmulconv_f162s8)
+ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)
+ASCGEN_DEVKIT_MISSING(vreducev2)
+ASCGEN_DEVKIT_MISSING(vtranspose)
+// The cube side (second part of the backend): L1 -> L0A/L0B loads, the matrix multiply, L0C -> GM.
+ASCGEN_DEVKIT_MISSING_VOID(load_cbuf_to_ca)
+ASCGEN_DEVKIT_MISSING_VOID(load_cbuf_to_cb)
+ASCGEN_DEVKIT_MISSING_VOID(mad)
+ASCGEN_DEVKIT_MISSING_VOID(copy_matrix_cc_to_gm)

@@ -1,0 +1,128 @@
+// (Definitions, not declarations: included once per kernel module, by the module wrapper.)
+// Definitions the library's CPU-debug configuration expects from the CPU model, compiled into every kernel
+// module after the kernel's own source (ascgen/runtime/devkit build wrapper). One copy per emulated core:
+// the globals below are that core's identity, set by ascgen_devkit_enter() before the kernel runs.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include "ascgen/rt.h"
+#include "ascgen_devkit/state.h"
+
+int64_t block_idx = 0;
+int64_t block_num = 1;
+int64_t sub_block_idx = 0;
+int64_t g_taskRation = 1;
+int32_t g_coreType = 2;  // AscendC::AIV
+uint64_t g_fixpipeNdNzParam = 0;
+int32_t g_matmulCount = 0;
+namespace AscendC {
+bool g_isAtomic = false;
+bool g_isVdeq = false;
+
+// The library serialises its CPU-mode log output across forked core processes with this lock; cores are
+// threads here, so a process-wide mutex shared by every module copy does the same.
+ProcessLock* ProcessLock::processLock = nullptr;
+ProcessLock::ProcessLock() {}
+ProcessLock::~ProcessLock() {}
+ProcessLock* ProcessLock::CreateLock() {
+    static ProcessLock lock;
+    return &lock;
+}
+void ProcessLock::FreeLock() {}
+void ProcessLock::UnInit() {}
+// The log lock serialises text between cores; rt::print already serialises whole lines, so holding
+// nothing here is safe (the library's log lines go through printf, one call per line).
+int ProcessLock::Read() { return 0; }
+int ProcessLock::Write() { return 0; }
+int ProcessLock::Unlock() { return 0; }
+
+// The library's API-level argument checks (tikicpulib implements them). This backend checks at the
+// intrinsic layer instead (UB bounds and alignment, GM bounds and races on every DMA), so the API-level
+// hooks accept; a wrong argument is still caught where it touches memory.
+namespace check {
+bool CheckFunBcBImpl(VecBroadCastApiParams&, uint32_t, const char*) { return true; }
+bool CheckFunDupImpl(VecDupApiParams&, const char*) { return true; }
+bool CheckFunDupImpl(VecDupApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunDupImplForMaskArray(VecDupApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFunProposalImpl(VecProposalApiParams&, const char*) { return true; }
+bool CheckFunReduceImpl(VecReduceApiParams&, const char*) { return true; }
+bool CheckFunReduceImpl(VecReduceApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceImplForMaskArray(VecReduceApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFunReduceImplMode2(VecReduceApiParams&, const char*) { return true; }
+bool CheckFunReduceOtherImpl(VecReduceApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceOtherImplForMaskArray(VecReduceApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFunReduceOtherWhlImpl(VecReduceWhlApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunReduceOtherWhlImplForMaskArray(VecReduceWhlApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFunScatterImpl(VecScatterApiParams&, const char*) { return true; }
+bool CheckFunScatterImpl(VecScatterApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunScatterImplForMaskArray(VecScatterApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFunTransposeImpl(VecTransposeApiParams&, const char*) { return true; }
+bool CheckFunVecBinaryScalarImpl(VecBinaryScalarApiParams&, const char*) { return true; }
+bool CheckFunVecBinaryScalarImpl(VecBinaryScalarApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFunVecBinaryScalarImplForMaskArray(VecBinaryScalarApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncBilinearInterpolationImpl(VecBilinearInterpolationApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncBilinearInterpolationImpl(VecBilinearInterpolationApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncBroadCastToMMImpl(VecBroadCastToMMApiParams&, const char*) { return true; }
+bool CheckFuncCopyImpl(CopyApiParams&, const char*) { return true; }
+bool CheckFuncCopyImpl(CopyApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncCopyImplForMaskArray(CopyApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncCreateVecIndexImpl(VecCreateVecIndexApiParams&, const char*) { return true; }
+bool CheckFuncCreateVecIndexImpl(VecCreateVecIndexApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncCreateVecIndexImpl(VecCreateVecIndexApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncDataCopyImpl(DataCopyApiParams&, const char*) { return true; }
+bool CheckFuncDataCopyPadImpl(DataCopyPadApiParams&, const char*) { return true; }
+bool CheckFuncDataCopySliceImpl(DataCopySliceApiParams&, const char*) { return true; }
+bool CheckFuncGatherImpl(VecGatherApiParams&, const char*) { return true; }
+bool CheckFuncGatherImpl(VecGatherApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncGatherImpl(VecGatherApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncGatherbImpl(VecGatherApiParams&, uint32_t, const char*) { return true; }
+bool CheckFuncInitConstValueImpl(CubeInitConstValueApiParams&, const char*) { return true; }
+bool CheckFuncLoadData2dImpl(LoadData2dApiParams&, const char*) { return true; }
+bool CheckFuncLoadData2dv2Impl(LoadData2dv2ApiParams&, const char*) { return true; }
+bool CheckFuncLoadData3dv1Impl(LoadData3dv1ApiParams&, const char*) { return true; }
+bool CheckFuncLoadData3dv2Impl(LoadData3dv2ApiParams&, const char*) { return true; }
+bool CheckFuncLoadData3dv2ProImpl(LoadData3dv2ProApiParams&, const char*) { return true; }
+bool CheckFuncLoadImageToLocalImpl(LoadImageToLocalApiParams&, const char*) { return true; }
+bool CheckFuncMmadImpl(MmadApiParams&, const char*) { return true; }
+bool CheckFuncVecBinaryCmpImpl(VecBinaryApiParams&, const char*) { return true; }
+bool CheckFuncVecBinaryCmpImpl(VecBinaryApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecBinaryCmpImplForMaskArray(VecBinaryApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncVecBinaryImpl(VecBinaryApiParams&, const char*) { return true; }
+bool CheckFuncVecBinaryImpl(VecBinaryApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecBinaryImplForMaskArray(VecBinaryApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncVecBinaryScalarCmpImpl(VecBinaryScalarApiParams&, const char*) { return true; }
+bool CheckFuncVecBinaryScalarCmpImpl(VecBinaryScalarApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecCmpRgtImpl(VecCmpRgtApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecCmpRgtImplForMaskArray(VecCmpRgtApiParams&, const uint64_t[], const char*) { return true; }
+bool CheckFuncVecGatherMaskImpl(VecGatherMaskApiParams&, const uint32_t, const char*) { return true; }
+bool CheckFuncVecSelectImpl(VecSelectApiParams&, const char*) { return true; }
+bool CheckFuncVecSelectImpl(VecSelectApiParams&, const uint64_t, const char*) { return true; }
+bool CheckFuncVecSelectImplForMaskArray(VecSelectApiParams&, const uint64_t[], const char*) { return true; }
+}  // namespace check
+}  // namespace AscendC
+
+namespace ascgen_devkit {
+// Called by this copy's trampoline on its core thread before the kernel: the core's identity in the
+// library's globals, and fresh registers (a module copy can run several tasks of a SuperKernel).
+inline void enter() {
+    namespace rt = ::ascgen::rt;
+    const bool aic = rt::core_type() == rt::CoreType::AIC;
+    g_coreType = aic ? AscendC::AIC : AscendC::AIV;
+    g_taskRation = aic ? 1 : rt::task_ratio();
+    sub_block_idx = aic ? 0 : rt::sub_block_idx();
+    block_idx = aic ? rt::block_idx() : rt::block_idx() / (g_taskRation > 0 ? g_taskRation : 1);
+    block_num = rt::block_num();
+    // The library reports its buffers once, when its TPipe is built; they do not move.
+    CoreRegs fresh{};
+    fresh.ub_base = regs.ub_base, fresh.ub_len = regs.ub_len;
+    fresh.l1_base = regs.l1_base, fresh.l1_len = regs.l1_len;
+    regs = fresh;
+}
+
+}  // namespace ascgen_devkit
+
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter() { ::ascgen_devkit::enter(); }
+// After the kernel returns: a SetNextTaskStart still pending in the task-sync recogniser is issued now.
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave() { ::ascgen_devkit::flush_sync(); }

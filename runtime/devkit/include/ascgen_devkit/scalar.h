@@ -1,0 +1,49 @@
+// Scalar and special-register intrinsics: core identity, CTRL, mask registers, atomics, cache ops.
+#pragma once
+#include "state.h"
+#include "tasksync.h"
+#include "globals.h"
+
+inline int64_t get_block_idx() { return block_idx; }
+inline int64_t get_block_num() { return block_num; }
+inline int64_t get_subblockid() { return sub_block_idx; }
+inline int64_t get_ctrl() { return (int64_t)ascgen_devkit::regs.ctrl; }
+inline void set_ctrl(uint64_t v) { ascgen_devkit::regs.ctrl = v; }
+inline void set_mask_count() { ascgen_devkit::regs.ctrl |= (1ull << ascgen_devkit::CTRL_COUNTER_BIT); }
+inline void set_mask_norm() { ascgen_devkit::regs.ctrl &= ~(1ull << ascgen_devkit::CTRL_COUNTER_BIT); }
+inline void set_vector_mask(uint64_t hi, uint64_t lo) {
+    ascgen_devkit::regs.mask_hi = hi;
+    ascgen_devkit::regs.mask_lo = lo;
+}
+inline int64_t get_arch_ver() { return 220; }
+inline void set_mov_pad_val(uint64_t v) { ascgen_devkit::regs.pad_val = v; }
+
+// Atomic accumulation into GM by MTE3 (copy_ubuf_to_gm): the type says how to read the elements.
+inline void set_atomic_none() { ascgen_devkit::regs.atomic = 0; ascgen_devkit::regs.atomic_op = 0; }
+inline void set_atomic_f32() { ascgen_devkit::regs.atomic = 1 + ATOMIC_F32; }
+inline void set_atomic_f16() { ascgen_devkit::regs.atomic = 1 + ATOMIC_F16; }
+inline void set_atomic_s16() { ascgen_devkit::regs.atomic = 1 + ATOMIC_S16; }
+inline void set_atomic_s32() { ascgen_devkit::regs.atomic = 1 + ATOMIC_S32; }
+inline void set_atomic_s8() { ascgen_devkit::regs.atomic = 1 + ATOMIC_S8; }
+inline void set_atomic_bf16() { ascgen_devkit::regs.atomic = 1 + ATOMIC_BF16; }
+inline void set_atomic_add() { ascgen_devkit::regs.atomic_op = ATOMIC_SUM; }
+inline void set_atomic_max() { ascgen_devkit::regs.atomic_op = ATOMIC_MAX; }
+inline void set_atomic_min() { ascgen_devkit::regs.atomic_op = ATOMIC_MIN; }
+
+// Data-cache maintenance: GM is coherent host memory here, so there is nothing to write back.
+template <class P, class A, class B>
+inline void dcci(P*, A, B) { ascgen_devkit::tick(); }
+template <class P, class A>
+inline void dcci(P*, A) { ascgen_devkit::tick(); }
+
+// Scalar bit operations on 64-bit values.
+inline int64_t sff0(uint64_t x) { return ~x ? __builtin_ctzll(~x) : -1; }
+inline int64_t sff1(uint64_t x) { return x ? __builtin_ctzll(x) : -1; }
+inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(1ull << (bit & 63)); }
+inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (1ull << (bit & 63)); }
+inline int64_t bcnt1(uint64_t x) { return __builtin_popcountll(x); }
+inline int64_t bcnt0(uint64_t x) { return 64 - __builtin_popcountll(x); }
+inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
+
+inline void set_padding(uint64_t v) { ascgen_devkit::regs.padding = v; }
+inline void set_l1_3d_size(uint64_t v) { ascgen_devkit::regs.l1_3d_size = v; }

@@ -1,0 +1,61 @@
+// Per-core registers of the emulated AI core as the intrinsic layer sees them. Plain (inline) globals:
+// the backend loads one copy of the kernel module per core, each built with hidden visibility and
+// -fno-gnu-unique, so every core owns its copy (docs/devkit.md, "isolation").
+#pragma once
+#include <cstdint>
+#include <exception>
+#include "../../../include/ascgen/rt.h"
+
+namespace ascgen_devkit {
+
+// CTRL bit 56 selects counter mode for the vector mask (set_mask_count / set_mask_norm).
+constexpr int CTRL_COUNTER_BIT = 56;
+
+struct CoreRegs {
+    uint64_t mask_hi = ~0ull, mask_lo = ~0ull;  // set_vector_mask(hi, lo)
+    uint64_t ctrl = 0;                          // get_ctrl / set_ctrl
+    uint64_t cmp_mask[2] = {0, 0};              // set_cmpmask / vcmp results
+    int64_t atomic = 0;                         // set_atomic_*: 0 none, else atomic_type_t + 1
+    int64_t atomic_op = 0;                      // 0 add, 1 max, 2 min
+    uint64_t pad_val = 0;                       // set_mov_pad_val
+    int64_t acc = 0;                            // ACC: vcadd's accumulating form, read by get_acc_val
+    // Local buffers as the library reports them (AscendCBufAbsAddr); length 0: not reported yet.
+    uint64_t ub_base = 0, ub_len = 0;
+    uint64_t l1_base = 0, l1_len = 0;
+    uint64_t padding = 0, l1_3d_size = 0;       // cube-side registers: stored, read by no implemented op
+};
+inline CoreRegs regs;
+
+inline bool counter_mode() { return (regs.ctrl >> CTRL_COUNTER_BIT) & 1u; }
+
+// Where a fault is reported: the intrinsic, and the last user line the core recorded (rt::poll(loc)).
+inline ::ascgen::rt::Loc at(const char* intrinsic) { return ::ascgen::rt::Loc{intrinsic, 0}; }
+
+// Every local-memory operand must lie inside the UB the library allocated for this core.
+inline void check_ub(const void* lo, uint64_t bytes, const char* intrinsic) {
+    if (regs.ub_len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
+    uint64_t a = reinterpret_cast<uint64_t>(lo);
+    if (a < regs.ub_base || a + bytes > regs.ub_base + regs.ub_len)
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
+                           "%s: local operand [UB+%lld, +%llu bytes) is outside the %llu-byte UB", intrinsic,
+                           (long long)(a - regs.ub_base), (unsigned long long)bytes,
+                           (unsigned long long)regs.ub_len);
+}
+inline void check_l1(const void* lo, uint64_t bytes, const char* intrinsic) {
+    if (regs.l1_len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
+    uint64_t a = reinterpret_cast<uint64_t>(lo);
+    if (a < regs.l1_base || a + bytes > regs.l1_base + regs.l1_len)
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
+                           "%s: L1 operand [L1+%lld, +%llu bytes) is outside the %llu-byte L1", intrinsic,
+                           (long long)(a - regs.l1_base), (unsigned long long)bytes,
+                           (unsigned long long)regs.l1_len);
+}
+inline void check_aligned32(const void* p, const char* intrinsic) {
+    if (std::uncaught_exceptions() > 0) return;
+    if (regs.ub_len != 0 && ((reinterpret_cast<uint64_t>(p) - regs.ub_base) & 31u))
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
+                           "%s: local operand at UB+%llu is not 32-byte aligned", intrinsic,
+                           (unsigned long long)(reinterpret_cast<uint64_t>(p) - regs.ub_base));
+}
+
+}  // namespace ascgen_devkit

@@ -1,0 +1,52 @@
+// Scalar types the library expects the CPU model to define: half and bfloat16_t (shared with the
+// builtin backend, so both backends round identically), placeholders for the fp8/fp4 formats dav_c220
+// has no arithmetic for, and the hardware enums.
+#pragma once
+#include <cstdint>
+#include "../../../include/ascendc/half.h"
+
+// 8-bit and 4-bit float formats: storage only on dav_c220 (no vector instruction computes in them).
+#define ASCGEN_DEVKIT_STORAGE8(name) \
+    struct name { uint8_t val; name() = default; template <class T> explicit name(T) : val(0) {} };
+ASCGEN_DEVKIT_STORAGE8(fp8_e4m3fn_t)
+ASCGEN_DEVKIT_STORAGE8(fp8_e5m2_t)
+ASCGEN_DEVKIT_STORAGE8(fp8_e8m0_t)
+ASCGEN_DEVKIT_STORAGE8(fp4x2_e1m2_t)
+ASCGEN_DEVKIT_STORAGE8(fp4x2_e2m1_t)
+ASCGEN_DEVKIT_STORAGE8(hifloat8_t)
+#undef ASCGEN_DEVKIT_STORAGE8
+
+// Pipe numbers match ascgen::rt::pipe so they pass straight to the core.
+enum pipe_t : int {
+    PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,
+    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10,
+};
+enum event_t : int {
+    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
+};
+
+// Hardware enums the library casts to and passes through to intrinsics. Only names are needed by the
+// library; values matter only where the intrinsic layer reads them (documented there).
+enum addr_cal_mode_t : int { inc = 0, dec = 1 };
+enum atomic_type_t : int { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
+enum atomic_op_t : int { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
+enum mem_dsb_t : int { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
+enum mem_t : int { L0A = 0, L0B, L0C, L1, UB, BIAS };
+enum pad_t : int { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
+enum class QuantMode_t : int {
+    NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, DEQS16, VDEQS16, REQ8, VREQ8, REQ4, VREQ4,
+    QF322B8_PRE, VQF322B8_PRE, QF322F16_PRE, VQF322F16_PRE, QF322BF16_PRE, VQF322BF16_PRE, QF322F32_PRE,
+    VQF322F32_PRE, QS322BF16_PRE, VQS322BF16_PRE, QF162B8_PRE, VQF162B8_PRE, QF162S16_PRE, VQF162S16_PRE,
+    QF162S4_PRE, VQF162S4_PRE, QF322FP8_PRE, VQF322FP8_PRE, QF322HIF8_PRE, VQF322HIF8_PRE,
+    QF322HIF8_PRE_HYBRID, VQF322HIF8_PRE_HYBRID,
+};
+enum cache_line_t : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum dcci_dst_t : int { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+enum class Order_t : int { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
+// Vector address registers (vld_va_reg) and their halves.
+enum ub_addr8_t : int { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
+enum vld_va_half_t : int { L128 = 0, H128 };
+// Register-API types: the headers are included on every arch; dav_c220 has no register API.
+struct vector_bool {};
+struct vector_align {};
+struct vector_address {};

@@ -1,0 +1,79 @@
+// ascgen devkit backend: the CPU-model definitions the Ascend C library's CPU-debug configuration
+// (ASCENDC_CPU_DEBUG=1) includes but does not ship. Written for ascgen; the intrinsics declared here are
+// implemented in runtime/devkit/src on the ascgen core (rt.h). Anything the library calls that is not
+// implemented there stays declared-only, so the link names it (see docs/devkit.md).
+#pragma once
+#include <cstdint>
+#include <cstddef>
+#include <cstring>
+#include <cmath>
+#include <type_traits>
+// The library's CPU-debug code uses these without including them (tikicpulib's stub_def.h does).
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <iostream>
+#include <sstream>
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#ifndef ASCGEN_DEVKIT
+#define ASCGEN_DEVKIT 1
+#endif
+
+// Kernel modules are built with -fvisibility=hidden (one copy per core). The core's types must keep default
+// visibility, or rt::Cancelled thrown in a module would not match the core's catch (typeinfo identity).
+#pragma GCC visibility push(default)
+#include "../../include/ascgen/rt.h"
+#pragma GCC visibility pop
+
+// ---- address-space and function qualifiers: meaningless on the CPU ----
+#define __aicore__
+#define __global__
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __biasbuf__
+#define __ssbuf__
+#define __simt_gm__
+#define __simd_callee__
+#define __simd_vf__
+#define __simt_callee__
+#define __callee__
+#define __no_simd_vf_fusion__
+#define __sync_noalias__
+#define __sync_alias__
+#define __check_sync_alias__
+#define __host_aicore__
+#define __disable_kernel_type_autoinfer__
+#define __inout_pipe__(...)
+#define __in_pipe__(...)
+#define __out_pipe__(...)
+#define __vector__
+#define __cube__
+#define __mix__(...)
+#define __kfc_workspace__
+#define ASCENDC_HOST
+#define ASCENDC_AICORE
+#define ASCENDC_HOST_AICORE
+// Block-local globals: one copy of the kernel module per emulated core makes plain globals per core.
+#define __BLOCK_LOCAL__
+#ifndef __host__
+#define __host__
+#endif
+
+#include "ascgen_devkit/types.h"
+#include "ascgen_devkit/globals.h"
+#include "ascgen_devkit/intrinsics.h"
+#include "ascgen_devkit/missing.h"

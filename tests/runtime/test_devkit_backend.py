@@ -1,0 +1,206 @@
+"""The devkit backend (docs/devkit.md): the real asc-devkit library compiled against ascgen's CPU model.
+
+Without the asc-devkit tree the tree-dependent tests skip with the instruction, and fail when CI is set
+(tests/devkit_tree.py). Each devkit compile costs seconds against the real headers (a precompiled header is
+built once per cache), so this file keeps to a handful of small kernels, each compiled once."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from ascgen.errors import CompileError, KernelMemoryError, SpecError, UnsupportedProductError
+from ascgen.runtime.module import load
+from tests import devkit_tree
+from tests.paths import REPO
+
+ADD = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n) {
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, n);
+    zg.SetGlobalBuffer((__gm__ float*)z, n);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 3 * 256 * sizeof(float));
+    AscendC::LocalTensor<float> a = b.Get<float>(), c = a[256], d = a[512];
+    AscendC::DataCopy(a, xg[AscendC::GetBlockIdx() * 256], 256);
+    AscendC::DataCopy(c, yg[AscendC::GetBlockIdx() * 256], 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(d, a, c, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zg[AscendC::GetBlockIdx() * 256], d, 256);
+}
+"""
+
+# Many element-wise forms in one kernel: conversions with rounding, compare to a bit mask, select,
+# scalar ops, a whole-tensor reduction (the accumulating vcadd), a mask/repeat-stride (level 0) call.
+MIXED = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void mixed(GM_ADDR x, GM_ADDR out) {
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 256);
+    og.SetGlobalBuffer((__gm__ float*)out, 1024);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64 * 1024);
+    AscendC::LocalTensor<float> all = b.Get<float>();
+    AscendC::LocalTensor<float> f = all, g = all[256], r = all[512], w = all[1024], s = all[1280];
+    AscendC::LocalTensor<half> h = all[2048].ReinterpretCast<half>();
+    AscendC::LocalTensor<uint8_t> m = all[4096].ReinterpretCast<uint8_t>();
+    AscendC::DataCopy(f, xg, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Cast(h, f, AscendC::RoundMode::CAST_ROUND, 256);
+    AscendC::Cast(g, h, AscendC::RoundMode::CAST_NONE, 256);
+    AscendC::CompareScalar(m, f, 0.5f, AscendC::CMPMODE::LT, 256);
+    AscendC::Select(r, m, f, g, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);
+    AscendC::ReduceSum(w, f, w[64], 256);
+    AscendC::Muls(g, g, 2.0f, 256);
+    AscendC::LeakyRelu(g, g, 0.1f, 256);
+    uint64_t mask[2] = {0x5555555555555555ull, 0};
+    AscendC::Duplicate(s, 0.0f, 256);
+    AscendC::Exp(s, f, mask, 2, {1, 1, 8, 8});
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(og, r, 256);
+    AscendC::DataCopy(og[256], g, 256);
+    AscendC::DataCopy(og[512], s, 256);
+    AscendC::DataCopy(og[768], w, 8);
+}
+"""
+
+# Each core fills its UB with its block index, meets the others at the library's own SyncAll, stores UB:
+# with one shared module image every core would store the last writer's index.
+ISOLATION = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void fill(GM_ADDR out) {
+    AscendC::GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t*)out + AscendC::GetBlockIdx() * 64, 64);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64 * 4);
+    AscendC::LocalTensor<int32_t> t = b.Get<int32_t>();
+    AscendC::Duplicate(t, (int32_t)AscendC::GetBlockIdx(), 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::SyncAll();
+    AscendC::DataCopy(o, t, 64);
+}
+"""
+
+MISSING = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void bcast(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    AscendC::LocalTensor<float> t = b.Get<float>();
+    AscendC::Brcb(t[512], t, 1, {1, 8});
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def tree():
+    return devkit_tree.require()
+
+
+@pytest.fixture(scope="module")
+def built(tree):
+    cache = {}
+
+    def get(name, text, backend="devkit"):
+        if (name, backend) not in cache:
+            cache[name, backend] = load(text, "ascend910b", backend=backend, filename=f"{name}.cpp")
+        return cache[name, backend]
+    return get
+
+
+# ---- refusals that need no tree ----------------------------------------------------------------------
+
+def test_unknown_backend_is_a_spec_error():
+    with pytest.raises(SpecError, match="backend 'cce' is not one of builtin, devkit"):
+        load(ADD, "ascend910b", backend="cce")
+
+
+@pytest.mark.parametrize("product", ["ascend310p", "ascend950"])
+def test_products_beyond_dav_c220_are_refused_by_name(product):
+    with pytest.raises(UnsupportedProductError) as err:
+        load(ADD, product, backend="devkit")
+    assert product in str(err.value) and "dav_c220" in str(err.value)
+
+
+def test_without_the_tree_the_error_says_how_to_provide_it(monkeypatch):
+    monkeypatch.delenv("ASCGEN_ASC_DEVKIT", raising=False)
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    with pytest.raises(SpecError, match="ASCGEN_ASC_DEVKIT"):
+        load(ADD, "ascend910b", backend="devkit")
+
+
+# ---- against the real library ------------------------------------------------------------------------
+
+def test_add_on_eight_cores_is_exact(built):
+    n = 8 * 256
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    y = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    z = np.zeros(n, np.float32)
+    built("add", ADD).launch("add", 8, x, y, z, np.uint32(n))
+    np.testing.assert_array_equal(z, x + y)
+
+
+def test_mixed_vector_forms_match_the_builtin_backend_bit_for_bit(built):
+    x = (np.arange(256, dtype=np.float32) / 256 - 0.25).astype(np.float32)
+    outs = {}
+    for backend in ("builtin", "devkit"):
+        out = np.zeros(1024, np.float32)
+        built("mixed", MIXED, backend).launch("mixed", 1, x, out)
+        outs[backend] = out
+    # [768] is ReduceSum's result; the rest of that block is the library's scratch, not an output.
+    for lo, hi in ((0, 769),):
+        assert outs["devkit"][lo:hi].tobytes() == outs["builtin"][lo:hi].tobytes(), \
+            np.flatnonzero(outs["devkit"][lo:hi] != outs["builtin"][lo:hi])[:10]
+    assert outs["devkit"][768] == np.float32(x.sum())
+
+
+def test_each_core_runs_in_its_own_module_copy(built):
+    out = np.full(8 * 64, -1, np.int32)
+    built("fill", ISOLATION).launch("fill", 8, out)
+    np.testing.assert_array_equal(out.reshape(8, 64), np.repeat(np.arange(8, dtype=np.int32)[:, None], 64, 1))
+
+
+def test_one_shared_module_copy_would_mix_the_cores_up(built, tmp_path):
+    """Why the copies exist: ASCGEN_DEVKIT_ONE_COPY=1 runs every core in copy 0, and the library's UB (a
+    process-wide singleton) is shared; the same kernel then stores the wrong indices."""
+    built("fill", ISOLATION)            # compiled and cached by the fixture's process
+    script = textwrap.dedent(f"""
+        import numpy as np
+        from ascgen.runtime.module import load
+        m = load({ISOLATION!r}, "ascend910b", backend="devkit", filename="fill.cpp")
+        out = np.full(8 * 64, -1, np.int32)
+        m.launch("fill", 8, out)
+        print(sorted(set(out.reshape(8, 64)[:, 0].tolist())))
+    """)
+    env = {**os.environ, "ASCGEN_DEVKIT_ONE_COPY": "1"}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=REPO,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() != str(list(range(8))), "one shared copy gave every core its own UB"
+
+
+def test_gm_out_of_bounds_dma_is_a_memory_error_naming_the_intrinsic(built):
+    n = 8 * 256
+    x, y, z = (np.zeros(n, np.float32) for _ in range(3))
+    short = np.zeros(n - 256, np.float32)
+    with pytest.raises(KernelMemoryError) as err:
+        built("add", ADD).launch("add", 8, x, short, z, np.uint32(n))
+    assert "copy_gm_to_ubuf" in str(err.value)
+
+
+def test_a_missing_intrinsic_is_a_compile_error_naming_it_and_its_caller(tree):
+    with pytest.raises(CompileError) as err:
+        load(MISSING, "ascend910b", backend="devkit", filename="bcast.cpp")
+    text = str(err.value)
+    assert "intrinsic vbrcb" in text and "needed by" in text and "Brcb" in text, text
