@@ -111,6 +111,11 @@ def _run(cmd, cwd, timeout=RUN_TIMEOUT_S):
         return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout} s")
 
 
+def cmake_text(folder: Path) -> str:
+    path = folder / "CMakeLists.txt"
+    return path.read_text(errors="replace") if path.is_file() else ""
+
+
 def _arch3510_scenarios() -> set:
     """(folder, scenario) pairs whose source exists only under __NPU_ARCH__ == 3510 (the examples test knows
     them; on dav-2201 they compile to nothing and their output would be garbage, not an answer)."""
@@ -148,6 +153,8 @@ def drive(item, backend: str, workdir: Path) -> Run:
                "--cwd", str(build), "--backend", backend, "--time-limit", "120"]
         if defines_scenario and n is not None:
             cmd += ["-D", f"SCENARIO_NUM={n}"]
+        if "-DASC_ARCHITECTURES=" in cmake_text(folder):      # what its CMakeLists passes to the host code
+            cmd += ["-D", f"ASC_ARCHITECTURES={3510 if product == 'ascend950' else 2201}"]
         proc = _run(cmd, build)
         if proc.returncode != 0:
             run.result, run.cause = "fail", _first_cause(proc.stderr + "\n" + proc.stdout)

@@ -251,6 +251,7 @@ int main(int argc, char** argv) {
             if (t == "f16") return gemm<half, float>(m, n, k, init);
             if (t == "bf16") return gemm<bfloat16_t, float>(m, n, k, init);
             if (t == "i8") return gemm<int8_t, int32_t>(m, n, k, init);
+            if (t == "f32") return gemm<float, float>(m, n, k, init);
         }
     } catch (ascgen::rt::Cancelled&) {
         return 3;
@@ -332,6 +333,24 @@ def test_int8_cube_path_through_the_library_is_exact(m, k, n):
     assert res.returncode == 0, res.stderr.decode()
     out = np.frombuffer(res.stdout, np.int32).reshape(m, n)
     assert np.array_equal(out, a.astype(np.int64) @ bt.T.astype(np.int64))
+
+
+@pytest.mark.parametrize("m,n,k,init", [(21, 35, 77, 1), (1, 20, 13, 0), (33, 16, 8, 0)])
+def test_gemm_float_within_the_float_sum_bound_and_padding_untouched(driver, m, n, k, init):
+    # float in (the devkit backend's `mad`): 16 x 8 fractals, k ragged against C0 = 8; the padding of A and
+    # B is NaN bytes, so reading past k or n would poison the sums.
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    c0 = rng.standard_normal((m, n)).astype(np.float32)
+    out = np.frombuffer(driver("gemm", "f32", m, n, k, init, data=a.tobytes() + b.tobytes() + c0.tobytes()), np.uint8)
+    new = out[:m * n * 4].view(np.float32).reshape(m, n)
+    changed = out[2 * m * n * 4:].view(np.int32)[0]
+    exact = a.astype(np.float64) @ b.astype(np.float64) + (0 if init else c0.astype(np.float64))
+    # A float product is not exact: one more rounding per term than the half bound, plus the final add.
+    bound = 2 * _float_sum_bound(a, b, k) + 2.0 ** -23 * np.abs(exact)
+    assert (np.abs(new - exact) <= bound).all()
+    assert changed == 0
 
 
 def test_gemm_bfloat16_within_the_float_sum_bound(driver):

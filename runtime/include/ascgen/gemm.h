@@ -21,6 +21,8 @@
 // build (an explicit vfmadd) rounds the same as a multiply then an add: results are bit-identical to
 // the naive loop for half. For bfloat16 they differ only where a product leaves float's normal range
 // (below 2^-126 or above FLT_MAX), where the fused form keeps the unrounded product. int8 sums are exact.
+// float inputs (the devkit backend's `mad`; C0 = 8, 16 x 8 fractals): a float product is not exact, so the
+// fused AVX/FMA build rounds once per step where a plain build rounds twice (both are valid float sums).
 //
 // Speed. Operands are converted to the accumulator type once per call (A as rows, B as 16-column
 // panels laid out [t][16]), then a register-blocked micro-kernel computes kMR rows x 16 columns with
@@ -45,6 +47,7 @@ template <class In> struct operand;   // undefined for unsupported types: a comp
 template <> struct operand<half> { using acc = float; };
 template <> struct operand<bfloat16_t> { using acc = float; };
 template <> struct operand<int8_t> { using acc = int32_t; };
+template <> struct operand<float> { using acc = float; };   // float in: C0 = 8 (16 x 8 fractals)
 
 template <class In> using acc_t = typename operand<In>::acc;
 template <class In> constexpr int64_t c0() { return 32 / int64_t(sizeof(In)); }
@@ -127,6 +130,7 @@ inline void widen16(float* dst, const bfloat16_t* src) {
         std::memcpy(dst + o, &x, sizeof(x));
     }
 }
+inline void widen16(float* dst, const float* src) { std::memcpy(dst, src, 16 * sizeof(float)); }
 inline void widen16(int32_t* dst, const int8_t* src) {
 #pragma GCC unroll 4
     for (int o = 0; o < 16; o += kVL) {
@@ -143,6 +147,7 @@ inline int32_t add_acc(int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint
 inline float widen1(half v) { return float(v); }
 inline float widen1(bfloat16_t v) { return float(v); }
 inline int32_t widen1(int8_t v) { return int32_t(v); }
+inline float widen1(float v) { return v; }
 
 // n elements (any n): blocks of 16, then one at a time (never reads past src[n - 1]).
 template <class In, class Acc>
@@ -150,6 +155,15 @@ inline void widen(Acc* dst, const In* src, int64_t n) {
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) widen16(dst + i, src + i);
     for (; i < n; ++i) dst[i] = widen1(src[i]);
+}
+// One fractal row of C0 elements (C0 = 8 for float: half a widen16, which must not read past it).
+template <int64_t C0, class In, class Acc>
+inline void widen_row(Acc* dst, const In* src) {
+    if constexpr (C0 >= 16) {
+        for (int64_t h = 0; h < C0; h += 16) widen16(dst + h, src + h);
+    } else {
+        widen(dst, src, C0);
+    }
 }
 
 // kMR x 16 block of C = A rows (stride lda, t = 0..k-1) x one B panel ([t][16]), summed in t order.
@@ -191,7 +205,7 @@ inline void micro(int64_t k, const Acc* __restrict a, int64_t lda, const Acc* __
 }  // namespace detail
 
 // C (L0C, NZ) = A x B (init) or C += A x B, for m x k times k x n; `gemv`: A is one contiguous row
-// (m must be 1). TA and TB are half / bfloat16_t (float C) or int8_t (int32_t C). Arguments in
+// (m must be 1). TA and TB are half / bfloat16_t / float (float C) or int8_t (int32_t C). Arguments in
 // MmadParams order (m, n, k); the devkit's `mad` intrinsic takes (m, k, n). The caller checks that L0A
 // holds mf * kf fractals (k elements in GEMV mode), L0B kf * nf and L0C mf * nf 16 x 16 blocks.
 template <class TA, class TB>
@@ -214,8 +228,7 @@ inline void mmad(acc_t<TA>* c, const TA* a, const TB* b, int64_t m, int64_t n, i
     } else {
         for (int64_t i = 0; i < m; ++i)
             for (int64_t t = 0; t < kf; ++t)
-                for (int64_t h = 0; h < C0; h += 16)
-                    detail::widen16(af + i * lda + t * C0 + h, a + ((i / 16) * kf + t) * FR + (i % 16) * C0 + h);
+                detail::widen_row<C0>(af + i * lda + t * C0, a + ((i / 16) * kf + t) * FR + (i % 16) * C0);
     }
     std::memset(af + m * lda, 0, size_t((rows - m) * lda) * sizeof(Acc));
 

@@ -8,6 +8,7 @@
 #include "state.h"
 
 inline void AscendCBufAbsAddr(uint8_t hw, uint64_t addr, uint64_t len) {
+    if (hw < ascgen_devkit::HW_COUNT) ascgen_devkit::bufs[hw] = ascgen_devkit::LocalBuf{addr, len};
     if (hw == 1 /* Hardware::UB */) {
         ascgen_devkit::regs.ub_base = addr;
         ascgen_devkit::regs.ub_len = len;

@@ -8,5 +8,6 @@
 #include "convert.h"
 #include "cmpsel.h"
 #include "dma.h"
+#include "cube.h"
 #include "hooks.h"
 #include "copies.h"

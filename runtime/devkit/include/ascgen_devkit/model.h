@@ -104,6 +104,23 @@ bool CheckFuncVecSelectImplForMaskArray(VecSelectApiParams&, const uint64_t[], c
 }  // namespace AscendC
 
 namespace ascgen_devkit {
+// cube.h: where BT starts (mad with cmatrixSource and no bias address reads the table from there).
+uint64_t library_bt_base() { return reinterpret_cast<uint64_t>(AscendC::ConstDefiner::Instance().cpuBIAS); }
+
+// Kernels that build their LocalTensors from positions and addresses (no TPipe) never report the local
+// buffers; the library's CPU-mode singleton holds them all the same, so the cube checks use its extents.
+inline void learn_library_buffers() {
+    auto& d = AscendC::ConstDefiner::Instance();
+    const struct { int hw; uint8_t* base; } known[] = {
+        {HW_L1, d.cpuL1}, {HW_L0A, d.cpuL0A}, {HW_L0B, d.cpuL0B}, {HW_L0C, d.cpuL0C}, {HW_BIAS, d.cpuBIAS},
+        {HW_FIXBUF, d.cpuFIXBUF}};
+    for (const auto& k : known) {
+        auto len = d.bufferInitLen.find(AscendC::Hardware(k.hw));
+        if (bufs[k.hw].len == 0 && k.base && len != d.bufferInitLen.end())
+            bufs[k.hw] = LocalBuf{reinterpret_cast<uint64_t>(k.base), uint64_t(len->second)};
+    }
+}
+
 // Called by this copy's trampoline on its core thread before the kernel: the core's identity in the
 // library's globals, and fresh registers (a module copy can run several tasks of a SuperKernel).
 inline void enter() {
@@ -119,6 +136,7 @@ inline void enter() {
     fresh.ub_base = regs.ub_base, fresh.ub_len = regs.ub_len;
     fresh.l1_base = regs.l1_base, fresh.l1_len = regs.l1_len;
     regs = fresh;
+    if (aic) learn_library_buffers();
 }
 
 }  // namespace ascgen_devkit

@@ -23,8 +23,23 @@ struct CoreRegs {
     uint64_t ub_base = 0, ub_len = 0;
     uint64_t l1_base = 0, l1_len = 0;
     uint64_t padding = 0, l1_3d_size = 0;       // cube-side registers: stored, read by no implemented op
+    // Fixpipe special registers (cube.h): FPC (relu / quant table addresses in FB), ND_PARA (ndNum and
+    // the NZ->ND matrix strides), QUANT_PRE (the scalar quant parameter).
+    uint64_t fpc = 0, nd_para = 0, quant_pre = 0;
+    uint64_t fmatrix = 0, fmatrix_b = 0;        // load3d feature map: W [15:0], H [31:16], pads [63:32]
 };
 inline CoreRegs regs;
+
+// Every local buffer of this core as the library reports it (AscendCBufAbsAddr, indexed by the library's
+// Hardware enum: GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF). Kept apart from CoreRegs: enter() resets the
+// registers per task, while the buffers stay where the library allocated them.
+enum Hw : int { HW_GM = 0, HW_UB, HW_L1, HW_L0A, HW_L0B, HW_L0C, HW_BIAS, HW_FIXBUF, HW_COUNT };
+struct LocalBuf { uint64_t base = 0, len = 0; };
+inline LocalBuf bufs[HW_COUNT];
+inline const char* hw_name(int hw) {
+    static const char* names[HW_COUNT] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT (bias table)", "FB (fixpipe buffer)"};
+    return hw >= 0 && hw < HW_COUNT ? names[hw] : "?";
+}
 
 inline bool counter_mode() { return (regs.ctrl >> CTRL_COUNTER_BIT) & 1u; }
 
@@ -49,6 +64,17 @@ inline void check_l1(const void* lo, uint64_t bytes, const char* intrinsic) {
                            "%s: L1 operand [L1+%lld, +%llu bytes) is outside the %llu-byte L1", intrinsic,
                            (long long)(a - regs.l1_base), (unsigned long long)bytes,
                            (unsigned long long)regs.l1_len);
+}
+// A local operand of `bytes` bytes at `p` must lie inside this core's buffer `hw` (once reported).
+inline void check_buf(int hw, const void* p, uint64_t bytes, const char* intrinsic, const char* operand) {
+    const LocalBuf& b = bufs[hw];
+    if (b.len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
+    uint64_t a = reinterpret_cast<uint64_t>(p);
+    if (a < b.base || a + bytes > b.base + b.len)
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(intrinsic),
+                           "%s: %s [%s%+lld, +%llu bytes) is outside the %llu-byte %s", intrinsic, operand,
+                           hw_name(hw), (long long)(a - b.base), (unsigned long long)bytes,
+                           (unsigned long long)b.len, hw_name(hw));
 }
 inline void check_aligned32(const void* p, const char* intrinsic) {
     if (std::uncaught_exceptions() > 0) return;

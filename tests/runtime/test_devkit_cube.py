@@ -1,0 +1,173 @@
+"""The devkit backend's cube model (runtime/devkit/include/ascgen_devkit/cube.h): the real library's cube
+path (DataCopy ND -> NZ, LoadData, Mmad, Fixpipe) on ascgen's emulation of the CCE cube intrinsics.
+
+* The cube matmul kernel of benchmarks/bench_cube.py on both backends: bit-identical outputs (both call
+  ascgen/gemm.h in the same summation order), within the float-sum bound of a float64 reference.
+* A Fixpipe writing past the end of its GM output: KernelMemoryError naming the intrinsic.
+* A kernel that needs a cube intrinsic the model lacks (an int4 load): CompileError naming it and the
+  library function that calls it.
+* Cube-path asc-devkit examples run unchanged on `--backend devkit` and pass their own verify scripts.
+* A MIX Matmul with a vector epilogue as the middle task of a SuperKernel with early start: clean, and
+  with a planted SetNextTaskStart before the cube side's last Fixpipe, reported as a race on its output.
+
+Each devkit compile costs seconds against the real headers, so the file keeps to a handful.
+"""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from ascgen.errors import CompileError, KernelMemoryError
+from ascgen.runtime import SuperKernel
+from ascgen.runtime.module import load
+from tests import devkit_tree
+from tests.library.test_devkit_examples import BASIC, Case, _run
+from tests.paths import DEVKIT_CUBE, REPO
+
+MATMUL = REPO / "benchmarks" / "kernels" / "matmul_cube.cpp"
+MIX = DEVKIT_CUBE / "mix_matmul.cpp"
+MATRIX = f"{BASIC}/03_matrix_compute"
+
+
+@pytest.fixture(scope="module")
+def tree():
+    return devkit_tree.require()
+
+
+@pytest.fixture(scope="module")
+def matmul_devkit(tree):
+    return load(MATMUL, "ascend910b", backend="devkit")
+
+
+def _float_sum_bound(a, b):
+    # k exact products summed in float32 in any order: within k * 2^-24 * sum |a_i b_i| of the exact value.
+    return a.shape[1] * 2.0 ** -24 * (np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)))
+
+
+def test_matmul_is_bit_identical_on_both_backends(matmul_devkit):
+    m, n, k = 50, 72, 40                       # ragged against the 32 x 48 x 32 tiles in every dimension
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    outs = {}
+    for backend, mod in (("builtin", load(MATMUL, "ascend910b")), ("devkit", matmul_devkit)):
+        c = np.full((m, n), np.nan, np.float32)
+        mod.launch("matmul_cube", 4, a, b, c, m, n, k, 32, 48, 32)
+        outs[backend] = c
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert (np.abs(outs["devkit"] - exact) <= _float_sum_bound(a, b)).all()
+    assert np.array_equal(outs["devkit"], outs["builtin"])
+
+
+def test_fixpipe_past_the_end_of_gm_is_a_memory_error_naming_the_intrinsic(matmul_devkit):
+    m = n = k = 32
+    a, b = np.ones((m, k), np.float16), np.ones((k, n), np.float16)
+    c = np.zeros((m - 1, n), np.float32)       # one row short: the last Fixpipe row lands past the end
+    with pytest.raises(KernelMemoryError) as exc:
+        matmul_devkit.launch("matmul_cube", 1, a, b, c, m, n, k, 32, 32, 32)
+    assert "copy_matrix_cc_to_gm" in str(exc.value)
+
+
+INT4_LOAD = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void load_s4(GM_ADDR x) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    AscendC::LocalTensor<AscendC::int4b_t> a1(AscendC::TPosition::A1, 0, 4096);
+    AscendC::LocalTensor<AscendC::int4b_t> a2(AscendC::TPosition::A2, 0, 4096);
+    AscendC::LoadData2DParams p;
+    AscendC::LoadData(a2, a1, p);
+}
+"""
+
+
+def test_a_cube_intrinsic_the_model_lacks_is_a_compile_error_naming_it(tree):
+    with pytest.raises(CompileError) as exc:
+        load(INT4_LOAD, "ascend910b", filename="load_s4.cpp", backend="devkit")
+    text = str(exc.value)
+    assert "intrinsic load_cbuf_to_ca_s4" in text      # int4 L1 -> L0A: not emulated
+    assert "(needed by " in text             # the library function (or the kernel it was inlined into)
+
+
+# ---- asc-devkit examples, unchanged, on the devkit backend ------------------------------------------------
+
+EXAMPLES = [
+    Case("mmad[2]", f"{MATRIX}/mmad", "mmad.asc", ("SCENARIO_NUM=2",), ("-scenarioNum=2",),
+         ("-scenarioNum=2", "output/output.bin", "output/golden.bin")),          # bfloat16, C accumulated in L0C
+    Case("mmad_gemv", f"{MATRIX}/mmad_gemv", "mmad_gemv.asc", ("DISABLE_GEMV=0",)),   # m == 1: GEMV mode
+    Case("fixpipe_l0c2gm[4]", f"{MATRIX}/fixpipe_l0c2gm", "fixpipe_l0c2gm.asc", ("SCENARIO_NUM=4",),
+         ("-scenarioNum=4",), ("output/output.bin", "output/golden.bin", "4")),   # float -> int8, scalar quant
+    Case("mmad_unitflag", f"{MATRIX}/mmad_unitflag", "mmad_unitflag.asc", ("ENABLE_UNITFLAG=1",)),  # unit flag 2/3
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in EXAMPLES])
+def test_cube_example_runs_unchanged_on_devkit(case, tree, tmp_path):
+    root = devkit_tree.extract(tree, case.folder, tmp_path)
+    build = root / "build"
+    for d in (build, build / "input", build / "output"):
+        d.mkdir()
+    gen = _run([sys.executable, "../scripts/gen_data.py", *case.gen_args], build)
+    assert gen.returncode == 0, f"gen_data.py failed:\n{gen.stdout}\n{gen.stderr}"
+    cmd = [sys.executable, "-m", "ascgen", "run", str(root / case.source), "--product", case.product, "--cwd", str(build),
+           "--backend", "devkit", "--time-limit", "120"]
+    for d in case.defines:
+        cmd += ["-D", d]
+    run = _run(cmd, build, timeout=600)
+    assert run.returncode == 0, f"ascgen run exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    verify = _run([sys.executable, "../scripts/verify_result.py", *case.verify_args], build)
+    assert verify.returncode == 0 and "fail" not in verify.stdout.lower(), \
+        f"verify_result.py rejected the output:\n{verify.stdout[-3000:]}\n{verify.stderr[-2000:]}"
+
+
+# ---- a MIX Matmul inside a SuperKernel ------------------------------------------------------------------
+
+SK_PRODUCT = "ascend910_93"
+CUBES, K, N = 2, 32, 64
+M = 16 * CUBES
+
+
+@pytest.fixture(scope="module")
+def mix(tree):
+    return load(MIX, SK_PRODUCT, backend="devkit")
+
+
+def _mix_sk(mod, early: int, seed: int):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    a, w, c, y, z = np.zeros_like(x), *(np.zeros((M, N), np.float32) for _ in range(4))
+    sk = SuperKernel(SK_PRODUCT, schedule_seed=seed)
+    sk.add(mod, "scale_a", 4, x, a, np.uint32(M * K))
+    sk.add(mod, "matmul_leaky", CUBES, a, b, w, c, y, np.uint32(K), np.uint32(N), np.uint32(early))
+    sk.add(mod, "add_cy", 2, c, y, z, np.uint32(M * N))
+    return sk.run(), (x, b, z)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mix_matmul_between_vector_tasks_runs_clean_with_early_start(mix, seed):
+    report, (x, b, z) = _mix_sk(mix, early=0, seed=seed)
+    assert report.races == []
+    c = (x.astype(np.float64) * 2) @ b.astype(np.float64)
+    want = c + np.where(c >= 0, c, 0.1 * c)
+    bound = 2 * _float_sum_bound(2 * x.astype(np.float32), b) + 1e-5 * np.abs(want)
+    assert (np.abs(z - want) <= bound).all()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_aic_set_next_task_start_before_the_last_fixpipe_is_a_race(mix, seed):
+    # add_cy runs on 2 AIVs: AIV1 reads rows 16..31 of c, written by AIC1, but learns of the cube side's
+    # arrival through its own group's cube core AIC0 (relay flag 13). AIC0 is ordered after AIC1's
+    # SetNextTaskStart, which the bug issues before AIC1's Fixpipe into c: one racing pair.
+    report, _ = _mix_sk(mix, early=1, seed=seed)
+    assert len(report.races) == 1, [r.summary() for r in report.races]
+    race = report.races[0]
+    assert race.summary().startswith("SUMMARY: ascgen: RAW race c ") and race.summary().endswith("(producer tail)")
+    assert (race.earlier.kernel, race.earlier.core, race.earlier.write) == ("matmul_leaky", "AIC1", True)
+    assert (race.later.kernel, race.later.core, race.later.write) == ("add_cy", "AIV1", False)
+    assert race.span == (4096, 8192) and race.core_pairs == 1
+    # The write is the second Fixpipe: named by its line in the kernel, or (until the backend maps
+    # intrinsics back to user lines) by the Fixpipe intrinsic.
+    where = (race.earlier.file.rsplit("/", 1)[-1], race.earlier.line)
+    assert where in {("mix_matmul.cpp", 85), ("copy_matrix_cc_to_gm", 0)}, where
