@@ -29,6 +29,12 @@ def gm_guard_max_bytes() -> int:
     return 1 << 62 if value == "all" else GM_GUARD_DEFAULT_MAX_BYTES
 
 
+def raw_gm_races() -> bool:
+    """ASCGEN_RAW_GM_RACES=1: build kernel modules with load/store instrumentation so the race detector sees
+    raw (__gm__ T*) accesses too (runtime/src/raw_gm.cpp; off by default, see docs/reliability.md)."""
+    return os.environ.get("ASCGEN_RAW_GM_RACES", "") not in ("", "0")
+
+
 def poison_local() -> bool:
     """ASCGEN_POISON_LOCAL=0: no poisoning of local memory per kernel call and no report of never-written UB
     copied to GM. Read by the emulated library itself (runtime/include/ascendc/ub.h); listed here so every

@@ -6,7 +6,8 @@ Two kernels, each timed with the checks on and off, every setting in a fresh pro
 1. add+relu (a builder kernel, emitted and compiled; GlobalTensor/DataCopy code) on n float32 over 32 cores;
 2. a scalar GM loop through raw `(__gm__ float*)` pointers (tests/data/runtime_kernels/robust.cpp raw_scale).
 Settings: default (guard zones on GM arrays up to 1 MiB + local-memory poisoning), ASCGEN_GM_GUARD=all,
-ASCGEN_GM_GUARD=0, ASCGEN_POISON_LOCAL=0, both off. Prints the best-of-repeat CPU time of a launch (all threads of the process: wall time on a shared
+ASCGEN_GM_GUARD=0, ASCGEN_POISON_LOCAL=0, both off, and ASCGEN_RAW_GM_RACES=1 (modules instrumented for
+raw-pointer race detection; the launches here do not detect races, so this is the hooks' floor). Prints the best-of-repeat CPU time of a launch (all threads of the process: wall time on a shared
 machine is mostly other people's load) and the ratio to "both off".
 """
 from __future__ import annotations
@@ -23,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"default (guard <= 1 MiB + poison)": {}, "ASCGEN_GM_GUARD=all": {"ASCGEN_GM_GUARD": "all"},
             "ASCGEN_GM_GUARD=0": {"ASCGEN_GM_GUARD": "0"},
             "ASCGEN_POISON_LOCAL=0": {"ASCGEN_POISON_LOCAL": "0"},
-            "both off": {"ASCGEN_GM_GUARD": "0", "ASCGEN_POISON_LOCAL": "0"}}
+            "both off": {"ASCGEN_GM_GUARD": "0", "ASCGEN_POISON_LOCAL": "0"},
+            "ASCGEN_RAW_GM_RACES=1 (instrumented, no race run)": {"ASCGEN_RAW_GM_RACES": "1"}}
 
 
 def child(n: int, repeat: int) -> dict:

@@ -51,6 +51,7 @@ class Index:
     functions: dict = field(default_factory=dict)         # name -> [FuncDef]
     entries: list = field(default_factory=list)
     global_tensors: set = field(default_factory=set)      # names of GlobalTensor variables/fields/params
+    raw_gm_pointers: set = field(default_factory=set)     # names declared as `__gm__ T*` (raw GM access)
     var_classes: dict = field(default_factory=dict)       # variable name -> {user class names}
     classes: set = field(default_factory=set)
     constants: dict = field(default_factory=dict)         # integer constants: name -> value
@@ -462,6 +463,19 @@ GENERIC = "<generic>"
 _CONSTANT = re.compile(rb"\s*=\s*(-?(?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)\s*")
 
 
+def _gm_qualified(index: Index, cursor, type_toks) -> bool:
+    """`__gm__` before the declared name. The qualifier is an empty macro in the emulated headers, so clang's
+    extent of the declaration may start after it: read the line up to the name too."""
+    if "__gm__" in type_toks:
+        return True
+    _, file, start, _ = index.info(cursor)
+    if file is None:
+        return False
+    text = index.file_bytes(file)
+    line_start = text.rfind(b"\n", 0, start) + 1
+    return b"__gm__" in text[line_start:cursor.location.offset]
+
+
 def _add_variable(index: Index, cursor, scope=None) -> None:
     name = cursor.spelling
     if not name:
@@ -470,6 +484,8 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
     type_toks = index.source_words(cursor, stop_at_name=True)
     if "GlobalTensor" in cursor.type.spelling or "GlobalTensor" in type_toks:
         index.global_tensors.add(name)
+    elif "*" in cursor.type.spelling and _gm_qualified(index, cursor, type_toks):
+        index.raw_gm_pointers.add(name)
     # The spelled type, plus clang's view of it (declarations expanded from macros have no spelled type).
     type_names = set(type_toks) | set(re.findall(r"[A-Za-z_]\w*", cursor.type.spelling))
     classes = {t for t in type_names if t in index.classes}

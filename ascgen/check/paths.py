@@ -496,6 +496,10 @@ class Interpreter(TokenStatements):
                 self.seen_sync.add((where, call.tok.offset))     # reached by the walk, even if dead code
             if states:
                 states = self.on_call(call, where, states, fn, loop)
+        if states and depth == 0:
+            for access in raw_gm_accesses(toks, self.index.raw_gm_pointers):
+                where = access.tok.file or self._file(fn.cursor)
+                self._record("gm", access, where, fn, states, loop, access.kind, access.name)
         return states
 
     def on_call(self, call: Call, where: str, states: States, fn: FuncDef, loop) -> States:
@@ -595,6 +599,52 @@ class Interpreter(TokenStatements):
                                                 "the statement holding it could not be parsed; "
                                                 f"path counts of {call.name} in this kernel are not checked"))
         return lost
+
+
+# ---- raw GM pointer accesses ----------------------------------------------------------------------------
+
+_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
+
+
+@dataclass(frozen=True)
+class RawAccess(Call):
+    """`p[i]`, `*p` or `((__gm__ T*)x)[i]` on a raw GM pointer: a GM access no library call makes. Its
+    access kind is "raw write" / "raw read", so the GM-order rule reports it as a warning (the checker
+    cannot tell a GM pointer's buffer from a workspace the task owns)."""
+    kind: str = "raw read"
+    source: str = ""
+
+    def text(self, limit: int = 60) -> str:
+        return self.source if len(self.source) <= limit else self.source[:limit - 3] + "..."
+
+
+def raw_gm_accesses(toks: list[Tok], pointers: set) -> list[RawAccess]:
+    """Raw GM loads and stores in a statement's tokens: an index or a dereference of a name declared
+    `__gm__ T*`, or of an inline `(__gm__ T*)` cast. An assignment operator after it makes it a write."""
+    out = []
+    for i, t in enumerate(toks):
+        name, first, after = None, i, None
+        if t.text in pointers and i + 1 < len(toks) and toks[i + 1].text == "[" \
+                and not (i > 0 and toks[i - 1].text in (".", "->", "::")):
+            name, after = t.text, (match_paren(toks, i + 1) or len(toks) - 1) + 1
+        elif t.text == "*" and i + 1 < len(toks) and toks[i + 1].text in pointers \
+                and (i == 0 or toks[i - 1].text in ("=", "(", ",", ";", "{", "return", *_ASSIGN)):
+            name, after = toks[i + 1].text, i + 2
+        elif t.text == "__gm__" and i > 0 and toks[i - 1].text == "(":
+            close = match_paren(toks, i - 1)        # (__gm__ T*) x  or  ((__gm__ T*)x)[i]
+            if close and close + 2 < len(toks) and toks[close + 1].kind == "id" \
+                    and toks[close + 2].text == ")" and i > 1 and toks[i - 2].text == "(" \
+                    and close + 3 < len(toks) and toks[close + 3].text == "[":
+                name, first = toks[close + 1].text, i - 2
+                after = (match_paren(toks, close + 3) or len(toks) - 1) + 1
+        if name is None:
+            continue
+        write = after < len(toks) and toks[after].text in _ASSIGN
+        end = after if not write else min(len(toks), after + 4)
+        out.append(RawAccess(name=name, tok=toks[first], qualifier=(), obj=None, template_args=None, args=(),
+                             assigned=write, end_offset=toks[min(end, len(toks)) - 1].offset,
+                             kind="raw write" if write else "raw read", source=join(toks[first:end])))
+    return out
 
 
 def _tiling_keys(toks: list[Tok]) -> frozenset | None:

@@ -130,7 +130,10 @@ def _gm_finding(e: Event, bad: list, rule: str, side: str, anchor: Event, anchor
     message = f"GM {e.access} of `{e.tensor}` by {e.call.text()} comes {side} {anchor.call.name}{where}: it " \
               f"may overlap the {neighbour} task"
     severity = "error" if e.access == "write" else "warning"
-    if severity == "warning":
+    if e.access.startswith("raw"):
+        message += (" (a raw __gm__ pointer: fine only if it addresses memory no neighbouring task uses, "
+                    "e.g. this task's own workspace)")
+    elif severity == "warning":
         message += (f" (fine only if no earlier task writes `{e.tensor}`, e.g. host-written weights)"
                     if side == "before" else f" (fine only if no later task writes `{e.tensor}`)")
     partial = len(bad) < len(e.states)        # some call sites or paths are fine: say which one is not

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import cffi
 
-from ascgen import products, resources
+from ascgen import config, products, resources
 from ascgen.errors import KernelError, SpecError
 from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
 from ascgen.source.launches import has_launches
@@ -30,6 +30,10 @@ _libs: dict[str, ctypes.CDLL] = {}      # .so path -> handle (a library is opene
 _mem = None
 
 DEFAULT_PRODUCT = "ascend910b"
+# GCC's kernel-address instrumentation in call mode: every load and store calls __asan_{load,store}N_noabort,
+# which the core library defines (runtime/src/raw_gm.cpp); no sanitizer runtime is linked.
+RAW_GM_FLAGS = ("-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0",
+                "--param", "asan-stack=0", "--param", "asan-globals=0")
 
 
 def _ffi():
@@ -180,7 +184,7 @@ class Module:
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
         if path is not None:
             self.include_dirs.append(path.parent)
-        self.extra_flags = tuple(extra_flags)
+        self.extra_flags = tuple(extra_flags) + (RAW_GM_FLAGS if config.raw_gm_races() else ())
         if kernel_type is not None and kernel_type not in KERNEL_TYPES:
             raise SpecError(f"kernel_type {kernel_type!r} is not one of {', '.join(KERNEL_TYPES)}")
         self.kernel_type_override = kernel_type

@@ -105,7 +105,7 @@ def _check_key(key: str, value: str, entry: str, seen: dict) -> None:
     if key in _COUNTS or key == "split-mode":
         # isdigit() alone accepts '²' and other Unicode digits, which int() then refuses.
         if not (value.isascii() and value.isdigit()) or int(value) > MAX_COUNT:
-            raise SpecError(f"SK option {key}={value}: the value must be an integer in [0, {MAX_COUNT}].")
+            raise SpecError(f"SK option {key}={value}: the value must be a non-negative integer, at most {MAX_COUNT}.")
 
 
 def _check_ratio(o: SkOptions) -> None:

@@ -134,6 +134,8 @@ GmHit gm_lookup(uint64_t addr) {
     return h;
 }
 
+bool gm_contains(uint64_t addr, uint64_t bytes) { return inside(addr, bytes); }
+
 uint64_t gm_mark() {
     std::shared_lock<std::shared_mutex> lk(g_mu);
     return g_serial;

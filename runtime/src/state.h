@@ -225,6 +225,7 @@ struct GmHit {
     uint64_t offset = 0;
 };
 GmHit gm_lookup(uint64_t addr);
+bool gm_contains(uint64_t addr, uint64_t bytes);   // [addr, addr+bytes) inside one registered buffer
 int gm_count();
 uint64_t gm_mark();                       // registrations so far
 void gm_remove_host_since(uint64_t mark);  // a host program ended: forget what it registered

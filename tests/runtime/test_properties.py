@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ascgen.errors import AscgenError, SpecError
+from ascgen.errors import SpecError
 from ascgen.runtime.binding import bind
 from ascgen.runtime.sk_options import VALID_KEYS, SkOptions, SkOptionWarning
 
@@ -93,6 +93,3 @@ def test_binder_gives_slots_or_spec_error(kinds, values, casts):
         assert not original.flags.writeable and copy.flags.writeable
         assert copy.ctypes.data in bound.slots
 
-
-def test_binder_errors_are_ascgen_errors():
-    assert issubclass(SpecError, AscgenError)

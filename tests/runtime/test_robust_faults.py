@@ -2,9 +2,6 @@
 stay untouched, local memory is poisoned per launch, crashes name the user's line, and GM_ADDR casts
 decide the dtype an array must have."""
 import math
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -57,31 +54,15 @@ def test_never_written_ub_reaching_gm_is_reported_with_the_line(robust):
     assert info.value.site.line == marker_line("ub_uninit")
 
 
-def test_no_value_survives_from_an_earlier_launch():
-    """With the report off (ASCGEN_POISON_LOCAL=0 turns off poison and report together) the earlier
-    launch's 12345.0 leaks; with it on, the same copy is refused. Each setting in a fresh process."""
-    script = textwrap.dedent(f"""
-        import numpy as np
-        from ascgen.runtime import load
-        from ascgen.errors import KernelMemoryError
-        m = load({str(SOURCE)!r})
-        z = np.zeros(64, np.float32)
-        m.launch("ub_fill", 1, z, 64)
-        z[:] = 0
-        try:
-            m.launch("ub_uninit", 1, z, 64)
-            print("leaked" if (z == 12345.0).any() else "clean")
-        except KernelMemoryError:
-            print("refused")
-    """)
-    import os
-    outs = {}
-    for setting in ("1", "0"):
-        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "ASCGEN_POISON_LOCAL": setting})
-        assert proc.returncode == 0, proc.stderr
-        outs[setting] = proc.stdout.strip()
-    assert outs == {"1": "refused", "0": "leaked"}
+def test_no_value_survives_from_an_earlier_launch(robust):
+    """ub_fill leaves 12345.0 in UB; the next launch reads that UB before writing it and sees the poison
+    word (a signalling NaN as float32), not the earlier launch's data, on whichever thread runs it."""
+    z = np.zeros(64, np.float32)
+    robust.launch("ub_fill", 1, z, 64)
+    assert (z == 12345.0).all()
+    z[:] = 0
+    robust.launch("ub_peek", 1, z, 64)
+    assert z[:1].view(np.uint32)[0] == 0x7FBADBAD
 
 
 # ---- class 5 (API): typed errors ------------------------------------------------------------------------

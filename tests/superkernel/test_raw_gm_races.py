@@ -19,7 +19,7 @@ SCRIPT = textwrap.dedent(f"""
     producer = load({str(RUNTIME_KERNELS / "raw_sk.cpp")!r}, product="ascend910_93")
     consumer = load({str(SK_BUGS / "good.cpp")!r}, product="ascend910_93")
     sk = SuperKernel("ascend910_93", options="early-start=1", detect_races=True)
-    sk.add(producer, "raw_scale_late", 4, x, y, np.uint32(n)).add(consumer, "shift", 4, y, z, np.uint32(n))
+    sk.add(producer, "raw_scale_late", 8, x, y, np.uint32(n)).add(consumer, "shift", 4, y, z, np.uint32(n))
     report = sk.run()
     print(json.dumps([str(r) for r in report.races]))
 """)

@@ -56,6 +56,21 @@ extern "C" __global__ __aicore__ void ub_fill(GM_ADDR z, uint32_t n)
     q.FreeTensor(t);
 }
 
+// Reads one never-written UB element with the scalar unit and stores it to GM (no DataCopy: no report), so
+// a test can see what uninitialised UB holds.
+extern "C" __global__ __aicore__ void ub_peek(GM_ADDR z, uint32_t n)
+{
+    if (AscendC::GetBlockIdx() != 0) return;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> q;
+    pipe.InitBuffer(q, 1, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)z, 64);
+    AscendC::LocalTensor<float> t = q.AllocTensor<float>();
+    g.SetValue(0, t.GetValue(0));
+    q.FreeTensor(t);
+}
+
 // A C++ exception escapes the kernel.
 extern "C" __global__ __aicore__ void throws(GM_ADDR x, uint32_t n)
 {
