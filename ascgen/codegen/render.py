@@ -245,7 +245,7 @@ def launcher_params(plan) -> list[str]:
 def _launcher(plan, entry_params: list[str]) -> tuple[Line, ...]:
     name = plan.spec.name
     args = ", ".join(p.split()[-1] for p in entry_params)
-    return (Line(f"// Host-side launcher for main.cpp: <<<blockDim, nullptr, stream>>> direct invocation."),
+    return (Line("// Host-side launcher for main.cpp: <<<blockDim, nullptr, stream>>> direct invocation."),
             Line(f"void {name}_do(uint32_t blockDim, void* stream, {', '.join(launcher_params(plan))})"),
             Line("{"),
             Line(f"    {name}<<<blockDim, nullptr, stream>>>({args});"),
@@ -260,7 +260,7 @@ def _sk_twin(plan, placement) -> tuple[tuple[Line, ...], ...]:
     fields = [Line(f"    {p};") for p in params]
     args = [f"args->{p.split()[-1]}" for p in params]
     body = [Line("    " + l.text) for l in _entry_body(plan, "sysArgs->skNumBlocks", args)]
-    lines = [Line(f"// SuperKernel twin for offline (<<<>>>) builds: the same logic, arguments in a struct;"),
+    lines = [Line("// SuperKernel twin for offline (<<<>>>) builds: the same logic, arguments in a struct;"),
              Line(f"// SK_BIND cap {placement.sk_cap} = early-start wait flag (1) | set flag (2) for the calls it makes."),
              Line(f"struct {struct} {{"), *fields, Line("};"), Line(""),
              Line("template <uint32_t splitNum>"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ascgen import __version__
 from ascgen.builder.types import DTYPES
 from ascgen.codegen.render import KernelContext, Line, Method, _where, render_template
-from ascgen.codegen.render_rows import _compute, _members as _row_members, _r_bytes, _suffix
+from ascgen.codegen.render_rows import _compute, _members as _row_members, _suffix
 from ascgen.codegen.tasksync import set_statement, wait_statement
 
 FLAG_READY, FLAG_FREE = 8, 9     # cross-core flag ids (SyncAll and the SuperKernel use 11..14)

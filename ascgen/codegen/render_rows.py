@@ -5,7 +5,7 @@ from __future__ import annotations
 from ascgen import __version__
 from ascgen.builder.types import DTYPES
 from ascgen.codegen.render import KernelContext, Line, Method, _where, render_template
-from ascgen.codegen.render_ops import call, scalar_text
+from ascgen.codegen.render_ops import call
 
 _SYNC = {"V_S": ("AscendC::SetFlag<AscendC::HardEvent::V_S>(0);", "AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);"),
          "S_V": ("AscendC::SetFlag<AscendC::HardEvent::S_V>(0);", "AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);"),

@@ -83,7 +83,7 @@ def _layout_program(tree: Path, structs) -> tuple[str, list[str]]:
         _fill(structs, n, "h", "k", counter, sets, checks)
         body.append(f'{{ optiling::{n} h; AscendC::tiling::{n} k; std::memset(&k, 0xA5, sizeof k);\n'
                     f'  CHECK(h.GetDataSize() == sizeof(k), "sizeof {n}");\n  ' + "\n  ".join(sets) +
-                    f'\n  h.SaveToBuffer(&k, sizeof k);\n  ' + "\n  ".join(checks) + f'\n  ++classes; }}')
+                    '\n  h.SaveToBuffer(&k, sizeof k);\n  ' + "\n  ".join(checks) + '\n  ++classes; }')
     text = "\n".join([
         "#include <cstdint>", "#include <cstdio>", "#include <cstring>", '#include "kernel_tiling/kernel_tiling.h"',
         *(f'#include "adv_api/{h}"' for h in headers),
