@@ -87,13 +87,7 @@ def _camel(name: str) -> str:
 
 def plan_kernel(spec_or_kernel, product) -> KernelPlan:
     spec = spec_or_kernel if isinstance(spec_or_kernel, KernelSpec) else spec_or_kernel.spec()
-    product = _products.get(product)
-    _check_block_dim(spec, product)
-    live = spec.live_nodes()
-    rounds = _check_offered(spec, live, product)
-    dtypes = {n.dtype for n in live} | {p.dtype for p in spec.params if p.kind != "scalar"}
-    align = 32 // min(DTYPES[d].size for d in dtypes)
-    _check_tile(spec, dtypes, align)
+    product, live, rounds, dtypes, align = checked_basics(spec, product)
     inputs = tuple(_gm(p, "input") for p in spec.params_of("input"))
     outputs = tuple(_gm(p, "output") for p in spec.params_of("output"))
     steps, temps, uses = _lower(spec, live, rounds)
@@ -103,6 +97,19 @@ def plan_kernel(spec_or_kernel, product) -> KernelPlan:
                       temps, uses, steps, align, product.data_copy_pad, used, product.ub_bytes, items)
     _check_ub(plan)
     return plan
+
+
+def checked_basics(spec: KernelSpec, product):
+    """What every planner checks and derives first: (product, live nodes, round modes, dtypes, the
+    element alignment of a 32-byte block for the narrowest dtype)."""
+    product = _products.get(product)
+    _check_block_dim(spec, product)
+    live = spec.live_nodes()
+    rounds = _check_offered(spec, live, product)
+    dtypes = {n.dtype for n in live} | {p.dtype for p in spec.params if p.kind != "scalar"}
+    align = 32 // min(DTYPES[d].size for d in dtypes)
+    _check_tile(spec, dtypes, align)
+    return product, live, rounds, dtypes, align
 
 
 def _check_block_dim(spec: KernelSpec, product) -> None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ascgen import products as _products
 from ascgen.builder.ir import KernelSpec, Node
 from ascgen.builder.types import DTYPES
-from ascgen.codegen.plan import GmTensor, TempBuffer, TempUse, _camel, _check_block_dim, _check_offered, _check_tile, _gm
+from ascgen.codegen.plan import GmTensor, TempBuffer, TempUse, _camel, _gm, checked_basics
 from ascgen.errors import SpecError
 
 MAX_BLOCK_COUNT = 4095        # DataCopyPad's blockCount limit: rows per tile never exceed it
@@ -91,13 +90,7 @@ def r_bytes(max_rows: int, dtype: str) -> int:
 
 
 def plan_rows(spec: KernelSpec, product) -> RowPlan:
-    product = _products.get(product)
-    _check_block_dim(spec, product)
-    live = spec.live_nodes()
-    rounds = _check_offered(spec, live, product)
-    dtypes = {n.dtype for n in live} | {p.dtype for p in spec.params if p.kind != "scalar"}
-    align = 32 // min(DTYPES[d].size for d in dtypes)
-    _check_tile(spec, dtypes, align)
+    product, live, rounds, dtypes, align = checked_basics(spec, product)
     _check_copies(spec, product, align)
     max_rows = min(spec.tile_length // align, MAX_BLOCK_COUNT)
     by_name = {p.name: p for p in spec.params}

@@ -114,7 +114,6 @@ def _entry_body(plan, block_num: str, args: list[str]) -> tuple[Line, ...]:
 
 
 def _init(plan) -> Method:
-    spec = plan.spec
     params = ["AscendC::TPipe* pipe"] + _entry_params(plan) + ["uint32_t blockIdx", "uint32_t blockNum"]
     body = [Line(f"this->{s.name} = {s.name};", _where(s.where)) for s in plan.scalars]
     body += [
