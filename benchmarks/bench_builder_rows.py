@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -25,17 +24,10 @@ from ascgen import products  # noqa: E402
 from ascgen.builder import load_spec  # noqa: E402
 from ascgen.builder.reference import evaluate, random_inputs, tolerance  # noqa: E402
 from ascgen.runtime import load  # noqa: E402
+from timing import best_of  # noqa: E402 - benchmarks/timing.py, beside this script
 
 PRODUCT = "ascend950"
 
-
-def best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _kernel(spec: str, name: str):

@@ -32,19 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 from ascgen import products  # noqa: E402
 from ascgen.runtime import build, load  # noqa: E402
+from timing import best_of  # noqa: E402 - benchmarks/timing.py, beside this script
 
 PRODUCT = "ascend910b"
 KERNEL = ROOT / "benchmarks" / "kernels" / "matmul_cube.cpp"
 TILE = (128, 256, 128)
 
-
-def best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def float_sum_bound(a, b, k: int):

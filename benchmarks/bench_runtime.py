@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from ascgen.codegen import emit  # noqa: E402
 from ascgen.builder import Kernel, Relu  # noqa: E402
 from ascgen.runtime import load  # noqa: E402
+from timing import best_of  # noqa: E402 - benchmarks/timing.py, beside this script
 
 PRODUCT = "ascend950"          # 32 AIC + 64 AIV: 32 vector blocks fit the chip
 TINY = textwrap.dedent("""\
@@ -47,14 +48,6 @@ def add_relu_kernel(blocks: int = 32, tile: int = 8192) -> Kernel:
     k.output("z", Relu(x + y))
     return k
 
-
-def best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def rss_kb() -> int:

@@ -26,18 +26,11 @@ from ascgen.builder import Kernel, Relu  # noqa: E402
 from ascgen.errors import HangError  # noqa: E402
 from ascgen.runtime import SuperKernel, load  # noqa: E402
 from ascgen.codegen.superkernel import SuperKernel as BuilderSK  # noqa: E402
+from timing import best_of  # noqa: E402 - benchmarks/timing.py, beside this script
 
 PRODUCT = "ascend910_93"
 BUGS = ROOT / "tests" / "sk_bugs"
 
-
-def _best(fn, repeat=3):
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def bench_race(n=1 << 24):
@@ -61,8 +54,8 @@ def bench_race(n=1 << 24):
     assert np.array_equal(out, np.maximum(x + y, 0)) and not report.races
     offs, ons = [], []
     for _ in range(9):              # alternate, so load from other processes hits both alike
-        offs.append(_best(without.run, 1))
-        ons.append(_best(with_det.run, 1))
+        offs.append(best_of(without.run, 1))
+        ons.append(best_of(with_det.run, 1))
     off, on = float(np.median(offs)), float(np.median(ons))
     ratio = on / off
     print(f"race detection overhead, add -> relu SK, 2^24 float32, 32 AIV cores (median of 9, alternating): "
@@ -83,8 +76,8 @@ def bench_race_scalar(n=48 * 16384):
     assert not with_det.run().races and np.array_equal(z, x * 2)
     offs, ons = [], []
     for _ in range(5):
-        offs.append(_best(without.run, 1))
-        ons.append(_best(with_det.run, 1))
+        offs.append(best_of(without.run, 1))
+        ons.append(best_of(with_det.run, 1))
     off, on = float(np.median(offs)), float(np.median(ons))
     print(f"race detection overhead, scalar GM access per element (2 x 786,432 accesses on 24 AIC): "
           f"off {off * 1e3:.0f} ms, on {on * 1e3:.0f} ms, ratio {on / off:.2f}x (informative)")
