@@ -5,6 +5,7 @@ copy of the module (runtime/devkit/include/ascgen_devkit/copies.h).
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from pathlib import Path
 
 from ascgen import products, resources
@@ -69,7 +70,8 @@ class DevkitModule(Module):
             flags += host_flags
         so = build.compile_shared(sources, include_dirs=incs, defines=self.cmd_defines, extra_flags=flags,
                                   link_libs=libs, name=f"{label}-devkit")
-        problem = devkit.missing_report(so, lambda: self._relink_cmd(sources, incs, flags, libs))
+        with tempfile.TemporaryDirectory(prefix="ascgen-devkit-relink-") as tmp:
+            problem = devkit.missing_report(so, lambda: self._relink_cmd(Path(tmp), sources, incs, flags, libs))
         if problem:
             raise CompileError(f"{self.source}: {problem}")
         self.so_path = so
@@ -92,12 +94,10 @@ class DevkitModule(Module):
             texts += [h.read_text(errors="replace") for h in sorted(folder.glob("*.h")) if h.is_file()]
         return texts
 
-    def _relink_cmd(self, sources, incs, flags, libs=()):
-        """The build command again (for naming the callers of missing intrinsics); None for multi-file."""
+    def _relink_cmd(self, tmp: Path, sources, incs, flags, libs=()):
+        """The build command again, in `tmp` (for naming the callers of missing intrinsics); None for multi-file."""
         if len(sources) != 1:
             return None
-        import tempfile
-        tmp = Path(tempfile.mkdtemp(prefix="ascgen-devkit-relink-"))
         src = tmp / "wrapper.cpp"
         src.write_text(f'#line 1 "{sources[0].path}"\n{sources[0].text}')
         return [build.find_compiler(), *build.build_flags(incs, self.cmd_defines, flags), "-x", "c++", str(src),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import numpy as np
@@ -173,7 +174,7 @@ def test_each_core_runs_in_its_own_module_copy(built):
 
 def test_one_shared_module_copy_would_mix_the_cores_up(built, tmp_path):
     """Why the copies exist: ASCGEN_DEVKIT_ONE_COPY=1 runs every core in copy 0, and the library's UB (a
-    process-wide singleton) is shared; the same kernel then stores the wrong indices."""
+    process-wide singleton) is shared; the same kernel then stores the wrong indices or hangs in SyncAll."""
     built("fill", ISOLATION)            # compiled and cached by the fixture's process
     script = textwrap.dedent(f"""
         import numpy as np
@@ -186,8 +187,13 @@ def test_one_shared_module_copy_would_mix_the_cores_up(built, tmp_path):
     env = {**os.environ, "ASCGEN_DEVKIT_ONE_COPY": "1"}
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=REPO,
                           timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.strip() != str(list(range(8))), "one shared copy gave every core its own UB"
+    # Shared state breaks the kernel in one of two ways, depending on the schedule: the cores overwrite each
+    # other's UB (wrong indices), or they share the library's flag state and SyncAll is reported as a hang.
+    # Either is a clean ascgen outcome; a right answer or a crash is not.
+    if proc.returncode == 0:
+        assert proc.stdout.strip() != str(list(range(8))), "one shared copy gave every core its own UB"
+    else:
+        assert proc.returncode == 1 and "ascgen.errors.HangError" in proc.stderr, proc.stderr[-2000:]
 
 
 def test_gm_out_of_bounds_dma_is_a_memory_error_naming_the_intrinsic(built):
@@ -199,8 +205,10 @@ def test_gm_out_of_bounds_dma_is_a_memory_error_naming_the_intrinsic(built):
     assert "copy_gm_to_ubuf" in str(err.value)
 
 
-def test_a_missing_intrinsic_is_a_compile_error_naming_it_and_its_caller(tree):
+def test_a_missing_intrinsic_is_a_compile_error_naming_it_and_its_caller(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))     # where the relink that names the caller runs
     with pytest.raises(CompileError) as err:
         load(MISSING, "ascend910b", backend="devkit", filename="bcast.cpp")
     text = str(err.value)
     assert "intrinsic vbrcb" in text and "needed by" in text and "Brcb" in text, text
+    assert list(tmp_path.iterdir()) == [], "the relink's temporary folder was left behind"
