@@ -14,7 +14,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from ascgen.errors import CompileError, KernelMemoryError, SpecError, UnsupportedProductError
+from ascgen.errors import CompileError, HangError, KernelMemoryError, SpecError, UnsupportedProductError
 from ascgen.runtime.loader import load
 from tests import devkit_tree
 from tests.paths import REPO
@@ -89,6 +89,25 @@ extern "C" __global__ __aicore__ void fill(GM_ADDR out) {
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::SyncAll();
     AscendC::DataCopy(o, t, 64);
+}
+"""
+
+# Seeded faults whose lines the reports must name (docs/devkit.md, "Reports"): a vector op writing past the
+# end of UB, and a SyncAll that only the even cores reach (a hang).
+FAULTS = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 3 * 256 * sizeof(float));
+    AscendC::LocalTensor<float> a = b.Get<float>();
+    AscendC::Duplicate(a, 1.0f, 256);
+    AscendC::Add(a, a, a, 64 * 1024);       // 256 KB of floats: past the end of the 192 KB UB
+}
+extern "C" __global__ __aicore__ void even_cores_sync_all(GM_ADDR x) {
+    if (AscendC::GetBlockIdx() % 2 == 0) {
+        AscendC::SyncAll();
+    }
 }
 """
 
@@ -196,13 +215,33 @@ def test_one_shared_module_copy_would_mix_the_cores_up(built, tmp_path):
         assert proc.returncode == 1 and "ascgen.errors.HangError" in proc.stderr, proc.stderr[-2000:]
 
 
-def test_gm_out_of_bounds_dma_is_a_memory_error_naming_the_intrinsic(built):
+def _line(text: str, needle: str) -> int:
+    """The 1-based line of `needle` in a source given as a string (reports count lines the same way)."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_faults_name_the_users_line_and_the_library_call(built):
+    """The library's inline code sits between the user's call and the intrinsic: the report still names the
+    user's line, the library function called there and the intrinsic that failed."""
     n = 8 * 256
     x, y, z = (np.zeros(n, np.float32) for _ in range(3))
-    short = np.zeros(n - 256, np.float32)
     with pytest.raises(KernelMemoryError) as err:
-        built("add", ADD).launch("add", 8, x, short, z, np.uint32(n))
-    assert "copy_gm_to_ubuf" in str(err.value)
+        built("add", ADD).launch("add", 8, x, np.zeros(n - 256, np.float32), z, np.uint32(n))
+    where = f"add.cpp:{_line(ADD, 'DataCopy(c, yg')} (AscendC::DataCopy) -> copy_gm_to_ubuf"
+    assert f"SUMMARY: ascgen: memory {where}" in str(err.value), str(err.value)
+    assert err.value.site.file.endswith("add.cpp") and err.value.site.line == _line(ADD, "DataCopy(c, yg")
+
+    mod = built("faults", FAULTS)
+    with pytest.raises(KernelMemoryError) as err:
+        mod.launch("ub_overflow", 1, x)
+    assert f"faults.cpp:{_line(FAULTS, 'Add(a, a, a')} (AscendC::Add) -> vadd" in str(err.value), str(err.value)
+    assert "outside the" in str(err.value) and "UB" in str(err.value)
+
+
+def test_a_hang_names_the_line_where_the_cores_wait(built):
+    with pytest.raises(HangError) as err:
+        built("faults", FAULTS).launch("even_cores_sync_all", 4, np.zeros(8, np.float32))
+    assert f"faults.cpp:{_line(FAULTS, 'SyncAll();')}" in str(err.value), str(err.value)
 
 
 def test_a_missing_intrinsic_is_a_compile_error_naming_it_and_its_caller(tree, tmp_path, monkeypatch):

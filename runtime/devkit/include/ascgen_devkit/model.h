@@ -106,7 +106,7 @@ uint64_t GetHardWarebufferSize(uint8_t index) {
     const auto& lens = ConstDefiner::Instance().bufferInitLen;
     const auto it = lens.find(static_cast<Hardware>(index));
     if (it == lens.end()) {
-        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ASCGEN_HERE,
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen_devkit::at("GetHardWarebufferSize"),
                            "GetHardWarebufferSize: the library has no buffer of hardware index %u", unsigned(index));
     }
     return it->second;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <exception>
 #include "../../../include/ascgen/rt.h"
+#include "site.h"
 
 namespace ascgen_devkit {
 
@@ -28,6 +29,7 @@ inline bool unwinding() { return std::uncaught_exceptions() > 0; }
 struct FlagOp {
     bool set;
     int mode, pipe, flag;
+    ::ascgen::rt::Loc loc{nullptr, 0};   // the call site, captured when the op is issued (flag_op)
 };
 
 struct TaskSync {
@@ -37,7 +39,6 @@ struct TaskSync {
 inline TaskSync tsync;
 
 inline bool is_sync_flag(int flag) { return flag >= 11 && flag <= 14; }
-inline ::ascgen::rt::Loc sync_loc(const char* what) { return ::ascgen::rt::Loc{what, 0}; }
 
 inline bool matches(const FlagOp* ops, int n, const char* pattern) {
     // pattern: space-separated tokens "S0_14", "W13"
@@ -85,8 +86,8 @@ inline void replay_raw() {
     tsync.n = 0;
     for (int i = 0; i < t.n; ++i) {
         const FlagOp& o = t.ops[i];
-        if (o.set) ::ascgen::rt::cross_core_set_flag(o.mode, o.pipe, o.flag, sync_loc("ffts_cross_core_sync"));
-        else ::ascgen::rt::cross_core_wait_flag(o.flag, sync_loc("wait_flag_dev"));
+        if (o.set) ::ascgen::rt::cross_core_set_flag(o.mode, o.pipe, o.flag, o.loc);
+        else ::ascgen::rt::cross_core_wait_flag(o.flag, o.loc);
     }
 }
 
@@ -98,7 +99,7 @@ inline void flush_sync() {
         int pipe = tsync.ops[0].pipe;
         tsync.n = 0;
         ::ascgen::rt::set_next_task_start(aic ? ::ascgen::rt::pipe::MTE3 : pipe, aic ? pipe : ::ascgen::rt::pipe::FIX,
-                                          false, sync_loc("SetNextTaskStart"));
+                                          false, tsync.ops[0].loc);
         return;
     }
     replay_raw();
@@ -111,16 +112,24 @@ inline void tick() {
     ::ascgen::rt::poll();
 }
 
-inline void flag_op(const FlagOp& op) {
+// A buffered op keeps the site of its own call: a SetNextTaskStart is only recognised when the next
+// intrinsic runs, and must name its own line, not the next one's.
+inline const char* op_name(const FlagOp& op, bool aic) {
+    if (op.set && op.mode == 0 && op.flag == (aic ? 11 : 14)) return "SetNextTaskStart";
+    return op.set ? "ffts_cross_core_sync" : "wait_flag_dev";
+}
+
+inline void flag_op(FlagOp op) {
     if (unwinding()) return;
     ::ascgen::rt::poll();
+    const bool aic = ::ascgen::rt::core_type() == ::ascgen::rt::CoreType::AIC;
+    if (!op.loc.file) op.loc = at(is_sync_flag(op.flag) ? op_name(op, aic) : op.set ? "ffts_cross_core_sync" : "wait_flag_dev");
     if (!is_sync_flag(op.flag)) {
         if (tsync.n) flush_sync();
-        if (op.set) ::ascgen::rt::cross_core_set_flag(op.mode, op.pipe, op.flag, sync_loc("ffts_cross_core_sync"));
-        else ::ascgen::rt::cross_core_wait_flag(op.flag, sync_loc("wait_flag_dev"));
+        if (op.set) ::ascgen::rt::cross_core_set_flag(op.mode, op.pipe, op.flag, op.loc);
+        else ::ascgen::rt::cross_core_wait_flag(op.flag, op.loc);
         return;
     }
-    const bool aic = ::ascgen::rt::core_type() == ::ascgen::rt::CoreType::AIC;
     if (tsync.n == 4) flush_sync();
     tsync.ops[tsync.n++] = op;
     struct Pattern { const char* ops; int kind; };  // kind: 0 sync_all(aiv only), 1 sync_all(mixed), 2 wait
@@ -131,8 +140,8 @@ inline void flag_op(const FlagOp& op) {
     for (int i = 0; i < np; ++i)
         if (matches(tsync.ops, tsync.n, ps[i].ops)) {
             tsync.n = 0;
-            if (ps[i].kind == 2) ::ascgen::rt::wait_pre_task_end(false, sync_loc("WaitPreTaskEnd"));
-            else ::ascgen::rt::sync_all(ps[i].kind == 0, sync_loc("SyncAll"));
+            if (ps[i].kind == 2) ::ascgen::rt::wait_pre_task_end(false, at("WaitPreTaskEnd"));
+            else ::ascgen::rt::sync_all(ps[i].kind == 0, at("SyncAll"));
             return;
         }
     bool prefix = false;
