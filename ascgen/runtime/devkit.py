@@ -22,12 +22,23 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ascgen import config, console, resources
+from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
 from ascgen.runtime import build
 
 BACKENDS = ("builtin", "devkit")
-SUPPORTED_ARCHES = {2201: "dav_c220"}         # the model implements this architecture's intrinsics
+# The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
+# same form; the others are declared only, so a kernel reaching one is refused by name at load time).
+SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200"}
+# Why the other architectures are refused: what their CPU mode needs that the model lacks (docs/devkit.md).
+REFUSED_ARCHES = {
+    3510: "dav_3510: the library's CPU mode for it includes kernel_simt_cpu.h, a header of CANN's closed CPU "
+          "model that the asc-devkit tree does not ship; with a stand-in for it, about 160 more intrinsics and "
+          "types are missing (the register-based vector instructions vlds/vsts/vcvt/vdup, the predicate "
+          "instructions pset/psel/pintlv, and the SIMT side: float2/half2/Dim3, blockIdx, GetWarpId)",
+    3002: "dav_m300: not investigated yet",
+    1001: "dav_c100: not investigated yet",
+}         # the model implements this architecture's intrinsics
 # The library's own include folders in its CPU-debug configuration, relative to the tree.
 LIBRARY_DIRS = ("include", "include/adv_api", "include/adv_api/matmul", "include/aicpu_api", "include/basic_api",
                 "include/c_api", "include/simt_api", "include/utils", "impl", "impl/adv_api", "impl/basic_api",
@@ -57,11 +68,14 @@ def tree() -> Path:
 
 
 def check_product(product) -> None:
-    if product.npu_arch not in SUPPORTED_ARCHES:
-        have = ", ".join(f"{v} ({k})" for k, v in SUPPORTED_ARCHES.items())
-        raise UnsupportedProductError(
-            f"the devkit backend does not support {product.id} (__NPU_ARCH__ {product.npu_arch}): its CPU model "
-            f"implements the intrinsics of {have} only (ascend910b, ascend910_93). Use backend='builtin'.")
+    if product.npu_arch in SUPPORTED_ARCHES:
+        return
+    have = "; ".join(f"{name} ({', '.join(p.id for p in products.all() if p.npu_arch == arch)})"
+                     for arch, name in SUPPORTED_ARCHES.items())
+    why = REFUSED_ARCHES.get(product.npu_arch, "an architecture the model does not know")
+    raise UnsupportedProductError(
+        f"the devkit backend does not support {product.id} (__NPU_ARCH__ {product.npu_arch}, {why}). Its CPU model "
+        f"implements {have}. Use backend='builtin' for {product.id} (docs/devkit.md, \"Products\").")
 
 
 def model_dir() -> Path:

@@ -14,7 +14,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from ascgen.errors import CompileError, HangError, KernelMemoryError, SpecError, UnsupportedProductError
+from ascgen.errors import (CompileError, HangError, KernelAssertError, KernelMemoryError, SpecError,
+                           UnsupportedProductError)
 from ascgen.runtime.loader import load
 from tests import devkit_tree
 from tests.paths import REPO
@@ -93,7 +94,7 @@ extern "C" __global__ __aicore__ void fill(GM_ADDR out) {
 """
 
 # Seeded faults whose lines the reports must name (docs/devkit.md, "Reports"): a vector op writing past the
-# end of UB, and a SyncAll that only the even cores reach (a hang).
+# end of UB, a tensor offset the library's own check refuses, and a SyncAll only the even cores reach (a hang).
 FAULTS = """
 #include "kernel_operator.h"
 extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR x) {
@@ -104,10 +105,51 @@ extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR x) {
     AscendC::Duplicate(a, 1.0f, 256);
     AscendC::Add(a, a, a, 64 * 1024);       // 256 KB of floats: past the end of the 192 KB UB
 }
+extern "C" __global__ __aicore__ void offset_past_the_tensor(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256 * sizeof(float));
+    AscendC::LocalTensor<float> a = b.Get<float>();
+    AscendC::Duplicate(a[4096], 1.0f, 256);      // the library's own check stops this
+}
 extern "C" __global__ __aicore__ void even_cores_sync_all(GM_ADDR x) {
     if (AscendC::GetBlockIdx() % 2 == 0) {
         AscendC::SyncAll();
     }
+}
+"""
+
+# Vector forms of the library's dav_m200 code (ascend310p): conversions, scalar and binary ops, Exp, Div, a
+# masked level-0 Mul, on 4 cores.
+VECTOR_310P = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void vec(GM_ADDR x, GM_ADDR out) {
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * 512, 512);
+    og.SetGlobalBuffer((__gm__ float*)out + AscendC::GetBlockIdx() * 2048, 2048);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 32 * 1024);
+    AscendC::LocalTensor<float> all = b.Get<float>();
+    AscendC::LocalTensor<float> f = all, g = all[512], r = all[1024], s = all[1536];
+    AscendC::LocalTensor<half> h = all[4096].ReinterpretCast<half>();
+    AscendC::DataCopy(f, xg, 512);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Cast(h, f, AscendC::RoundMode::CAST_NONE, 512);
+    AscendC::Cast(g, h, AscendC::RoundMode::CAST_NONE, 512);
+    AscendC::Muls(r, f, 3.0f, 512);
+    AscendC::Adds(r, r, -0.5f, 512);
+    AscendC::Max(r, r, g, 512);
+    AscendC::Relu(r, r, 512);
+    AscendC::Exp(s, f, 512);
+    AscendC::Div(s, s, g, 512);
+    uint64_t mask[2] = {0x5555555555555555ull, 0};
+    AscendC::Mul(g, f, f, mask, 8, {1, 1, 1, 8, 8, 8});
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(og, f, 512);
+    AscendC::DataCopy(og[512], g, 512);
+    AscendC::DataCopy(og[1024], r, 512);
+    AscendC::DataCopy(og[1536], s, 512);
 }
 """
 
@@ -146,11 +188,12 @@ def test_unknown_backend_is_a_spec_error():
         load(ADD, "ascend910b", backend="cce")
 
 
-@pytest.mark.parametrize("product", ["ascend310p", "ascend950"])
-def test_products_beyond_dav_c220_are_refused_by_name(product):
+def test_products_the_model_lacks_are_refused_naming_what_is_missing():
     with pytest.raises(UnsupportedProductError) as err:
-        load(ADD, product, backend="devkit")
-    assert product in str(err.value) and "dav_c220" in str(err.value)
+        load(ADD, "ascend950", backend="devkit")
+    text = str(err.value)
+    assert "ascend950" in text and "kernel_simt_cpu.h" in text and "vlds" in text, text
+    assert "dav_m200 (ascend310p" in text and "backend='builtin'" in text, text
 
 
 def test_without_the_tree_the_error_says_how_to_provide_it(monkeypatch):
@@ -236,6 +279,25 @@ def test_faults_name_the_users_line_and_the_library_call(built):
         mod.launch("ub_overflow", 1, x)
     assert f"faults.cpp:{_line(FAULTS, 'Add(a, a, a')} (AscendC::Add) -> vadd" in str(err.value), str(err.value)
     assert "outside the" in str(err.value) and "UB" in str(err.value)
+
+
+def test_a_failed_check_of_the_library_is_a_typed_error_at_the_users_line(built):
+    """The library's CPU-mode checks end in raise(SIGABRT); on a core that is a KernelAssertError, not an abort."""
+    with pytest.raises(KernelAssertError) as err:
+        built("faults", FAULTS).launch("offset_past_the_tensor", 1, np.zeros(8, np.float32))
+    assert f"faults.cpp:{_line(FAULTS, 'a[4096]')} (AscendC::LocalTensor::operator[]) -> raise" in str(err.value)
+
+
+def test_ascend310p_vector_kernel_matches_the_builtin_backend_bit_for_bit(tree):
+    x = np.random.default_rng(0).standard_normal(4 * 512).astype(np.float32)
+    outs = {}
+    for backend in ("builtin", "devkit"):
+        out = np.zeros(4 * 2048, np.float32)
+        load(VECTOR_310P, "ascend310p", backend=backend, filename="vec310p.cpp").launch("vec", 4, x, out)
+        outs[backend] = out
+    assert outs["devkit"].tobytes() == outs["builtin"].tobytes(), \
+        np.flatnonzero(outs["devkit"].view(np.uint32) != outs["builtin"].view(np.uint32))[:10]
+    np.testing.assert_array_equal(outs["devkit"].reshape(4, 2048)[:, :512], x.reshape(4, 512))
 
 
 def test_a_hang_names_the_line_where_the_cores_wait(built):
