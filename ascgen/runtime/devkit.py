@@ -8,7 +8,8 @@ module adds to a normal build (module.py):
   kernel_tiling/kernel_tiling.h (made by the tree's own script into the cache), the library's folders,
   then runtime/include (acl/, ascgen/) last, so `kernel_operator.h` is the library's;
 * -DASCENDC_CPU_DEBUG=1 -D__NPU_ARCH__=<arch> -DASCGEN_DEVKIT=1, -fvisibility=hidden -fno-gnu-unique
-  (one module copy per core, runtime/devkit/include/ascgen_devkit/copies.h);
+  (one module copy per core, runtime/devkit/include/ascgen_devkit/copies.h), -g1 -fno-omit-frame-pointer
+  (reports name the user's line from the intrinsic's return addresses, ascgen_devkit/site.h);
 * a precompiled header of the library per product and flag set, built once into the cache;
 * a check that the module needs no intrinsic the model lacks: an undefined symbol is a CompileError
   naming the intrinsic and, from a relink with -z defs, the library function that calls it.
