@@ -5,6 +5,7 @@
     python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
     python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
     python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
+    python benchmarks/bench_devkit.py dma              # CPU time per smallest DataCopy on the devkit backend
 
 sweep: every asc-devkit example that has scripts/verify_result.py, every scenario its gen_data.py offers,
 driven as its README says (gen_data.py, the program via `ascgen run`, verify_result.py) on each backend.
@@ -345,6 +346,40 @@ def add_relu(args) -> int:
     return 0
 
 
+MANY_DMA = r'''
+#include "kernel_operator.h"
+// `iters` DataCopy of 32 bytes on one core: what each DMA costs beyond its bytes (library, core, call site).
+extern "C" __global__ __aicore__ void many_dma(GM_ADDR x, uint32_t iters) {
+    AscendC::GlobalTensor<float> xg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 512);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512 * sizeof(float));
+    AscendC::LocalTensor<float> a = buf.Get<float>();
+    for (uint32_t i = 0; i < iters; ++i) {
+        AscendC::DataCopy(a[(i % 64) * 8], xg[(i % 64) * 8], 8);
+    }
+}
+'''
+
+
+def dma_cost(args) -> int:
+    """CPU time (all threads) per DataCopy of 32 bytes: less sensitive to other load than wall time."""
+    import numpy as np
+    from ascgen.runtime.loader import load
+    mod = load(MANY_DMA, "ascend910b", backend="devkit", filename="many_dma.cpp")
+    x = np.zeros(512, np.float32)
+    mod.launch("many_dma", 1, x, np.uint32(args.iters))         # first launch: module copies, page faults
+    best = float("inf")
+    for _ in range(args.reps):
+        t = time.process_time()
+        mod.launch("many_dma", 1, x, np.uint32(args.iters))
+        best = min(best, time.process_time() - t)
+    print(f"devkit: {best / args.iters * 1e9:.0f} ns CPU per 32-byte DataCopy (best of {args.reps}, "
+          f"{args.iters} copies per launch)")
+    return 0
+
+
 def _timed(fn) -> float:
     t = time.perf_counter()
     fn()
@@ -368,8 +403,12 @@ def main(argv=None) -> int:
     a = sub.add_parser("addrelu")
     a.add_argument("--blocks", type=int, default=8)
     a.add_argument("--reps", type=int, default=3)
+    d = sub.add_parser("dma")
+    d.add_argument("--iters", type=int, default=200000)
+    d.add_argument("--reps", type=int, default=5)
     args = p.parse_args(argv)
-    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library}[args.cmd](args)
+    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library,
+            "dma": dma_cost}[args.cmd](args)
 
 
 if __name__ == "__main__":
