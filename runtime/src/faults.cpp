@@ -118,7 +118,7 @@ std::string timeout_report(Run& run, const std::vector<int>& stuck) {
     std::vector<std::string> details;
     for (auto& c : run.cores) {
         const char* file = c->last_file.load();
-        std::string where = file ? format("last seen at %s:%d", base_name(file).c_str(), c->last_line.load())
+        std::string where = file ? "last seen at " + loc_str(rt::Loc{file, c->last_line.load()})
                                  : std::string("never reached an ascgen API call with a source line");
         std::string state = c->status == Status::Done ? "finished" : c->status == Status::Blocked ? "waiting" : "running";
         std::string task;
