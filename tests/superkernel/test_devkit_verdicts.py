@@ -46,8 +46,8 @@ def _verdict(run):
     """The kind of outcome and its SUMMARY lines, which name the cores and the user's file:line."""
     try:
         report = run()
-    except HangError as exc:
-        return "HangError", _summary(str(exc))
+    except HangError as exc:    # and where the blocked cores wait: "wait in WaitPreTaskEnd (good.cpp:51)"
+        return "HangError", _summary(str(exc)), tuple(sorted(set(re.findall(r"wait in \w+ \([^)]*\)", str(exc)))))
     except SyncCountError as exc:    # which core calls twice first depends on the schedule
         return "SyncCountError", re.sub(r" on AI[CV]\d+", "", _summary(str(exc)))
     return "races", tuple(r.summary() for r in report.races)
@@ -89,6 +89,8 @@ def test_devkit_gives_the_builtin_verdict(mods, scenario):
         assert builtin == ("races", ())
     elif builtin[0] == "races":
         assert len(builtin[1]) == 1, builtin
+    elif builtin[0] == "HangError":
+        assert builtin[2] and all(re.search(r"\.cpp:\d+\)$", w) for w in builtin[2]), builtin
 
 
 def test_a_superkernel_may_mix_tasks_of_both_backends(mods):
