@@ -235,16 +235,50 @@ def _row(var: str) -> str:
 
 
 def _reduce_lines(plan, step, where: str) -> list[Line]:
-    """One level-2 reduction per row into the result scalar, moved to the per-row buffer on the scalar pipe
-    (V -> S and S -> V events order the two pipes); Mean then scales the tile's row sums by 1 / cols."""
-    op = "ReduceSum" if step.op == "Mean" else step.op
+    """Each row reduced with the library's per-repeat reductions (docs/builder.md "Row reductions"): a sum
+    is two WholeReduceSum levels (one partial per 256-byte repeat into the work tensor, then the partials),
+    a max / min folds the row's repeats lane by lane with Max / Min and reduces the lanes with one
+    WholeReduceMax / Min. The result moves to the per-row buffer on the scalar pipe (V -> S and S -> V
+    events order the two pipes); Mean then scales the tile's row sums by 1 / cols."""
     sfx = _suffix(step.dtype)
-    lines = [Line("for (uint32_t row = 0; row < rowsHere; row++) {"),
-             Line(f"    AscendC::{op}(red{sfx}Local, {_row(step.srcs[0])}, work{sfx}Local, this->{plan.col_dim});", where),
-             Line("    " + _SYNC["V_S"][0]), Line("    " + _SYNC["V_S"][1]),
-             Line(f"    {step.dst}.SetValue(row, red{sfx}Local.GetValue(0));"),
-             Line("    " + _SYNC["S_V"][0]), Line("    " + _SYNC["S_V"][1]),
-             Line("}")]
+    per = 256 // DTYPES[step.dtype].size
+    src, red, work = step.srcs[0], f"red{sfx}Local", f"work{sfx}Local"
+    row = f"{src}[row * this->rowStride"
+    kind = {"ReduceMax": "Max", "ReduceMin": "Min"}.get(step.op)
+    lines = [Line("{"),
+             Line(f"    const uint32_t full = this->{plan.col_dim} / {per};", f"whole 256-byte repeats of {step.dtype} per row"),
+             Line(f"    const uint32_t tail = this->{plan.col_dim} % {per};"),
+             Line("    for (uint32_t row = 0; row < rowsHere; row++) {")]
+    if kind is None:
+        lines += [Line("        if (full > 0) {"),
+                  Line(f"            AscendC::WholeReduceSum({work}, {row}], {per}, full, 1, 1, 8);", where),
+                  Line("        }"),
+                  Line("        if (tail > 0) {"),
+                  Line(f"            AscendC::WholeReduceSum({work}[full], {row} + full * {per}], tail, 1, 1, 1, 8);", where),
+                  Line("        }"),
+                  Line("        AscendC::PipeBarrier<PIPE_V>();"),
+                  Line(f"        AscendC::WholeReduceSum({red}, {work}, full + (tail > 0 ? 1 : 0), 1, 1, 1, 8);",
+                       where)]
+    else:
+        lines += [Line("        if (full == 0) {"),
+                  Line(f"            AscendC::WholeReduce{kind}({red}, {row}], tail, 1, 1, 1, 8);", where),
+                  Line("        } else {"),
+                  Line(f"            AscendC::{kind}({work}, {row}], {row} + (full - 1) * {per}], {per});",
+                       "full == 1: a copy"),
+                  Line("            for (uint32_t k = 1; k + 1 < full; k++) {"),
+                  Line(f"                AscendC::{kind}({work}, {work}, {row} + k * {per}], {per});"),
+                  Line("            }"),
+                  Line("            if (tail > 0) {"),
+                  Line(f"                AscendC::{kind}({work}, {work}, {row} + full * {per}], tail);"),
+                  Line("            }"),
+                  Line("            AscendC::PipeBarrier<PIPE_V>();"),
+                  Line(f"            AscendC::WholeReduce{kind}({red}, {work}, {per}, 1, 1, 1, 8);", where),
+                  Line("        }")]
+    lines += [Line("        " + _SYNC["V_S"][0]), Line("        " + _SYNC["V_S"][1]),
+              Line(f"        {step.dst}.SetValue(row, {red}.GetValue(0));"),
+              Line("        " + _SYNC["S_V"][0]), Line("        " + _SYNC["S_V"][1]),
+              Line("    }"),
+              Line("}")]
     if step.op == "Mean":
         scale = "this->invCols" if step.dtype == "float32" else f"static_cast<{_ct(step.dtype)}>(this->invCols)"
         lines.append(Line(f"AscendC::Muls({step.dst}, {step.dst}, {scale}, rowsHere);", where))
