@@ -242,10 +242,16 @@ def launcher_params(plan) -> list[str]:
 
 
 def _launcher(plan, entry_params: list[str]) -> tuple[Line, ...]:
-    name = plan.spec.name
+    return host_launcher(plan.spec.name, entry_params)
+
+
+def host_launcher(name: str, entry_params: list[str]) -> tuple[Line, ...]:
+    """`<name>_do(blockDim, stream, ...)`, which main.cpp calls: the entry's parameters with device pointers
+    as uint8_t*, passed on to a <<<>>> launch (1-D, 2-D and Matmul kernels alike)."""
     args = ", ".join(p.split()[-1] for p in entry_params)
+    params = [p.replace("GM_ADDR ", "uint8_t* ") for p in entry_params]
     return (Line("// Host-side launcher for main.cpp: <<<blockDim, nullptr, stream>>> direct invocation."),
-            Line(f"void {name}_do(uint32_t blockDim, void* stream, {', '.join(launcher_params(plan))})"),
+            Line(f"void {name}_do(uint32_t blockDim, void* stream, {', '.join(params)})"),
             Line("{"),
             Line(f"    {name}<<<blockDim, nullptr, stream>>>({args});"),
             Line("}"))

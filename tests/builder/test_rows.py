@@ -104,9 +104,11 @@ def test_ub_overflow_names_the_buffers_and_the_longest_row_that_fits():
         plan_rows(k.spec(), "ascend910_93")
 
 
-def test_host_projects_are_refused_for_2d_kernels():
-    with pytest.raises(SpecError, match="--host .* is offered for 1-D kernels only"):
-        ascgen.emit(_softmax(), "ascend910_93", host=True)
+def test_host_mode_adds_the_launcher_with_the_dims_and_forced_calls():
+    source = ascgen.emit(_softmax(), "ascend910_93", host=True)
+    assert "void sm_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint32_t rows, uint32_t cols)" in source
+    assert "sm<<<blockDim, nullptr, stream>>>(x, y, rows, cols);" in source
+    assert "AscendC::SetNextTaskStart<PIPE_MTE3, PIPE_FIX, true>();" in source and "SK_BIND" not in source
 
 
 # ---- reference ----
