@@ -82,7 +82,10 @@ def _check_inputs_2d(spec: KernelSpec, inputs: dict) -> tuple[int, int]:
 
 def matmul(a: np.ndarray, b: np.ndarray, bk: int) -> np.ndarray:
     """a x b as the cube computes it: float32 products of the half/bfloat16 operands (exact), summed left to
-    right within each BK slice of K (one Mmad), the slices added to the float accumulator in order."""
+    right within each BK slice of K (one Mmad), the slices added to the float accumulator in order. int8
+    operands accumulate in int32, exactly (wrapping like the device's int32 adds)."""
+    if a.dtype == np.int8:
+        return (a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     out = np.zeros((a.shape[0], b.shape[1]), np.float32)
     for k0 in range(0, a.shape[1], bk):

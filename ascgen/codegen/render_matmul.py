@@ -107,8 +107,10 @@ def _init(plan) -> Method:
              Line(f"    pipe->InitBuffer(a1Buf, BM * BK * sizeof({ct}));", "L1"),
              Line(f"    pipe->InitBuffer(b1Buf, BK * BN * sizeof({ct}));", "L1"),
              Line(f"    pipe->InitBuffer(a2Buf, BM * BK * sizeof({ct}));", "L0A"),
-             Line(f"    pipe->InitBuffer(b2Buf, BK * BN * sizeof({ct}));", "L0B"),
-             Line("    pipe->InitBuffer(c1Buf, BM * BN * sizeof(float));", "L0C"),
+             *([Line(f"    pipe->InitBuffer(b2Buf, BK * BN * sizeof({ct}) + 512);",
+                     "L0B, one fractal more: the last transposed pair of an odd fractal count")]
+               if ct == "int8_t" else [Line(f"    pipe->InitBuffer(b2Buf, BK * BN * sizeof({ct}));", "L0B")]),
+             Line(f"    pipe->InitBuffer(c1Buf, BM * BN * sizeof({plan.workspace.ctype}));", "L0C"),
              Line("}"),
              Line("if ASCEND_IS_AIV {")]
     for t in epi.inputs:
@@ -168,9 +170,33 @@ def _tile_rows() -> Method:
                   (Line("return this->bandRows;", "the epilogue runs on one band per tile"),))
 
 
+def _load_b_half() -> list[Line]:
+    return [Line("    AscendC::LoadData2DParams lb;"),
+            Line("    lb.repeatTimes = static_cast<uint8_t>(nUp / 16);"),
+            Line("    lb.srcStride = static_cast<uint16_t>(kk / 16);"),
+            Line("    lb.ifTranspose = true;"),
+            Line("    for (uint32_t i = 0; i < kk / 16; i++) {"),
+            Line("        AscendC::LoadData(b2[i * (nUp / 16) * 256], b1[i * 256], lb);", "L1 -> L0B, fractals transposed"),
+            Line("    }")]
+
+
+def _load_b_int8() -> list[Line]:
+    """b's L1 NZ copy in 32 x 32 blocks (1024 bytes), each transposed into two zN fractals of L0B; a row of
+    an odd fractal count spills its last fractal into the next row, which that row's load overwrites."""
+    return [Line("    for (uint32_t i = 0; i < kk / 32; i++) {"),
+            Line("        AscendC::LoadData2dTransposeParams lb(static_cast<uint16_t>(i), "
+                 "static_cast<uint8_t>((n + 31) / 32), static_cast<uint16_t>(kk / 32), 1, 0);"),
+            Line("        AscendC::LoadDataWithTranspose(b2[i * (nUp / 16) * 512], b1, lb);",
+                 "L1 -> L0B, 32 x 32 blocks transposed"),
+            Line("    }")]
+
+
 def _cube_tile(plan) -> Method:
     m, n, k = plan.dims
     ct = plan.a.ctype
+    acc = plan.workspace.ctype
+    c0 = 32 // DTYPES[plan.a.dtype].size           # elements of one fractal row: 16 (2-byte), 32 (int8)
+    frac = 16 * c0                                  # elements of one fractal
     where = _where(plan.spec.matmul.where)
     body = [Line("uint32_t t = this->group + j * this->groupNum;"),
             Line("uint32_t row0 = t / this->tilesN * BM;"),
@@ -183,9 +209,9 @@ def _cube_tile(plan) -> Method:
             Line(f"AscendC::LocalTensor<{ct}> b1 = b1Buf.Get<{ct}>();"),
             Line(f"AscendC::LocalTensor<{ct}> a2 = a2Buf.Get<{ct}>();"),
             Line(f"AscendC::LocalTensor<{ct}> b2 = b2Buf.Get<{ct}>();"),
-            Line("AscendC::LocalTensor<float> c1 = c1Buf.Get<float>();"),
+            Line(f"AscendC::LocalTensor<{acc}> c1 = c1Buf.Get<{acc}>();"),
             Line(f"for (uint32_t k0 = 0; k0 < this->{k}; k0 += BK) {{"),
-            Line(f"    uint32_t kk = this->{k} - k0 < BK ? this->{k} - k0 : BK;", "a multiple of 16"),
+            Line(f"    uint32_t kk = this->{k} - k0 < BK ? this->{k} - k0 : BK;", f"a multiple of {c0}"),
             Line(f"    AscendC::Nd2NzParams pa{{1, static_cast<uint16_t>(m), static_cast<uint16_t>(kk), 0, "
                  f"static_cast<uint16_t>(this->{k}), static_cast<uint16_t>(mUp), 1, 0}};"),
             Line(f"    AscendC::DataCopy(a1, {plan.a.gm}[row0 * this->{k} + k0], pa);", "GM (ND) -> L1 (NZ)"),
@@ -194,18 +220,12 @@ def _cube_tile(plan) -> Method:
             Line(f"    AscendC::DataCopy(b1, {plan.b.gm}[k0 * this->{n} + col0], pb);"),
             *[Line("    " + l.text) for l in _ev("MTE2_MTE1")],
             Line("    AscendC::LoadData2DParams la;"),
-            Line("    la.repeatTimes = static_cast<uint8_t>(kk / 16);"),
+            Line(f"    la.repeatTimes = static_cast<uint8_t>(kk / {c0});"),
             Line("    la.srcStride = static_cast<uint16_t>(mUp / 16);"),
             Line("    for (uint32_t i = 0; i < mUp / 16; i++) {"),
-            Line("        AscendC::LoadData(a2[i * (kk / 16) * 256], a1[i * 256], la);", "L1 -> L0A"),
+            Line(f"        AscendC::LoadData(a2[i * (kk / {c0}) * {frac}], a1[i * {frac}], la);", "L1 -> L0A"),
             Line("    }"),
-            Line("    AscendC::LoadData2DParams lb;"),
-            Line("    lb.repeatTimes = static_cast<uint8_t>(nUp / 16);"),
-            Line("    lb.srcStride = static_cast<uint16_t>(kk / 16);"),
-            Line("    lb.ifTranspose = true;"),
-            Line("    for (uint32_t i = 0; i < kk / 16; i++) {"),
-            Line("        AscendC::LoadData(b2[i * (nUp / 16) * 256], b1[i * 256], lb);", "L1 -> L0B, fractals transposed"),
-            Line("    }"),
+            *(_load_b_int8() if c0 == 32 else _load_b_half()),
             *[Line("    " + l.text) for l in _ev("MTE1_M")],
             *[Line("    " + l.text, "the next slice may overwrite L1") for l in _ev("MTE1_MTE2")[:1]],
             Line("    " + _ev("MTE1_MTE2")[1].text),
@@ -284,7 +304,8 @@ def _members(plan) -> tuple[Line, ...]:
              Line("AscendC::TBuf<AscendC::TPosition::A2> a2Buf;"), Line("AscendC::TBuf<AscendC::TPosition::B2> b2Buf;"),
              Line("AscendC::TBuf<AscendC::TPosition::CO1> c1Buf;"), *rows,
              Line(f"AscendC::GlobalTensor<{ct}> {plan.a.gm};"), Line(f"AscendC::GlobalTensor<{ct}> {plan.b.gm};"),
-             Line(f"AscendC::GlobalTensor<float> {plan.workspace.gm};", "the cube's float tiles")]
+             Line(f"AscendC::GlobalTensor<{plan.workspace.ctype}> {plan.workspace.gm};",
+                  f"the cube's {'float' if plan.workspace.ctype == 'float' else plan.workspace.ctype} tiles")]
     lines += [Line(f"{DTYPES[s.dtype].ctype} {s.name};") for s in epi.scalars]
     lines += [Line(f"uint32_t {d};") for d in plan.dims]
     lines += [Line("uint32_t tilesN;", "output tiles per row of tiles"),

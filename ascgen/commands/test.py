@@ -75,8 +75,9 @@ def _matmul_shapes(spec, product) -> list[tuple[int, int, int]]:
     from ascgen.codegen.plan_matmul import plan_matmul
     bm, bn, bk = plan_matmul(spec, product).tile
     cores = spec.block_dim
-    return [(0, bn, 16), (1, 1, 16), (bm - 3, bn + 5, bk + 16), (2 * bm + 1, bn // 2 + 1, 3 * bk),
-            (bm * (cores + 1) + 7, 2 * bn, 16), (5, bn * cores + 3, bk * 2 + 16)]
+    d = spec.dims[2].multiple_of                 # K's promise: the fractal depth (16; 32 for int8)
+    return [(0, bn, d), (1, 1, d), (bm - 3, bn + 5, bk + d), (2 * bm + 1, bn // 2 + 1, 3 * bk),
+            (bm * (cores + 1) + 7, 2 * bn, d), (5, bn * cores + 3, bk * 2 + d)]
 
 
 def lengths_for(kernel) -> list[int]:

@@ -1,10 +1,10 @@
 """The emitted kernels run on both backends with identical results (docs/builder.md "Both backends"): one
 kernel of each kind from examples/ on ascend910b - a 1-D kernel, a row kernel with all three reductions
-and per-row outputs, softmax, and the MIX Matmul with bias, relu and scale - on the builtin emulator and
+and per-row outputs, softmax, the MIX Matmul with bias, relu and scale, and the int8 Matmul with its dequantising epilogue - on the builtin emulator and
 on the devkit backend with the same inputs, at shapes that take every branch of the emitted row
 reduction (a row shorter than one repeat, exactly one, several with a tail). Each backend must match the
 reference and the two must write the same bits. The whole set of examples runs in
-benchmarks/bench_backends.py; each devkit compile is cached, so this file keeps to four kernels."""
+benchmarks/bench_backends.py; each devkit compile is cached, so this file keeps to five kernels."""
 from __future__ import annotations
 
 import warnings
@@ -25,7 +25,8 @@ PRODUCT = "ascend910b"
 CASES = [("add_relu.py", "add_relu", [13, 2055, 16417]),
          ("row_stats.py", "row_stats", [(4, 13), (3, 64), (11, 2048), (8, 683)]),
          ("softmax.py", "softmax", [(7, 21), (5, 130), (17, 4096)]),
-         ("matmul.py", "matmul_relu", [(61, 69, 48), (129, 33, 96)])]
+         ("matmul.py", "matmul_relu", [(61, 69, 48), (129, 33, 96)]),
+         ("matmul.py", "matmul_int8", [(29, 69, 96)])]
 
 
 @pytest.mark.parametrize("spec, name, shapes", CASES, ids=[c[1] for c in CASES])
