@@ -106,7 +106,9 @@ DEVKIT_ONLY = [
     Case("data_sync_barrier", f"{SYNC}/data_sync_barrier", "data_sync_barrier.asc"),
     Case("sequential_block_sync", f"{SYNC}/sequential_block_sync", "sequential_block_sync.asc"),
 ]
-DEVKIT_CASES = [c for c in CASES if c.id in ("add", "task_sync", "sync_all")] + DEVKIT_ONLY
+# cross_core_set_wait_flag[2]: the kernel's own flags 11-13 beside the library's SyncAll / task-sync flags
+# (runtime/devkit/include/ascgen_devkit/tasksync.h tells them apart by the library function that sets them).
+DEVKIT_CASES = [c for c in CASES if c.id in ("add", "task_sync", "sync_all", "cross_core_set_wait_flag[2]")] + DEVKIT_ONLY
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in DEVKIT_CASES])
