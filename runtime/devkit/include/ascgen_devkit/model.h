@@ -152,6 +152,14 @@ inline void enter() {
 
 }  // namespace ascgen_devkit
 
+// The library declares these in its CPU-debug configuration (CANN's CPU model defines them): the launch's
+// system workspace (workspace.h).
+__gm__ uint8_t* __gm__ GetSysWorkSpacePtr() { return ::ascgen_devkit::sys_workspace; }
+void SetSysWorkSpacePtr(__gm__ uint8_t* workspace) { ::ascgen_devkit::sys_workspace = workspace; }
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_set_workspace(void* workspace) {
+    ::ascgen_devkit::sys_workspace = static_cast<uint8_t*>(workspace);
+}
+
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter() { ::ascgen_devkit::enter(); }
 // After the kernel returns: a SetNextTaskStart still pending in the task-sync recogniser is issued now.
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave() { ::ascgen_devkit::flush_sync(); }

@@ -47,3 +47,11 @@ inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 
 inline void set_padding(uint64_t v) { ascgen_devkit::regs.padding = v; }
 inline void set_l1_3d_size(uint64_t v) { ascgen_devkit::regs.l1_3d_size = v; }
+
+// get_imm: a 64-bit value from 16-bit immediates (low piece first), as the scalar unit's MOVI builds it.
+inline uint64_t get_imm(uint64_t imm0_15) { return imm0_15; }
+inline uint64_t get_imm(uint64_t i0, uint64_t i1) { return (i0 & 0xFFFFu) | (i1 & 0xFFFFu) << 16; }
+inline uint64_t get_imm(uint64_t i0, uint64_t i1, uint64_t i2) { return get_imm(i0, i1) | (i2 & 0xFFFFu) << 32; }
+inline uint64_t get_imm(uint64_t i0, uint64_t i1, uint64_t i2, uint64_t i3) {
+    return get_imm(i0, i1, i2) | (i3 & 0xFFFFu) << 48;
+}
