@@ -39,7 +39,12 @@ def render(module: Module, instances) -> str:
                           None if module.compile_path else module.text,
                           module.source, digest, instances, module.is_program,
                           {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)
-    lines = [text, '#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module']
+    lines = [text]
+    if "REGIST_MATMUL_OBJ" in module.text:
+        # the Matmul API's server notifies both AIVs of a group and each waits for its own flag, so counts
+        # remain on the sibling's flag by design (runtime/devkit/include/ascgen_devkit/model.h, enter())
+        lines.append("#define ASCGEN_DEVKIT_MATMUL_KFC 1")
+    lines.append('#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module')
     for inst in instances:
         index = workspace_index(module.info.kernel(inst))
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '

@@ -35,6 +35,9 @@ template <class P, class A, class B>
 inline void dcci(P*, A, B) { ascgen_devkit::tick(); }
 template <class P, class A>
 inline void dcci(P*, A) { ascgen_devkit::tick(); }
+// Data-cache preload: a hint only (GM is host memory here).
+template <class P, class O>
+inline void dc_preload(P*, O) { ascgen_devkit::tick(); }
 
 // Scalar bit operations on 64-bit values.
 inline int64_t sff0(uint64_t x) { return ~x ? __builtin_ctzll(~x) : -1; }
