@@ -3,6 +3,7 @@
 #include "state.h"
 #include "tasksync.h"
 #include "globals.h"
+#include <sched.h>
 
 inline int64_t get_block_idx() { return block_idx; }
 inline int64_t get_block_num() { return block_num; }
@@ -30,11 +31,13 @@ inline void set_atomic_add() { ascgen_devkit::regs.atomic_op = ATOMIC_SUM; }
 inline void set_atomic_max() { ascgen_devkit::regs.atomic_op = ATOMIC_MAX; }
 inline void set_atomic_min() { ascgen_devkit::regs.atomic_op = ATOMIC_MIN; }
 
-// Data-cache maintenance: GM is coherent host memory here, so there is nothing to write back.
+// Data-cache maintenance: GM is coherent host memory here, so there is nothing to write back. A core that
+// refreshes a cache line is usually polling GM for another core's message (the Matmul API's server loop),
+// so it yields its CPU: cores are threads, and a spinning one would starve the core it waits for.
 template <class P, class A, class B>
-inline void dcci(P*, A, B) { ascgen_devkit::tick(); }
+inline void dcci(P*, A, B) { ascgen_devkit::tick(); sched_yield(); }
 template <class P, class A>
-inline void dcci(P*, A) { ascgen_devkit::tick(); }
+inline void dcci(P*, A) { ascgen_devkit::tick(); sched_yield(); }
 // Data-cache preload: a hint only (GM is host memory here).
 template <class P, class O>
 inline void dc_preload(P*, O) { ascgen_devkit::tick(); }
