@@ -105,6 +105,12 @@ def test_devkit_example_runs_unchanged(case, devkit, tmp_path):
 DEVKIT_ONLY = [
     Case("data_sync_barrier", f"{SYNC}/data_sync_barrier", "data_sync_barrier.asc"),
     Case("sequential_block_sync", f"{SYNC}/sequential_block_sync", "sequential_block_sync.asc"),
+    # The library's Matmul API: cube-only (MatmulImpl on the AIC cores, host tiling by the library's
+    # MultiCoreMatmulTiling), and MIX 1:2 (the AIVs' Matmul clients send the AIC server messages through
+    # the workspace; LeakyRelu on the AIVs).
+    Case("matmul_api", "examples/01_simd_cpp_api/04_advanced_api/00_matmul/matmul", "matmul.asc"),
+    Case("matmul_leakyrelu_api", "examples/01_simd_cpp_api/00_introduction/03_fusion_operation/"
+         "matmul_leakyrelu_advanced_api", "matmul_leakyrelu_advanced_api.asc"),
 ]
 DEVKIT_CASES = [c for c in CASES if c.id in ("add", "task_sync", "sync_all")] + DEVKIT_ONLY
 
