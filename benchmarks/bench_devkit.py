@@ -121,7 +121,7 @@ def _first_cause(text: str) -> str:
                if re.match(r"(?:intrinsic|hook or global) ", s)]
     if missing:       # the backend's missing-piece report: name every piece, not just the first
         return ("missing: " + ", ".join(missing))[:160]
-    for pattern in (r"^intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
+    for pattern in (r"^intrinsic \w+", r"^(?:ascgen: )?ERROR: ", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
                     r"fail"):
         for s in lines:
             if re.search(pattern, s) and not s.endswith("failed:"):
