@@ -39,6 +39,12 @@ MODEL_FLAGS = ("-fvisibility=hidden", "-fno-gnu-unique", "-Wno-return-type")   #
 PCH_NAME = "ascgen_devkit_pch.h"
 
 
+def model_flags() -> tuple[str, ...]:
+    """MODEL_FLAGS plus the kernel modules' native flags (build.native_flags: AVX2 for the vector engine's
+    flat loops and gemm.h, -ffp-contract=off so no float op is fused); the PCH is built with the same."""
+    return (*MODEL_FLAGS, *build.native_flags())
+
+
 def check_backend(backend: str) -> str:
     if backend not in BACKENDS:
         raise SpecError(f"backend {backend!r} is not one of {', '.join(BACKENDS)}")
@@ -165,10 +171,11 @@ def pch_flags(product, product_defines: dict) -> list[str]:
         return []
     root = tree()
     incs = [*include_dirs(root), resources.include_dir()]
-    flags = build.build_flags(incs, product_defines, MODEL_FLAGS)
+    flags = build.build_flags(incs, product_defines, model_flags())
     flags = [f for f in flags if f != "-shared"]
     compiler = build.find_compiler()
-    key = _digest(*flags, build.compiler_identity(compiler))
+    cpu = build.host_cpu_id() if "-march=native" in flags else ""     # what -march=native compiled for
+    key = _digest(*flags, build.compiler_identity(compiler), cpu)
     folder = config.cache_dir() / f"devkit-pch-{product.npu_arch}-{key}"
     header, gch = folder / PCH_NAME, folder / (PCH_NAME + ".gch")
     if gch.is_file():

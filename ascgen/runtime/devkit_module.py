@@ -86,7 +86,7 @@ class DevkitModule(Module):
                                           f"<ascgen wrapper of {s.name}>"))
         product_defines = dict(self.cmd_defines)
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
-        flags = [*devkit.MODEL_FLAGS, *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
+        flags = [*devkit.model_flags(), *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
         libs: list[str] = []
         if devkit_host.needs_host(self._host_texts(extra)):

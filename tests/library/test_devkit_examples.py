@@ -112,7 +112,9 @@ DEVKIT_ONLY = [
     Case("matmul_leakyrelu_api", "examples/01_simd_cpp_api/00_introduction/03_fusion_operation/"
          "matmul_leakyrelu_advanced_api", "matmul_leakyrelu_advanced_api.asc"),
 ]
-DEVKIT_CASES = [c for c in CASES if c.id in ("add", "task_sync", "sync_all")] + DEVKIT_ONLY
+# cross_core_set_wait_flag[2]: the kernel's own flags 11-13 beside the library's SyncAll / task-sync flags
+# (runtime/devkit/include/ascgen_devkit/tasksync.h tells them apart by the library function that sets them).
+DEVKIT_CASES = [c for c in CASES if c.id in ("add", "task_sync", "sync_all", "cross_core_set_wait_flag[2]")] + DEVKIT_ONLY
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in DEVKIT_CASES])

@@ -34,13 +34,15 @@ extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint3
     AscendC::DataCopy(c, yg[AscendC::GetBlockIdx() * 256], 256);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::Add(d, a, c, 256);
+    AscendC::Relu(d, d, 256);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(zg[AscendC::GetBlockIdx() * 256], d, 256);
 }
 """
 
 # Many element-wise forms in one kernel: conversions with rounding, compare to a bit mask, select,
-# scalar ops, a whole-tensor reduction (the accumulating vcadd), a mask/repeat-stride (level 0) call.
+# scalar ops, a whole-tensor reduction (the accumulating vcadd), a mask/repeat-stride (level 0) call,
+# in-place ops (the vectorised flat loop) and a destination partly overlapping its source (the ordered loop).
 MIXED = """
 #include "kernel_operator.h"
 extern "C" __global__ __aicore__ void mixed(GM_ADDR x, GM_ADDR out) {
@@ -66,11 +68,15 @@ extern "C" __global__ __aicore__ void mixed(GM_ADDR x, GM_ADDR out) {
     uint64_t mask[2] = {0x5555555555555555ull, 0};
     AscendC::Duplicate(s, 0.0f, 256);
     AscendC::Exp(s, f, mask, 2, {1, 1, 8, 8});
+    AscendC::LocalTensor<float> o = all[1536];
+    AscendC::Adds(o, f, 0.0f, 248);
+    AscendC::Adds(o[8], o, 1.0f, 240);   // the destination overlaps the source 8 elements on: elements in order
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(og, r, 256);
     AscendC::DataCopy(og[256], g, 256);
     AscendC::DataCopy(og[512], s, 256);
     AscendC::DataCopy(og[768], w, 8);
+    AscendC::DataCopy(og[776], o, 248);
 }
 """
 
@@ -143,13 +149,13 @@ def test_without_the_tree_the_error_says_how_to_provide_it(monkeypatch):
 
 # ---- against the real library ------------------------------------------------------------------------
 
-def test_add_on_eight_cores_is_exact(built):
+def test_add_relu_on_eight_cores_is_exact(built):
     n = 8 * 256
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     y = np.random.default_rng(1).standard_normal(n).astype(np.float32)
     z = np.zeros(n, np.float32)
     built("add", ADD).launch("add", 8, x, y, z, np.uint32(n))
-    np.testing.assert_array_equal(z, x + y)
+    np.testing.assert_array_equal(z, np.maximum(x + y, 0))
 
 
 def test_mixed_vector_forms_match_the_builtin_backend_bit_for_bit(built):
@@ -160,10 +166,14 @@ def test_mixed_vector_forms_match_the_builtin_backend_bit_for_bit(built):
         built("mixed", MIXED, backend).launch("mixed", 1, x, out)
         outs[backend] = out
     # [768] is ReduceSum's result; the rest of that block is the library's scratch, not an output.
-    for lo, hi in ((0, 769),):
+    for lo, hi in ((0, 769), (776, 1024)):
         assert outs["devkit"][lo:hi].tobytes() == outs["builtin"][lo:hi].tobytes(), \
             np.flatnonzero(outs["devkit"][lo:hi] != outs["builtin"][lo:hi])[:10]
     assert outs["devkit"][768] == np.float32(x.sum())
+    shifted = x[:248].copy()
+    for i in range(240):        # element by element: each write is read again 8 elements later
+        shifted[8 + i] = shifted[i] + np.float32(1)
+    assert outs["devkit"][776:].tobytes() == shifted.tobytes()
 
 
 def test_each_core_runs_in_its_own_module_copy(built):
