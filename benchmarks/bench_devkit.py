@@ -101,7 +101,9 @@ def discover(tree: Path, only=None, self_verify: bool = False, exclude=()):
         readme = next((p.read_text(errors="replace") for p in (folder / "README.md", folder / "README_en.md")
                        if p.is_file()), "")
         cmake = (folder / "CMakeLists.txt").read_text(errors="replace") if (folder / "CMakeLists.txt").is_file() else ""
-        arch3510 = "dav-3510" in readme and "dav-2201" not in readme
+        # dav-3510 only: the README builds for dav-3510 alone, or its product table names only Ascend 950
+        arch3510 = (("dav-3510" in readme and "dav-2201" not in readme)
+                    or ("Ascend 950" in readme and not re.search(r"Atlas A[23]|dav-2201", readme)))
         verify_text = verify.read_text(errors="replace") if verify.name == "verify_result.py" else None
         yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify_text, arch3510
 
@@ -123,7 +125,7 @@ def _first_cause(text: str) -> str:
                if re.match(r"(?:intrinsic|hook or global) ", s)]
     if missing:       # the backend's missing-piece report: name every piece, not just the first
         return ("missing: " + ", ".join(missing))[:160]
-    for pattern in (r"^intrinsic \w+", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
+    for pattern in (r"^intrinsic \w+", r"^(?:ascgen: )?ERROR: ", r"error: (?!compiling|preprocessing)", r"Error\b", r"not emulated|not implemented",
                     r"fail"):
         for s in lines:
             if re.search(pattern, s) and not s.endswith("failed:"):

@@ -30,17 +30,42 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+def workspace_index(kernel) -> int:
+    """The parameter that is the library's system workspace (GetSysWorkSpacePtr): the one written
+    `__kfc_workspace__`, else the one named `workspace`; -1 if none (runtime/devkit/include/ascgen_devkit/
+    workspace.h)."""
+    params = kernel.params if kernel else ()
+    for i, p in enumerate(params):
+        if "__kfc_workspace__" in p.ctype:
+            return i
+    for i, p in enumerate(params):
+        if p.name.lower() == "workspace":
+            return i
+    return -1
+
+
 def render(module: Module, instances) -> str:
     digest = hashlib.sha256(module.text.encode()).hexdigest()
     text = wrapper.render(str(module.compile_path) if module.compile_path else None,
                           None if module.compile_path else module.text,
                           module.source, digest, instances, module.is_program,
                           {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)
-    lines = [text, '#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module',
-             f'extern "C" const char __ascgen_devkit_not_user[] = {_c_string(not_user_prefixes(module._root))};']
+    lines = [text]
+    if "REGIST_MATMUL_OBJ" in module.text:
+        # the Matmul API's server notifies both AIVs of a group and each waits for its own flag, so counts
+        # remain on the sibling's flag by design (runtime/devkit/include/ascgen_devkit/model.h, enter())
+        lines.append("#define ASCGEN_DEVKIT_MATMUL_KFC 1")
+    lines += ['#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module',
+              f'extern "C" const char __ascgen_devkit_not_user[] = {_c_string(not_user_prefixes(module._root))};']
     for inst in instances:
+        index = workspace_index(module.info.kernel(inst))
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
-                     f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a); }}')
+                     f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a, {index}); }}')
+    for kernel in module.info.kernels:       # host <<<>>> launches find the workspace by kernel name
+        index = workspace_index(kernel)
+        if index >= 0:
+            lines.append(f'static const int __ascgen_devkit_ws_{wrapper.symbol_id(kernel.name)} = '
+                         f'::ascgen_devkit::register_workspace_param("{kernel.name}", {index});')
     return "\n".join(lines) + "\n"
 
 
@@ -52,9 +77,10 @@ class DevkitModule(Module):
         devkit.check_product(products.get(product))
         self._root = devkit.tree()
         # The source analysis preprocesses the user's file too: it must find the generated tiling header,
-        # and, for a program using the tiling API, empty stand-ins of its headers (the build uses the real ones).
-        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit.tiling_dir(self._root),
-                                  devkit_host.analysis_dir()]
+        # and, for a program using the tiling API or the Matmul API, empty stand-ins of those headers (the
+        # build uses the real ones), found first.
+        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit_host.analysis_dir(),
+                                  devkit.tiling_dir(self._root)]
         super().__init__(*args, **kwargs)
 
     def _build(self, instances) -> None:

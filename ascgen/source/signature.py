@@ -25,6 +25,9 @@ from ascgen.source.kernel_types import KERNEL_TYPES, QUALIFIER_TYPES, TASK_TYPE_
 _CUBE_API = re.compile(
     r"\b(Mmad\w*|LoadData\w*|Fixpipe\w*|Matmul\w*|MatmulImpl|REGIST_MATMUL_OBJ|SetFixpipe\w*|"
     r"(?:TPosition|QuePosition)::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)|Hardware::(?:L1|L0A|L0B|L0C|BIAS|FIXBUF))\b")
+# The Matmul API's registration, and the define that makes its object cube-only (no AIV client).
+_MATMUL_OBJ = re.compile(r"\bREGIST_MATMUL_OBJ\b")
+_CUBE_ONLY = re.compile(r"^\s*#\s*define\s+ASCENDC_CUBE_ONLY\b", re.M)
 # APIs that only a vector core executes (UB buffers and vector instructions).
 _VECTOR_API = re.compile(
     r"\b((?:TPosition|QuePosition)::VEC(?:IN|OUT|CALC)|Hardware::UB|"
@@ -169,6 +172,9 @@ def _kernel_type(qualifiers: str, body: str, file_text: str) -> tuple[str, str]:
             return kind, qualifier
     cube = bool(_CUBE_API.search(file_text))
     vector = bool(_VECTOR_API.search(file_text))
+    if _MATMUL_OBJ.search(file_text) and not _CUBE_ONLY.search(file_text):
+        # the library's Matmul object is a client on the AIVs and a server on the AIC (its KFC messages)
+        return "mix_1_2", "inferred: the Matmul API without ASCENDC_CUBE_ONLY"
     if cube and vector:
         return "mix_1_2", "inferred: uses cube and vector APIs"
     if cube:

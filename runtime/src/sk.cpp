@@ -326,6 +326,11 @@ void cross_core_set_flag(int mode, int pipe, int flag_id, Loc loc) {
     flag_set(*run, *tl_core, mode, pipe, flag_id, loc);
 }
 
+void allow_unconsumed_flags(Loc loc) {
+    if (!tl_run || !tl_core) fail(Fault::Assert, loc, "allow_unconsumed_flags called outside a kernel launch");
+    tl_core->unconsumed_ok = true;
+}
+
 void cross_core_wait_flag(int flag_id, Loc loc) {
     poll();
     Run* run = tl_run;

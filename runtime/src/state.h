@@ -72,6 +72,10 @@ struct CoreState {
     std::thread thread;
     std::condition_variable cv;
     std::deque<Incr> flags[kFlags];
+    // Completed rounds may stay unconsumed at the end of the run (a protocol that notifies more cores than
+    // wait, as the Matmul API's server does; rt::allow_unconsumed_flags): only a counter past the
+    // hardware's 4 bits is then reported.
+    bool unconsumed_ok = false;
 
     // Guarded by Run::mu.
     Status status = Status::Running;

@@ -46,6 +46,15 @@ def test_type_inferred_from_apis_like_the_toolchain(body, expected):
     assert kernels(text)["k"].kernel_type == expected
 
 
+@pytest.mark.parametrize("head, expected", [("", "mix_1_2"), ("#define ASCENDC_CUBE_ONLY\n", "aic")])
+def test_a_matmul_object_is_mix_unless_cube_only(head, expected):
+    # The library's Matmul object is an AIV client of an AIC server unless ASCENDC_CUBE_ONLY makes it cube-only.
+    text = (f'{head}#include "lib/matmul_intf.h"\n'
+            "__global__ __aicore__ void k(GM_ADDR w) {\n"
+            "  AscendC::Matmul<A, B, C, C> mm; REGIST_MATMUL_OBJ(&pipe, w, mm, &tiling); mm.IterateAll(c);\n}\n")
+    assert kernels(text)["k"].kernel_type == expected
+
+
 def test_templates_and_definitions_over_declarations():
     text = ('extern "C" __global__ __aicore__ void k(GM_ADDR x);\n'
             "template <uint32_t N, typename T>\n__global__ __vector__ void k(__gm__ float* x, uint32_t n) {}\n")

@@ -49,3 +49,9 @@ inline const char*& ascgen_acl_last_message() {
     return message;
 }
 inline const char* aclGetRecentErrMsg() { return ascgen_acl_last_message(); }
+
+// AscendCL's host-side half: the bits, converted with the same rounding as the emulated cores' half.
+#include "ascendc/half.h"
+typedef uint16_t aclFloat16;
+inline float aclFloat16ToFloat(aclFloat16 value) { return ::ascgen::lib::f16_to_f32(value); }
+inline aclFloat16 aclFloatToFloat16(float value) { return ::ascgen::lib::f32_to_f16(value); }

@@ -63,11 +63,19 @@ std::string describe() {
     else return describe_value<T>();
 }
 
+// A parameter passed by value larger than a slot (a tiling struct) cannot come from Python, which refuses
+// its type ("?<size>") before any launch; a host program's <<<>>> launch passes it (host_launch.h) and never
+// comes here. So the entry still compiles, and reaching this is a bug of the caller, reported, never a copy
+// of 8 bytes of a larger value.
 template <class T>
 T load_arg(void* slot) {
-    static_assert(sizeof(T) <= 8, "ascgen: kernel parameters passed by value must fit in 8 bytes");
-    alignas(T) unsigned char storage[sizeof(T)];
-    std::memcpy(storage, slot, sizeof(T));
+    alignas(T) unsigned char storage[sizeof(T) > 8 ? sizeof(T) : 8] = {};
+    if constexpr (sizeof(T) > 8) {
+        rt::fail(rt::Fault::Assert, rt::Loc{"ascgen entry", 0},
+                 "a kernel parameter of %zu bytes passed by value cannot be launched from Python (slots hold 8 "
+                 "bytes); launch the kernel from its host program, or pass the struct through GM", sizeof(T));
+    }
+    std::memcpy(storage, slot, sizeof(T) > 8 ? 8 : sizeof(T));
     return *reinterpret_cast<T*>(storage);
 }
 

@@ -87,6 +87,9 @@ ASCGEN_RT_API void gm_unregister(const void* addr);
 // pipe values are the emulated pipe_t enumerators (PIPE_S=0 ... see kernel_operator.h).
 ASCGEN_RT_API void cross_core_set_flag(int mode, int pipe, int flag_id, Loc loc);
 ASCGEN_RT_API void cross_core_wait_flag(int flag_id, Loc loc);
+// This core's flag counters may hold completed rounds at the end of the run, up to the hardware's 15
+// (a protocol that notifies both AIVs and has each wait for its own flag, as the Matmul API's server).
+ASCGEN_RT_API void allow_unconsumed_flags(Loc loc);
 // Hardware SyncAll: all cores of the launch (aiv_only: only vector cores), built on flags 11-14.
 ASCGEN_RT_API void sync_all(bool aiv_only, Loc loc);
 // The task-sync calls. No-ops outside a SuperKernel; inside one the core applies the boundary semantics

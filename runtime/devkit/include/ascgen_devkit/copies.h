@@ -16,6 +16,7 @@
 #include <string>
 #include "ascgen/rt.h"
 #include "ascgen_devkit/state.h"
+#include "ascgen_devkit/workspace.h"
 
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter();
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave();
@@ -91,13 +92,16 @@ inline void* symbol_in_copy(int s, const char* name) {
     return p;
 }
 
-// Python-launched kernels: `entry_name` is the kernel's exported trampoline (it calls enter() itself).
-inline void dispatch(const char* entry_name, void** args) {
+// Python-launched kernels: `entry_name` is the kernel's exported trampoline (it calls enter() itself);
+// args[workspace_index] (an 8-byte slot of pointer bits) is the system workspace, if the index is >= 0.
+inline void dispatch(const char* entry_name, void** args, int workspace_index = -1) {
     int s = slot();
     if (s < 0 || s >= SLOTS)
         ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen::rt::Loc{entry_name, 0},
                            "devkit backend: core %s is beyond the %d module copies supported",
                            ::ascgen::rt::core_name(), SLOTS);
+    void* workspace = workspace_index >= 0 ? *static_cast<void**>(args[workspace_index]) : nullptr;
+    reinterpret_cast<void (*)(void*)>(symbol_in_copy(s, "__ascgen_devkit_set_workspace"))(workspace);
     reinterpret_cast<void (*)(void**)>(symbol_in_copy(s, entry_name))(args);
 }
 
@@ -118,11 +122,13 @@ inline F relocate(F f, const void* anchor_in_copy) {
 struct HostCtx {
     void (*thunk)(void*);
     void* ctx;
+    void* workspace;
 };
 inline void host_thunk(void* c) {
     auto* h = static_cast<HostCtx*>(c);
     int s = slot();
     void* enter = symbol_in_copy(s, "__ascgen_devkit_enter");
+    reinterpret_cast<void (*)(void*)>(symbol_in_copy(s, "__ascgen_devkit_set_workspace"))(h->workspace);
     reinterpret_cast<void (*)()>(enter)();
     relocate(h->thunk, enter)(h->ctx);
     reinterpret_cast<void (*)()>(symbol_in_copy(s, "__ascgen_devkit_leave"))();
@@ -131,9 +137,11 @@ inline void host_thunk(void* c) {
 }  // namespace ascgen_devkit
 
 namespace ascgen_devkit {
-// host_launch.h calls this instead of rt::host_launch when the module is built for the devkit backend.
-inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint32_t block_dim, ::ascgen::rt::Loc loc) {
-    HostCtx h{thunk, ctx};
+// host_launch.h calls this instead of rt::host_launch when the module is built for the devkit backend;
+// `pointers` are the arguments' values where they are pointers (for the workspace argument).
+inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint32_t block_dim, ::ascgen::rt::Loc loc,
+                        void* const* pointers = nullptr, int n = 0) {
+    HostCtx h{thunk, ctx, pointers ? launch_workspace(name, pointers, n) : nullptr};
     ::ascgen::rt::host_launch(name, &host_thunk, &h, block_dim, loc);
 }
 }  // namespace ascgen_devkit

@@ -3,6 +3,7 @@
 #include "state.h"
 #include "tasksync.h"
 #include "globals.h"
+#include <sched.h>
 
 inline int64_t get_block_idx() { return block_idx; }
 inline int64_t get_block_num() { return block_num; }
@@ -30,11 +31,16 @@ inline void set_atomic_add() { ascgen_devkit::regs.atomic_op = ATOMIC_SUM; }
 inline void set_atomic_max() { ascgen_devkit::regs.atomic_op = ATOMIC_MAX; }
 inline void set_atomic_min() { ascgen_devkit::regs.atomic_op = ATOMIC_MIN; }
 
-// Data-cache maintenance: GM is coherent host memory here, so there is nothing to write back.
+// Data-cache maintenance: GM is coherent host memory here, so there is nothing to write back. A core that
+// refreshes a cache line is usually polling GM for another core's message (the Matmul API's server loop),
+// so it yields its CPU: cores are threads, and a spinning one would starve the core it waits for.
 template <class P, class A, class B>
-inline void dcci(P*, A, B) { ascgen_devkit::tick(); }
+inline void dcci(P*, A, B) { ascgen_devkit::tick(); sched_yield(); }
 template <class P, class A>
-inline void dcci(P*, A) { ascgen_devkit::tick(); }
+inline void dcci(P*, A) { ascgen_devkit::tick(); sched_yield(); }
+// Data-cache preload: a hint only (GM is host memory here).
+template <class P, class O>
+inline void dc_preload(P*, O) { ascgen_devkit::tick(); }
 
 // Scalar bit operations on 64-bit values.
 inline int64_t sff0(uint64_t x) { return ~x ? __builtin_ctzll(~x) : -1; }
@@ -47,3 +53,11 @@ inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 
 inline void set_padding(uint64_t v) { ascgen_devkit::regs.padding = v; }
 inline void set_l1_3d_size(uint64_t v) { ascgen_devkit::regs.l1_3d_size = v; }
+
+// get_imm: a 64-bit value from 16-bit immediates (low piece first), as the scalar unit's MOVI builds it.
+inline uint64_t get_imm(uint64_t imm0_15) { return imm0_15; }
+inline uint64_t get_imm(uint64_t i0, uint64_t i1) { return (i0 & 0xFFFFu) | (i1 & 0xFFFFu) << 16; }
+inline uint64_t get_imm(uint64_t i0, uint64_t i1, uint64_t i2) { return get_imm(i0, i1) | (i2 & 0xFFFFu) << 32; }
+inline uint64_t get_imm(uint64_t i0, uint64_t i1, uint64_t i2, uint64_t i3) {
+    return get_imm(i0, i1, i2) | (i3 & 0xFFFFu) << 48;
+}
