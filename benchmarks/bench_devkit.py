@@ -148,6 +148,27 @@ def cmake_text(folder: Path) -> str:
     return path.read_text(errors="replace") if path.is_file() else ""
 
 
+_RUN_MODE_IF = re.compile(r'^\s*if\s*\(\s*CMAKE_ASC_RUN_MODE\s+STREQUAL\s+"(\w+)"\s*\)(.*?)^\s*endif\s*\(\s*\)',
+                          re.M | re.S)
+_DEFINITION = re.compile(r"target_compile_definitions\(\s*\w+\s+PRIVATE\s+(\w+(?:=[^\s)]*)?)\s*\)")
+
+
+def cmake_cpu_defines(text: str) -> list[str]:
+    """The one-line compile definitions a CMakeLists gives in the branch its `CMAKE_ASC_RUN_MODE` test takes
+    for the cpu run mode (matmul_ibshareAB: CYCLENUMS=1 off the NPU); ascgen run is the cpu run mode."""
+    out = []
+    for mode, body in _RUN_MODE_IF.findall(text):
+        branches = re.split(r"^\s*else\s*\(\s*\)", body, maxsplit=1, flags=re.M) + [""]
+        out += _DEFINITION.findall(branches[0] if mode == "cpu" else branches[1])
+    return out
+
+
+def cmake_cache_default(text: str, name: str) -> str | None:
+    """A `set(NAME "value" CACHE ...)` default: what a plain cmake configure uses when -DNAME is not given."""
+    m = re.search(rf'^\s*set\(\s*{name}\s+"?([^"\s)]+)"?\s+CACHE\b', text, re.M)
+    return m.group(1) if m else None
+
+
 @lru_cache(maxsize=1)
 def _arch3510_scenarios() -> set:
     """(folder, scenario) pairs whose source exists only under __NPU_ARCH__ == 3510 (the examples test knows
@@ -182,8 +203,11 @@ def drive(item, backend: str, workdir: Path) -> Run:
     else:
         cmd = [sys.executable, "-m", "ascgen", "run", *(str(root / s.name) for s in sources), "--product", product,
                "--cwd", str(build), "--backend", backend, "--time-limit", "120"]
-        if defines_scenario and n is not None:
-            cmd += ["-D", f"SCENARIO_NUM={n}"]
+        scenario = n if n is not None else cmake_cache_default(cmake_text(folder), "SCENARIO_NUM")
+        if defines_scenario and scenario is not None:
+            cmd += ["-D", f"SCENARIO_NUM={scenario}"]
+        for definition in cmake_cpu_defines(cmake_text(folder)):
+            cmd += ["-D", definition]
         if "-DASC_ARCHITECTURES=" in cmake_text(folder):      # what its CMakeLists passes to the host code
             cmd += ["-D", f"ASC_ARCHITECTURES={3510 if product == 'ascend950' else 2201}"]
         proc = _run(cmd, build)
