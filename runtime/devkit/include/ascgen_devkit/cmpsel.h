@@ -209,3 +209,47 @@ template <class T>
 inline void vcmin(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uint64_t sr, Order_t order = Order_t::VALUE_INDEX) {
     ascgen_devkit::reduce("vcmin", dst, src, repeat, dr, sb, sr, int(order), true, ascgen_devkit::MinFold{});
 }
+
+namespace ascgen_devkit {
+// Reductions per group of lanes: `group` consecutive lanes of an iteration fold to one value (one 32-byte
+// block for vcgadd/vcgmax/vcgmin, a pair of lanes for vcpadd). Iteration r's results start at
+// dst + r * dst_stride * out_per_repeat (the stride counts whole iterations' results). A group without an
+// active lane leaves its destination element unchanged.
+template <class T, class Fold>
+inline void reduce_groups(const char* name, T* dst, T* src, uint64_t repeat, uint64_t dst_stride, uint64_t sb,
+                          uint64_t sr, uint64_t group, Fold fold) {
+    ascgen_devkit::tick();
+    const uint64_t per = 256 / sizeof(T), out_per_repeat = per / group;
+    Operand s = op(src, sb, sr);
+    Plan p = plan(repeat, per);
+    if (p.counter) s = counter_stream(s, per);
+    check_ub(s.base, s.extent(p.repeats, per), name);
+    if (p.repeats) check_ub(dst, ((p.repeats - 1) * dst_stride * out_per_repeat + out_per_repeat) * sizeof(T), name);
+    ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
+    for (uint64_t r = 0; r < p.repeats; ++r)
+        for (uint64_t g = 0; g < out_per_repeat; ++g) {
+            bool any = false;
+            wide_t<T> acc{};
+            for (uint64_t e = g * group; e < (g + 1) * group; ++e) {
+                if (!p.active(r, e)) continue;
+                wide_t<T> x = wide_t<T>(*reinterpret_cast<const T*>(s.at(r, e)));
+                acc = any ? fold.combine(acc, x) : x;
+                any = true;
+            }
+            if (any) dst[r * dst_stride * out_per_repeat + g] = T(acc);
+        }
+}
+}  // namespace ascgen_devkit
+
+// vcgadd / vcgmax / vcgmin (dst, src, repeat, dst repeat stride, src block stride, src repeat stride): one
+// result per 32-byte block, 8 per iteration. vcpadd: one result per pair of lanes.
+#define ASCGEN_DEVKIT_GROUP_REDUCE(NAME, GROUP, FOLD)                                                          \
+    template <class T>                                                                                        \
+    inline void NAME(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uint64_t sr) {                \
+        ascgen_devkit::reduce_groups(#NAME, dst, src, repeat, dr, sb, sr, GROUP, ascgen_devkit::FOLD{});     \
+    }
+ASCGEN_DEVKIT_GROUP_REDUCE(vcgadd, 32 / sizeof(T), SumFold)
+ASCGEN_DEVKIT_GROUP_REDUCE(vcgmax, 32 / sizeof(T), MaxFold)
+ASCGEN_DEVKIT_GROUP_REDUCE(vcgmin, 32 / sizeof(T), MinFold)
+ASCGEN_DEVKIT_GROUP_REDUCE(vcpadd, 2, SumFold)
+#undef ASCGEN_DEVKIT_GROUP_REDUCE

@@ -47,3 +47,19 @@ inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 
 inline void set_padding(uint64_t v) { ascgen_devkit::regs.padding = v; }
 inline void set_l1_3d_size(uint64_t v) { ascgen_devkit::regs.l1_3d_size = v; }
+
+// The device compiler's scalar builtins min / max, which kernel code may call unqualified (the
+// softmaxflashv3 example does). Plain overloads per type, so std::min / std::max brought in by a
+// using-directive lose to them instead of being ambiguous.
+#define ASCGEN_DEVKIT_MINMAX(T)                                  \
+    inline T min(T a, T b) { return b < a ? b : a; }            \
+    inline T max(T a, T b) { return a < b ? b : a; }
+ASCGEN_DEVKIT_MINMAX(int)
+ASCGEN_DEVKIT_MINMAX(unsigned int)
+ASCGEN_DEVKIT_MINMAX(long)
+ASCGEN_DEVKIT_MINMAX(unsigned long)
+ASCGEN_DEVKIT_MINMAX(long long)
+ASCGEN_DEVKIT_MINMAX(unsigned long long)
+ASCGEN_DEVKIT_MINMAX(float)
+ASCGEN_DEVKIT_MINMAX(double)
+#undef ASCGEN_DEVKIT_MINMAX
