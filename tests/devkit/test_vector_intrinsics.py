@@ -6,7 +6,8 @@ GatherMask with a built-in and a tensor pattern (vreducev2, get_rsvd_cnt), Gathe
 MrgSort (vbitsort, vmrgsort4, get_vms4_sr), Transpose (vtranspose) and TransDataTo5HD for 2-, 4- and
 1-byte elements (scatter_vnchwconv_b16/b32/b8 over set_va_reg_sb). Every result is checked bit for bit
 against numpy, and everything the builtin backend also has is compared with it byte for byte.
-The 4- and 1-byte TransDataTo5HD forms exist on the devkit backend only (`#ifdef ASCGEN_DEVKIT`).
+The 4- and 1-byte TransDataTo5HD forms exist on the devkit backend only (`#ifdef ASCGEN_DEVKIT`). The
+kernel also takes a 24-byte struct by value (host_trampoline.h passes it by address).
 """
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ KERNEL = """
 #include "kernel_operator.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void rearrange(GM_ADDR x, GM_ADDR u, GM_ADDR out) {
+struct RowsCols { uint32_t rows, cols, pad[4]; };   // 24 bytes passed by value, like a tiling struct
+
+extern "C" __global__ __aicore__ void rearrange(GM_ADDR x, GM_ADDR u, GM_ADDR out, RowsCols shape) {
     GlobalTensor<float> xg, og;
     GlobalTensor<uint32_t> ug;
     xg.SetGlobalBuffer((__gm__ float*)x, 256);
@@ -88,12 +91,15 @@ extern "C" __global__ __aicore__ void rearrange(GM_ADDR x, GM_ADDR u, GM_ADDR ou
     o.SetValue(4000, float(kept0));
     o.SetValue(4001, float(kept1));
     for (int i = 0; i < 4; ++i) o.SetValue(4002 + i, float(took[i]));
+    o.SetValue(4006, float(shape.rows));
+    o.SetValue(4007, float(shape.pad[3]));
     PipeBarrier<PIPE_ALL>();
     DataCopy(og, o, 4096);
 }
 """
 
-SHARED = [(0, 96), (128, 384), (384, 512), (512, 640), (640, 704), (768, 1280), (4000, 4006)]
+SHARED = [(0, 96), (128, 384), (384, 512), (512, 640), (640, 704), (768, 1280), (4000, 4008)]
+SHAPE = np.array([3, 4, 0, 0, 0, 11], np.uint32).tobytes()      # the kernel's 24-byte struct RowsCols
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +117,7 @@ def outputs(inputs):
     result = {}
     for backend in ("builtin", "devkit"):
         out = np.zeros(4096, np.float32)
-        load(KERNEL, "ascend910b", backend=backend, filename="rearrange.cpp").launch("rearrange", 1, x, u, out)
+        load(KERNEL, "ascend910b", backend=backend, filename="rearrange.cpp").launch("rearrange", 1, x, u, out, SHAPE)
         result[backend] = out
     return result
 
@@ -157,6 +163,7 @@ def test_every_result_matches_numpy(inputs, outputs):
     merged = np.argsort(-x[:64], kind="stable")
     np.testing.assert_array_equal(_bits(o[896:1024]), _bits(_entries(x[merged], merged)))
     assert o[4002:4006].tolist() == [32, 32, 0, 0]
+    assert o[4006:4008].tolist() == [3, 11]      # the struct passed by value arrived whole
     h = x.astype(np.float16)
     np.testing.assert_array_equal(o[1024:1152].view(np.float16), h[:256].reshape(16, 16).T.ravel())
     np.testing.assert_array_equal(o[1152:1280].view(np.float16), h[:256].reshape(16, 16).T.ravel())
