@@ -47,7 +47,7 @@ class Run:
 
 def _scenario_flag(gen: str):
     """(flag, values) of gen_data.py's scenario argument, or (None, [None])."""
-    m = re.search(r"add_argument\(\s*['\"](-{1,2}\w*scenario\w*)['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\])",
+    m = re.search(r"add_argument\(\s*['\"](-{1,2}\w*scenario\w*)['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\]|\([^)]*\))",
                   gen, re.I | re.S)
     if not m:
         return None, [None]
@@ -80,9 +80,10 @@ def _readme_var(readme: str, gen: str):
         name, default, comment = m.group(1), m.group(2), m.group(3) or ""
         if not any(f"${name}" in a or "${" + name + "}" in a for a in args):
             continue
-        flag = next((args[i - 1] for i, a in enumerate(args) if name in a and i > 0 and args[i - 1].startswith("-")), None)
+        flag = next((a.split("=", 1)[0] if "=" in a else args[i - 1] for i, a in enumerate(args)
+                     if name in a and ("=" in a or (i > 0 and args[i - 1].startswith("-")))), None)
         if flag:
-            c = re.search(r"add_argument\(\s*['\"]" + re.escape(flag) + r"['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\])",
+            c = re.search(r"add_argument\(\s*['\"]" + re.escape(flag) + r"['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\]|\([^)]*\))",
                           gen, re.S)
             if c:
                 return name, list(eval(c.group(1), {"range": range}))
