@@ -31,7 +31,6 @@ inline void compare_bits(const char* name, uint8_t* dst, Operand a, const Operan
     uint64_t per = 256 / sizeof(T);
     Plan p = plan(repeat, per);
     Operand bo = bp ? *bp : a;
-    if (p.counter) { a = counter_stream(a, per); bo = counter_stream(bo, per); }
     const Operand* b = bp ? &bo : nullptr;
     check_ub(a.base, a.extent(p.repeats, per), name);
     if (b) check_ub(b->base, b->extent(p.repeats, per), name);
@@ -100,7 +99,6 @@ inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab
     const uint64_t per = 256 / sizeof(T);
     Operand d = op(dst, db, dr), a = op(s0, ab, ar);
     Plan p = plan(repeat, per);
-    if (p.counter) { d = counter_stream(d, per); a = counter_stream(a, per); }
     check_ub(d.base, d.extent(p.repeats, per), "vsel");
     check_ub(a.base, a.extent(p.repeats, per), "vsel");
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
@@ -115,7 +113,6 @@ inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab
         return;
     }
     Operand b = op(reinterpret_cast<T*>(s1), bb, br);
-    if (p.counter) b = counter_stream(b, per);
     check_ub(b.base, b.extent(p.repeats, per), "vsel");
     for (uint64_t r = 0; r < p.repeats; ++r)
         for (uint64_t e = 0; e < per; ++e) {
@@ -134,7 +131,6 @@ inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t d
     const uint64_t per = 256 / sizeof(T);
     Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
-    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
     const uint64_t width = with_index ? 2 : 1;
@@ -190,7 +186,6 @@ inline void vcadd(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uin
     const uint64_t per = 256 / sizeof(T);
     Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
-    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), "vcadd");
     wide_t<T> acc{};
     for (uint64_t r = 0; r < p.repeats; ++r)
@@ -222,7 +217,6 @@ inline void reduce_groups(const char* name, T* dst, T* src, uint64_t repeat, uin
     const uint64_t per = 256 / sizeof(T), out_per_repeat = per / group;
     Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
-    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), name);
     if (p.repeats) check_ub(dst, ((p.repeats - 1) * dst_stride * out_per_repeat + out_per_repeat) * sizeof(T), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);

@@ -83,9 +83,12 @@ inline void vbrcb(T* dst, T* src, uint64_t db, uint64_t dr, uint64_t repeat) {
     constexpr uint64_t epb = BLOCK / sizeof(T);
     check_ub(src, repeat * 8 * sizeof(T), "vbrcb");
     if (repeat) check_ub(dst, ((repeat - 1) * dr + 7 * db) * BLOCK + BLOCK, "vbrcb");
+    // Every source element is read before any block is written: the library broadcasts in place
+    // (AntiQuant's Brcb(t, t[k], ...), RmsNorm's reduction broadcast).
+    const std::vector<T> values(src, src + repeat * 8);
     for (uint64_t r = 0; r < repeat; ++r)
         for (uint64_t j = 0; j < 8; ++j) {
-            const T v = src[r * 8 + j];
+            const T v = values[r * 8 + j];
             T* blk = reinterpret_cast<T*>(bytes_of(dst) + (r * dr + j * db) * BLOCK);
             for (uint64_t e = 0; e < epb; ++e) blk[e] = v;
         }
@@ -113,7 +116,6 @@ inline void vgather(T* dst, uint32_t* offsets, uint64_t src_addr, uint64_t dr, u
     uint8_t* base = gather_base(src_addr, "vgather");
     Operand d = op(dst, 1, dr);
     Plan p = plan(repeat, per);
-    if (p.counter) d = counter_stream(d, per);
     check_ub(d.base, d.extent(p.repeats, per), "vgather");
     check_ub(offsets, p.repeats * per * 4, "vgather");
     for (uint64_t r = 0; r < p.repeats; ++r)
