@@ -56,6 +56,7 @@ bool CheckFunReduceOtherImplForMaskArray(VecReduceApiParams&, const uint64_t[], 
 bool CheckFunReduceOtherWhlImpl(VecReduceWhlApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFunReduceOtherWhlImplForMaskArray(VecReduceWhlApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunScatterImpl(VecScatterApiParams&, const char*) { return true; }
+bool CheckSortImpl(SortApiParams&, const char*) { return true; }
 bool CheckFunScatterImpl(VecScatterApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFunScatterImplForMaskArray(VecScatterApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunTransposeImpl(VecTransposeApiParams&, const char*) { return true; }
