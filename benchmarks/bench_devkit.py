@@ -154,12 +154,14 @@ def discover(tree: Path, only=None, self_verify: bool = False, exclude=()):
         yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify_text, arch3510, var
 
 
-def _verify_args(readme: str, verify_text: str, flag, n) -> list[str]:
+def _verify_args(readme: str, verify_text: str, flag, n, var=None) -> list[str]:
     args = _readme_args(readme, "verify_result.py")
     if args is None:
         args = ["output/output.bin", "output/golden.bin"]
+    if var and any("$" + var in a or "${" + var + "}" in a for a in args):
+        return _expand(args, var, n)        # as the README passes it (gather: a positional scenario)
     args = [a for a in args if not re.search(r"scenario", a, re.I)]
-    if flag and re.search(r"scenario", verify_text, re.I):
+    if flag and re.search(re.escape(flag) + r"\b", verify_text):    # only a flag the script declares
         args.append(f"{flag}={n}")
     return args
 
@@ -249,8 +251,7 @@ def drive(item, backend: str, workdir: Path) -> Run:
             run.result = "pass" if ok else "fail"
             run.cause = "" if ok else "WRONG ANSWER: " + _first_cause(proc.stdout)
         else:
-            verify_args = _verify_args(readme, verify_text, flag, n)
-            verify = _run([sys.executable, "../scripts/verify_result.py", *(_expand(verify_args, var, n) if var else verify_args)],
+            verify = _run([sys.executable, "../scripts/verify_result.py", *_verify_args(readme, verify_text, flag, n, var)],
                           build)
             ok = verify.returncode == 0 and "fail" not in verify.stdout.lower()
             run.result = "pass" if ok else "fail"
