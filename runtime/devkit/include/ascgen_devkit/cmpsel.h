@@ -133,7 +133,6 @@ inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t d
     Plan p = plan(repeat, per);
     check_ub(s.base, s.extent(p.repeats, per), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
-    const uint64_t width = with_index ? 2 : 1;
     for (uint64_t r = 0; r < p.repeats; ++r) {
         bool any = false;
         wide_t<T> acc{};
@@ -149,17 +148,22 @@ inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t d
             }
             any = true;
         }
-        T* out = dst + r * dst_stride * width;
-        check_ub(out, width * sizeof(T), name);
+        // One result per repeat, dst_stride results apart: a (value, index) pair, the value alone, or the
+        // index alone as a uint32 (ONLY_INDEX), as the builtin backend lays them out.
+        const bool only_value = !with_index || order == int(Order_t::ONLY_VALUE);
+        const bool only_index = with_index && order == int(Order_t::ONLY_INDEX);
+        const uint64_t unit = only_index ? 4 : only_value ? sizeof(T) : 2 * sizeof(T);
+        uint8_t* slot = reinterpret_cast<uint8_t*>(dst) + r * dst_stride * unit;
+        check_ub(slot, unit, name);
         T value = T(acc);
         T index;
         if constexpr (sizeof(T) == 2) { uint16_t i = uint16_t(idx); std::memcpy(&index, &i, 2); }
         else { uint32_t i = uint32_t(idx); std::memcpy(&index, &i, 4); }
-        if (!with_index) out[0] = value;
+        T* out = reinterpret_cast<T*>(slot);
+        if (only_value) out[0] = value;
+        else if (only_index) { uint32_t i = uint32_t(idx); std::memcpy(slot, &i, 4); }
         else if (order == int(Order_t::VALUE_INDEX)) { out[0] = value; out[1] = index; }
-        else if (order == int(Order_t::INDEX_VALUE)) { out[0] = index; out[1] = value; }
-        else if (order == int(Order_t::ONLY_VALUE)) out[0] = value;
-        else out[0] = index;
+        else { out[0] = index; out[1] = value; }
     }
 }
 struct SumFold {
