@@ -5,6 +5,8 @@
     python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
     python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
     python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
+    python benchmarks/bench_devkit.py dma              # CPU time per smallest DataCopy on the devkit backend
+    python benchmarks/bench_devkit.py addrelu --against OLD_CHECKOUT   # the same, before/after, side by side
 
 sweep: every asc-devkit example that has scripts/verify_result.py, every scenario its gen_data.py offers,
 driven as its README says (gen_data.py, the program via `ascgen run`, verify_result.py) on each backend.
@@ -24,10 +26,12 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from timing import best_of_with_cpu  # noqa: E402 - benchmarks/timing.py, beside this script
 
 RUN_TIMEOUT_S = 300
 
@@ -196,6 +200,7 @@ def cmake_text(folder: Path) -> str:
     return path.read_text(errors="replace") if path.is_file() else ""
 
 
+@lru_cache(maxsize=1)
 def _arch3510_scenarios() -> set:
     """(folder, scenario) pairs whose source exists only under __NPU_ARCH__ == 3510 (the examples test knows
     them; on dav-2201 they compile to nothing and their output would be garbage, not an answer)."""
@@ -211,12 +216,9 @@ def _arch3510_scenarios() -> set:
     return out
 
 
-ARCH3510 = _arch3510_scenarios()
-
-
 def drive(item, backend: str, workdir: Path) -> Run:
     folder, rel, sources, flag, n, readme, defines_scenario, verify_text, arch3510, var = item
-    product = "ascend950" if arch3510 or (rel, n) in ARCH3510 else "ascend910b"
+    product = "ascend950" if arch3510 or (rel, n) in _arch3510_scenarios() else "ascend910b"
     run = Run(rel, n, backend, product)
     start = time.perf_counter()
     root = workdir / f"{re.sub(r'[^A-Za-z0-9]+', '_', rel)}_{n}_{backend}"
@@ -386,6 +388,15 @@ def host_library(args) -> int:
 
 
 def add_relu(args) -> int:
+    if args.against:
+        return add_relu_against(args)
+    if args.tree:        # measure another checkout's ascgen (its runtime, its CPU model) with this script
+        tree = Path(args.tree).resolve()
+        sys.path.insert(0, str(tree))
+        import ascgen
+        if tree not in Path(ascgen.__file__).resolve().parents:
+            print(f"--tree {tree}: imported ascgen from {ascgen.__file__} instead", file=sys.stderr)
+            return 1
     import numpy as np
     from ascgen.runtime.loader import load
     n = 1 << 24
@@ -394,22 +405,88 @@ def add_relu(args) -> int:
     y = rng.standard_normal(n, dtype=np.float32)
     want = np.maximum(x + y, 0)
     reps = args.reps
-    t_np = min(_timed(lambda: np.maximum(np.add(x, y), 0)) for _ in range(reps))
-    print(f"numpy: {t_np * 1000:.1f} ms")
+    t_np, c_np = best_of_with_cpu(lambda: np.maximum(np.add(x, y), 0), reps)
+    print(f"numpy: {t_np * 1000:.1f} ms (CPU {c_np * 1000:.1f} ms)")
     for backend in ("builtin", "devkit"):
         mod = load(ADD_RELU, "ascend910b", backend=backend, filename="add_relu.cpp")
         z = np.zeros(n, np.float32)
-        best = min(_timed(lambda: mod.launch("add_relu", args.blocks, x, y, z, np.uint32(n))) for _ in range(reps))
+        best, cpu = best_of_with_cpu(lambda: mod.launch("add_relu", args.blocks, x, y, z, np.uint32(n)), reps)
         exact = bool(np.array_equal(z, want))
-        print(f"{backend}: {best * 1000:.1f} ms on {args.blocks} cores = {best / t_np:.2f}x numpy; "
-              f"bit-exact vs numpy: {exact}")
+        print(f"{backend}: {best * 1000:.1f} ms (CPU {cpu * 1000:.1f} ms) on {args.blocks} cores = "
+              f"{best / t_np:.2f}x numpy (CPU {cpu / c_np:.2f}x); bit-exact vs numpy: {exact}")
     return 0
 
 
-def _timed(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+MANY_DMA = r'''
+#include "kernel_operator.h"
+// `iters` DataCopy of 32 bytes on one core: what each DMA costs beyond its bytes (library, core, call site).
+extern "C" __global__ __aicore__ void many_dma(GM_ADDR x, uint32_t iters) {
+    AscendC::GlobalTensor<float> xg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 512);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512 * sizeof(float));
+    AscendC::LocalTensor<float> a = buf.Get<float>();
+    for (uint32_t i = 0; i < iters; ++i) {
+        AscendC::DataCopy(a[(i % 64) * 8], xg[(i % 64) * 8], 8);
+    }
+}
+'''
+
+
+def dma_cost(args) -> int:
+    """CPU time (all threads) per DataCopy of 32 bytes: less sensitive to other load than wall time."""
+    import numpy as np
+    from ascgen.runtime.loader import load
+    mod = load(MANY_DMA, "ascend910b", backend="devkit", filename="many_dma.cpp")
+    x = np.zeros(512, np.float32)
+    mod.launch("many_dma", 1, x, np.uint32(args.iters))         # first launch: module copies, page faults
+    best = float("inf")
+    for _ in range(args.reps):
+        t = time.process_time()
+        mod.launch("many_dma", 1, x, np.uint32(args.iters))
+        best = min(best, time.process_time() - t)
+    print(f"devkit: {best / args.iters * 1e9:.0f} ns CPU per 32-byte DataCopy (best of {args.reps}, "
+          f"{args.iters} copies per launch)")
+    return 0
+
+
+_LINE = re.compile(r"^(numpy|builtin|devkit): ([\d.]+) ms \(CPU ([\d.]+) ms\)")
+
+
+def add_relu_against(args) -> int:
+    """This checkout and another (`--against DIR`, e.g. a worktree of an older commit) alternately, each in
+    a fresh process running this script's `addrelu` on that checkout's ascgen, `--rounds` times. Prints the
+    best time of each and the median of each process's own devkit / numpy ratio (numpy measured in the
+    same process, so a busy moment slows both)."""
+    trees = {"before": Path(args.against).resolve(), "after": REPO}
+    best: dict = {}
+    ratios: dict = {(label, kind): [] for label in trees for kind in ("wall", "cpu")}
+    for _ in range(args.rounds):
+        for label, tree in trees.items():
+            out = subprocess.run([sys.executable, __file__, "addrelu", "--reps", str(args.reps), "--blocks",
+                                  str(args.blocks), "--tree", str(tree)], capture_output=True, text=True)
+            if out.returncode != 0:
+                print(out.stderr[-2000:], file=sys.stderr)
+                return 1
+            seen = {}
+            for line in out.stdout.splitlines():
+                m = _LINE.match(line)
+                if m:
+                    for kind, value in (("wall", m.group(2)), ("cpu", m.group(3))):
+                        seen[m.group(1), kind] = float(value)
+                        best[label, m.group(1), kind] = min(best.get((label, m.group(1), kind), 1e30), float(value))
+            for kind in ("wall", "cpu"):
+                ratios[label, kind].append(seen["devkit", kind] / seen["numpy", kind])
+    print(f"add+relu, 2^24 float32, {args.blocks} cores; best of {args.reps} per process, {args.rounds} processes each")
+    print("| checkout | numpy | builtin | devkit | devkit / numpy (median of the processes) |")
+    print("|---|---|---|---|---|")
+    for label in trees:
+        for kind in ("wall", "cpu"):
+            cells = " | ".join(f"{best[label, w, kind]:.1f} ms" for w in ("numpy", "builtin", "devkit"))
+            r = sorted(ratios[label, kind])
+            print(f"| {label} ({kind}) | {cells} | {r[len(r) // 2]:.2f}x |")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -429,8 +506,16 @@ def main(argv=None) -> int:
     a = sub.add_parser("addrelu")
     a.add_argument("--blocks", type=int, default=8)
     a.add_argument("--reps", type=int, default=3)
+    a.add_argument("--against", help="another checkout of ascgen (e.g. a worktree of the commit before a change): "
+                                     "run both alternately and print the best of each side by side")
+    a.add_argument("--rounds", type=int, default=3, help="with --against: how many times each checkout runs")
+    a.add_argument("--tree", help=argparse.SUPPRESS)     # --against's child: the checkout whose ascgen to measure
+    d = sub.add_parser("dma")
+    d.add_argument("--iters", type=int, default=200000)
+    d.add_argument("--reps", type=int, default=5)
     args = p.parse_args(argv)
-    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library}[args.cmd](args)
+    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library,
+            "dma": dma_cost}[args.cmd](args)
 
 
 if __name__ == "__main__":

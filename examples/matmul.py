@@ -17,3 +17,13 @@ K = matmul_bf16.dim("K", multiple_of=16)
 a = matmul_bf16.input("a", "bfloat16", shape=("M", K))
 b = matmul_bf16.input("b", "bfloat16", shape=(K, "N"))
 matmul_bf16.output("y", Cast(Matmul(a, b, tile=(32, 48, 64)), "bfloat16"))
+
+# int8 into an int32 `workspace` (K a multiple of 32, int8's fractal depth), dequantised by the epilogue.
+matmul_int8 = Kernel("matmul_int8", block_dim=3)
+K = matmul_int8.dim("K", multiple_of=32)
+a = matmul_int8.input("a", "int8", shape=("M", K))
+b = matmul_int8.input("b", "int8", shape=(K, "N"))
+acc = Matmul(a, b, tile=(32, 64, 64))                    # int32
+offset = matmul_int8.input("offset", "float32", shape=("N",))
+dequant = matmul_int8.scalar("dequant", "float32", default=0.0078125)
+matmul_int8.output("y", Cast(Cast(acc, "float32") * dequant + offset, "float16"))

@@ -428,7 +428,9 @@ def Mean(a, axis=-1): return _reduce("Mean", a, axis)             # noqa: E704
 
 
 # ---- Matmul (a MIX kernel: the cube computes a x b, the vector cores run the epilogue) ----
-MATMUL_DTYPES = ("float16", "bfloat16")
+MATMUL_DTYPES = ("float16", "bfloat16", "int8")
+# The cube's accumulator per operand dtype: float for half / bfloat16, int32 for int8.
+MATMUL_ACC = {"float16": "float32", "bfloat16": "float32", "int8": "int32"}
 
 
 def Matmul(a, b, *, tile=(128, 128, 64)) -> Tensor:
@@ -449,7 +451,7 @@ def Matmul(a, b, *, tile=(128, 128, 64)) -> Tensor:
                         "shape=(K, N), used as they are (no prologue ops)")
     if na.dtype != nb.dtype or na.dtype not in MATMUL_DTYPES:
         raise SpecError(f"Matmul at {where}: operands are {na.dtype} and {nb.dtype}; the cube takes "
-                        f"{' or '.join(MATMUL_DTYPES)} for both (int8 is not offered by the emulated cube)")
+                        f"{', '.join(MATMUL_DTYPES)} for both")
     others = [n for n in k._nodes if n.id not in (a.node_id, b.node_id) and n.shape is not None]
     if others:
         raise SpecError(f"Matmul at {where}: {others[0].op} at {others[0].where} comes before it; a Matmul "
@@ -461,11 +463,12 @@ def Matmul(a, b, *, tile=(128, 128, 64)) -> Tensor:
     k._dims = [m, n, kk]                  # the epilogue is over (M, N); K is the third dim argument
     k._matmul_done = True
     k._nodes[a.node_id] = _replace_shape(na, "mk")
-    result = k._add_node(Node(len(k._nodes), "Matmul", "float32", (a.node_id, b.node_id), where=where,
+    acc = MATMUL_ACC[na.dtype]
+    result = k._add_node(Node(len(k._nodes), "Matmul", acc, (a.node_id, b.node_id), where=where,
                               shape="rc", tile=tile))
-    # The cube hands its float tiles to the vector cores through GM: an output named "workspace" (the
-    # float32 product), so callers allocate it like any output and tests can compare it.
-    k._params.append(ParamSpec("workspace", "output", "float32", where, shape=(m.name, n.name)))
+    # The cube hands its tiles to the vector cores through GM: an output named "workspace" (the float32
+    # product, int32 for int8 operands), so callers allocate it like any output and tests can compare it.
+    k._params.append(ParamSpec("workspace", "output", acc, where, shape=(m.name, n.name)))
     k._outputs.append(OutputSpec("workspace", result.node_id, where))
     return result
 

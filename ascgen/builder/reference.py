@@ -82,7 +82,10 @@ def _check_inputs_2d(spec: KernelSpec, inputs: dict) -> tuple[int, int]:
 
 def matmul(a: np.ndarray, b: np.ndarray, bk: int) -> np.ndarray:
     """a x b as the cube computes it: float32 products of the half/bfloat16 operands (exact), summed left to
-    right within each BK slice of K (one Mmad), the slices added to the float accumulator in order."""
+    right within each BK slice of K (one Mmad), the slices added to the float accumulator in order. int8
+    operands accumulate in int32, exactly (wrapping like the device's int32 adds)."""
+    if a.dtype == np.int8:
+        return (a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     out = np.zeros((a.shape[0], b.shape[1]), np.float32)
     for k0 in range(0, a.shape[1], bk):
@@ -96,17 +99,28 @@ def matmul(a: np.ndarray, b: np.ndarray, bk: int) -> np.ndarray:
 _REDUCE = ("ReduceSum", "ReduceMax", "ReduceMin", "Mean")
 
 
-def tree_sum(x: np.ndarray) -> np.ndarray:
-    """Row sums of a 2-D float32 array in the emulated library's order: halve recursively (first half n // 2
-    elements), add up to 8 elements left to right, all in float32. Returns shape (rows, 1)."""
-    n = x.shape[1]
-    if n <= 8:
-        acc = np.zeros((x.shape[0], 1), np.float32)
-        for i in range(n):
-            acc = acc + x[:, i:i + 1]
-        return acc
-    h = n // 2
-    return tree_sum(x[:, :h]) + tree_sum(x[:, h:])
+def _left_to_right(x: np.ndarray) -> np.ndarray:
+    """Sums along the last axis, added left to right in float32 (one WholeReduceSum repeat)."""
+    acc = np.zeros(x.shape[:-1], np.float32)
+    for i in range(x.shape[-1]):
+        acc = acc + x[..., i]
+    return acc
+
+
+def repeat_sum(x: np.ndarray, dtype: str) -> np.ndarray:
+    """Row sums of a 2-D array as the emitted two WholeReduceSum levels compute them: each 256-byte repeat
+    of a row (64 float32 or 128 float16 elements; the last one may be short) is added left to right in
+    float32 and rounded to `dtype`, then the partials are added left to right in float32 and rounded to
+    `dtype`. Returns shape (rows, 1)."""
+    rows, cols = x.shape
+    per = 256 // DTYPES[dtype].size
+    full = cols // per
+    x32 = x.astype(np.float32)
+    parts = [_round_to(_left_to_right(x32[:, :full * per].reshape(rows, full, per)), dtype)] if full else []
+    if cols % per:
+        parts.append(_round_to(_left_to_right(x32[:, full * per:]), dtype)[:, None])
+    partials = np.concatenate(parts, axis=1).astype(np.float32)
+    return _round_to(_left_to_right(partials), dtype)[:, None]
 
 
 def _reduce(node, x: np.ndarray, dims: tuple[int, int]) -> np.ndarray:
@@ -120,7 +134,7 @@ def _reduce(node, x: np.ndarray, dims: tuple[int, int]) -> np.ndarray:
         return x.max(axis=1, keepdims=True)
     if node.op == "ReduceMin":
         return x.min(axis=1, keepdims=True)
-    total = _round_to(tree_sum(x.astype(np.float32)), dt)
+    total = repeat_sum(x, dt)
     if node.op == "ReduceSum":
         return total
     inv = (np.float32(1.0) / np.float32(cols)).astype(DTYPES[dt].np)

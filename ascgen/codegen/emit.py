@@ -40,28 +40,28 @@ def _emit_matmul(spec, product, *, host: bool, policy, spec_file):
     from ascgen.codegen.plan_matmul import plan_matmul
     from ascgen.codegen.render_matmul import render_matmul
     from ascgen.codegen.tasksync import MODES, _note
-    if host:
-        raise SpecError(f"kernel {spec.name!r} at {spec.where}: --host (the direct-invocation project) is offered "
-                        "for 1-D kernels only; emit the Matmul kernel alone and launch it with `ascgen run`")
     policy = policy or TaskSyncPolicy()
+    if host and not policy.force:
+        policy = dataclasses.replace(policy, force=True)
     if policy.prefetch_inputs or policy.set_early:
         raise SpecError(f"kernel {spec.name!r}: prefetch_inputs / set_early are not offered for Matmul kernels")
     plan = plan_matmul(spec, product)
     mode = policy.mode or spec.task_sync
     if mode not in MODES:
         raise SpecError(f"task-sync mode {mode!r} is not one of {', '.join(MODES)}")
-    return render_matmul(plan, mode=mode, note=_note(product, mode), force=policy.force, spec_file=spec_file)
+    return render_matmul(plan, mode=mode, note=_note(product, mode), force=policy.force, spec_file=spec_file,
+                         host=host)
 
 
 def _emit_rows(spec, product, *, host: bool, policy, spec_file):
     """A 2-D kernel: plan_rows -> the same task-sync placement -> render_rows."""
     from ascgen.codegen.plan_rows import plan_rows
     from ascgen.codegen.render_rows import render_rows
-    if host:
-        raise SpecError(f"kernel {spec.name!r} at {spec.where}: --host (the direct-invocation project) is offered "
-                        "for 1-D kernels only; emit the 2-D kernel alone and launch it with `ascgen run`")
+    policy = policy or TaskSyncPolicy()
+    if host and not policy.force:
+        policy = dataclasses.replace(policy, force=True)
     plan = plan_rows(spec, product)
-    return render_rows(plan, place_task_sync(plan, policy or TaskSyncPolicy()), spec_file=spec_file)
+    return render_rows(plan, place_task_sync(plan, policy), spec_file=spec_file, host=host)
 
 
 def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyncPolicy | None = None,

@@ -1,8 +1,9 @@
 """Plan a Matmul kernel (MIX: the cube computes a x b, the vector cores run the epilogue) for one product.
 
 AIC side: output tiles of BM x BN, spread round-robin over the block_dim AI Cores; per tile, K in slices
-of BK: GM (ND) -> L1 (NZ) with DataCopy(Nd2NzParams), LoadData to L0A / L0B, Mmad into L0C (float), then
-Fixpipe of the float tile into a GM workspace (M x N float32, the kernel's `workspace` argument).
+of BK: GM (ND) -> L1 (NZ) with DataCopy(Nd2NzParams), LoadData to L0A / L0B (int8 b: LoadDataWithTranspose),
+Mmad into L0C (float; int32 for int8), then Fixpipe of the tile into a GM workspace (M x N float32 or
+int32, the kernel's `workspace` argument).
 AIV side: the two vector cores of the AI Core each take half of the tile's rows, wait for the cube's
 flag, read their band of the workspace and run the epilogue (planned like a 2-D row kernel over
 (M, tileCols), plan_rows.py), write the output, and hand the buffer back with a flag.
@@ -67,22 +68,27 @@ def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: block_dim {spec.block_dim} counts AI Cores (one "
                         f"AIC + two AIVs each); {product.id} has {product.aic_cores}; use 1..{product.aic_cores}")
     m, n, k = spec.dims
-    if k.multiple_of % 16:
-        raise SpecError(f"Matmul at {node.where}: K must be a promised multiple of 16 (the cube's fractal depth; "
-                        f"a ragged K would add the padding of the last fractal): declare {k.name} = "
-                        f"k.dim({k.name!r}, multiple_of=16)")
+    dtype = spec.nodes[node.args[0]].dtype
+    depth = 32 // DTYPES[dtype].size          # the cube's fractal depth: 16 for half / bfloat16, 32 for int8
+    if k.multiple_of % depth:
+        raise SpecError(f"Matmul at {node.where}: K must be a promised multiple of {depth} (the cube's fractal "
+                        f"depth for {dtype}; a ragged K would add the padding of the last fractal): declare "
+                        f"{k.name} = k.dim({k.name!r}, multiple_of={depth})")
+    if dtype == "int8" and (node.tile[1] % 32 or node.tile[2] % 32):
+        raise SpecError(f"Matmul at {node.where}: int8 tiles have BN and BK multiples of 32 (b is moved to L0B in "
+                        f"32 x 32 blocks by LoadDataWithTranspose), got tile={node.tile}")
     reductions = [x for x in spec.live_nodes() if x.shape == "r"]
     if reductions:
         raise SpecError(f"{reductions[0].op} at {reductions[0].where}: row reductions are not offered in a Matmul "
                         "epilogue (each vector core sees a band of a row); reduce in the next kernel of a SuperKernel")
     bm, bn, bk = node.tile
-    dtype = spec.nodes[node.args[0]].dtype
     size = DTYPES[dtype].size
+    acc = node.dtype
     memory = CUBE_MEMORY[product.npu_arch]
     items = (("L1", f"a tile {bm} x {bk} + b tile {bk} x {bn} {dtype}", (bm * bk + bk * bn) * size, memory["L1"]),
              ("L0A", f"a tile {bm} x {bk} {dtype}", bm * bk * size, memory["L0A"]),
-             ("L0B", f"b tile {bk} x {bn} {dtype}", bk * bn * size, memory["L0B"]),
-             ("L0C", f"c tile {bm} x {bn} float32", bm * bn * 4, memory["L0C"]))
+             ("L0B", f"b tile {bk} x {bn} {dtype}", bk * bn * size + (512 if dtype == "int8" else 0), memory["L0B"]),
+             ("L0C", f"c tile {bm} x {bn} {acc}", bm * bn * 4, memory["L0C"]))
     for mem, what, used, cap in items:
         if used > cap:
             raise SpecError(f"Matmul at {node.where}: tile={node.tile} needs {used} B of {mem} ({what}); {product.id} "
@@ -104,11 +110,11 @@ def _epilogue_spec(spec: KernelSpec, node: Node) -> KernelSpec:
     bm, bn, _ = node.tile
     m, n, _ = spec.dims
     nodes = list(spec.nodes)
-    nodes[node.id] = Node(node.id, "input", "float32", name=WORKSPACE, where=node.where, shape="rc")
+    nodes[node.id] = Node(node.id, "input", node.dtype, name=WORKSPACE, where=node.where, shape="rc")
     for i in node.args:                        # the operands are the cube's, not the epilogue's
         nodes[i] = replace(nodes[i], shape=None)
     rows, cols = m.name, BAND_COLS
-    params = [ParamSpec(WORKSPACE, "input", "float32", node.where, shape=(rows, cols))]
+    params = [ParamSpec(WORKSPACE, "input", node.dtype, node.where, shape=(rows, cols))]
     for p in spec.params:
         if p.name in (spec.nodes[i].name for i in node.args) or p.name == WORKSPACE:
             continue

@@ -109,6 +109,7 @@ def plan_rows(spec: KernelSpec, product) -> RowPlan:
                    reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps),
                    sum(b for _, b in items), product.ub_bytes, items)
     _check_ub(plan)
+    _check_reduce_rows(spec, steps)
     return plan
 
 
@@ -132,12 +133,20 @@ def _check_copies(spec: KernelSpec, product, align: int) -> None:
 
 
 def _work_bytes(tile: int, dtype: str) -> int:
-    """The work tensor of a level-2 ReduceSum/Max/Min over up to `tile` elements: one partial result (and
-    index) per 256-byte repeat, rounded up to 32 bytes, as the API page sizes it."""
-    size = DTYPES[dtype].size
-    per_repeat, per_block = 256 // size, 32 // size
-    partials = 2 * -(-tile // per_repeat)
-    return -(-partials // per_block) * per_block * size
+    """The work tensor of a row reduction: one 256-byte repeat (a sum's per-repeat partials, at most one
+    repeat of them while a row has at most per_repeat**2 elements; a max / min's lane-wise fold)."""
+    return 256
+
+
+def _check_reduce_rows(spec: KernelSpec, steps) -> None:
+    """A sum's second level reduces its partials in one repeat: a row holds at most per_repeat**2 elements
+    (4096 float32, 16384 float16)."""
+    for s in steps:
+        per = 256 // DTYPES[s.dtype].size
+        if s.op in _REDUCE and spec.tile_length > per * per:
+            raise SpecError(f"{s.op} at {s.where}: kernel {spec.name!r} has tile_length {spec.tile_length}, but a "
+                            f"row reduction of {s.dtype} takes rows of at most {per * per} elements (two levels of "
+                            f"{per}-element repeats). Hint: tile_length <= {per * per}")
 
 
 def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max_rows: int):

@@ -95,7 +95,7 @@ def kernel_context(plan, placement, *, host: bool, spec_file: str | None) -> Ker
     entry_params = _entry_params(plan)
     entry_sig = f'extern "C" __global__ __aicore__ void {spec.name}({", ".join(entry_params)})'
     entry_body = _entry_body(plan, "AscendC::GetBlockNum()", [p.split()[-1] for p in entry_params])
-    host_sections = (_launcher(plan, entry_params), *_sk_twin(plan, placement)) if host else ()
+    host_sections = (host_launcher(spec.name, entry_params), *_sk_twin(plan, placement)) if host else ()
     return KernelContext(tuple(header), constants, plan.class_name, public, private, members, entry_sig,
                          entry_body, host_sections)
 
@@ -236,16 +236,13 @@ def _members(plan) -> tuple[Line, ...]:
 
 
 # ---- host mode: launcher and SuperKernel twin ----
-def launcher_params(plan) -> list[str]:
-    """The host launcher's parameters after (blockDim, stream): device pointers as uint8_t*."""
-    return [p.replace("GM_ADDR ", "uint8_t* ") for p in _entry_params(plan)]
-
-
-def _launcher(plan, entry_params: list[str]) -> tuple[Line, ...]:
-    name = plan.spec.name
+def host_launcher(name: str, entry_params: list[str]) -> tuple[Line, ...]:
+    """`<name>_do(blockDim, stream, ...)`, which main.cpp calls: the entry's parameters with device pointers
+    as uint8_t*, passed on to a <<<>>> launch (1-D, 2-D and Matmul kernels alike)."""
     args = ", ".join(p.split()[-1] for p in entry_params)
+    params = [p.replace("GM_ADDR ", "uint8_t* ") for p in entry_params]
     return (Line("// Host-side launcher for main.cpp: <<<blockDim, nullptr, stream>>> direct invocation."),
-            Line(f"void {name}_do(uint32_t blockDim, void* stream, {', '.join(launcher_params(plan))})"),
+            Line(f"void {name}_do(uint32_t blockDim, void* stream, {', '.join(params)})"),
             Line("{"),
             Line(f"    {name}<<<blockDim, nullptr, stream>>>({args});"),
             Line("}"))

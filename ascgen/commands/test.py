@@ -75,8 +75,9 @@ def _matmul_shapes(spec, product) -> list[tuple[int, int, int]]:
     from ascgen.codegen.plan_matmul import plan_matmul
     bm, bn, bk = plan_matmul(spec, product).tile
     cores = spec.block_dim
-    return [(0, bn, 16), (1, 1, 16), (bm - 3, bn + 5, bk + 16), (2 * bm + 1, bn // 2 + 1, 3 * bk),
-            (bm * (cores + 1) + 7, 2 * bn, 16), (5, bn * cores + 3, bk * 2 + 16)]
+    d = spec.dims[2].multiple_of                 # K's promise: the fractal depth (16; 32 for int8)
+    return [(0, bn, d), (1, 1, d), (bm - 3, bn + 5, bk + d), (2 * bm + 1, bn // 2 + 1, 3 * bk),
+            (bm * (cores + 1) + 7, 2 * bn, d), (5, bn * cores + 3, bk * 2 + d)]
 
 
 def lengths_for(kernel) -> list[int]:
@@ -127,10 +128,9 @@ def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, f
                    f"expected {want[i]!r} (rtol {rtol}, atol {atol})"), err
 
 
-def run_case(module, kernel, length, seed: int = 0) -> CaseResult:
-    """One launch of `kernel` at `length` elements (a 2-D kernel: `length` = (rows, cols)) against the
-    reference."""
-    from ascgen.builder.reference import evaluate, random_inputs
+def _case(kernel, length, seed: int):
+    """The random inputs, scalars and garbage-filled outputs of one case, and the launch arguments."""
+    from ascgen.builder.reference import random_inputs
     dims = tuple(length) if kernel.dims else (length,)
     salt = int(np.prod(dims)) + sum(dims)
     rng = np.random.default_rng(seed + salt)
@@ -140,14 +140,18 @@ def run_case(module, kernel, length, seed: int = 0) -> CaseResult:
     shapes = {p.name: tuple(size[d] for d in p.shape) if p.shape else (dims[0],) for p in kernel.outputs}
     outputs = {p.name: _garbage(int(np.prod(shapes[p.name])), p.dtype).reshape(shapes[p.name])
                for p in kernel.outputs}
+    return dims, inputs, scalars, outputs
+
+
+def _launch(module, kernel, dims, inputs, scalars, outputs) -> None:
     values = {**inputs, **outputs, **scalars}
     args = [values[p.name] for p in kernel.params]
     args[kernel.length_index:kernel.length_index] = list(dims)
-    product = module.product.id
-    try:
-        module.launch(kernel.name, kernel.block_dim, *args)
-    except KernelError as exc:
-        return CaseResult(kernel.name, product, length, False, f"{type(exc).__name__}: {exc}")
+    module.launch(kernel.name, kernel.block_dim, *args)
+
+
+def _against_reference(kernel, length, inputs, scalars, outputs) -> tuple[float, list[str]]:
+    from ascgen.builder.reference import evaluate
     want = evaluate(kernel, inputs, scalars, length=None if kernel.dims else length)
     worst, details = 0.0, []
     for name, expected in want.items():
@@ -155,11 +159,49 @@ def run_case(module, kernel, length, seed: int = 0) -> CaseResult:
         worst = max(worst, err)
         if not ok:
             details.append(detail)
+    return worst, details
+
+
+def backend_difference(name: str, builtin: np.ndarray, devkit: np.ndarray) -> str:
+    """"" when the two backends wrote the same bits, else how many elements differ and by how much."""
+    a, b = builtin.ravel(), devkit.ravel()
+    width = a.dtype.itemsize
+    same = a.view(np.uint8).reshape(a.size, width) == b.view(np.uint8).reshape(b.size, width)
+    differ = np.flatnonzero(~same.all(axis=1))
+    if differ.size == 0:
+        return ""
+    i = int(differ[0])
+    gap = np.abs(a.astype(np.float64) - b.astype(np.float64))
+    return (f"{name}: builtin and devkit differ in {differ.size} of {a.size} elements (max {np.nanmax(gap):.3g}); "
+            f"first at [{i}]: builtin {a[i]!r}, devkit {b[i]!r}")
+
+
+def run_case(module, kernel, length, seed: int = 0, devkit_module=None) -> CaseResult:
+    """One launch of `kernel` at `length` elements (a 2-D kernel: `length` = (rows, cols)) against the
+    reference. With `devkit_module`, the same case also runs there and both backends' outputs must be
+    bit-identical (and each must match the reference)."""
+    dims, inputs, scalars, outputs = _case(kernel, length, seed)
+    product = module.product.id
+    runs = [("", module, outputs)]
+    if devkit_module is not None:
+        runs = [("builtin ", module, outputs), ("devkit ", devkit_module, {n: a.copy() for n, a in outputs.items()})]
+    worst, details = 0.0, []
+    for label, mod, outs in runs:
+        try:
+            _launch(mod, kernel, dims, inputs, scalars, outs)
+        except KernelError as exc:
+            return CaseResult(kernel.name, product, length, False, f"{label}{type(exc).__name__}: {exc}")
+        err, bad = _against_reference(kernel, length, inputs, scalars, outs)
+        worst = max(worst, err)
+        details += [label + d for d in bad]
+    if devkit_module is not None:
+        details += [d for name in outputs if (d := backend_difference(name, runs[0][2][name], runs[1][2][name]))]
     return CaseResult(kernel.name, product, length, not details, "; ".join(details), worst)
 
 
 def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "builtin") -> KernelResult:
-    """Emit, load and run `kernel` on `product` at each length; the per-length verdicts."""
+    """Emit, load and run `kernel` on `product` at each length; the per-length verdicts. backend "both" runs
+    every case on the builtin and the devkit backend and also requires bit-identical outputs."""
     from ascgen.codegen.emit import emit
     from ascgen.runtime.loader import load
     product = products.get(product)
@@ -169,9 +211,10 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "b
         from ascgen.codegen.tasksync import TaskSyncNoEffectWarning
         warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
         source = emit(kernel, product)
-    module = load(source, product, filename=f"{kernel.name}.cpp", backend=backend)
+    module = load(source, product, filename=f"{kernel.name}.cpp", backend="builtin" if backend == "both" else backend)
+    other = load(source, product, filename=f"{kernel.name}.cpp", backend="devkit") if backend == "both" else None
     if kernel.dims:
-        return _check_2d(module, kernel, product, lengths, seed, start)
+        return _check_2d(module, kernel, product, lengths, seed, start, other)
     result = KernelResult(kernel.name, product.id, min_length=min_length(kernel, product))
     wanted = lengths or lengths_for(kernel)
     if not lengths and result.min_length > 1:      # the shortest supported lengths are edge cases too
@@ -181,19 +224,19 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "b
             result.unsupported.append(n)        # reported in the table, never run (it would read past GM)
             continue
         console.progress(f"{kernel.name} on {product.id}: length {n}")
-        result.cases.append(run_case(module, kernel, n, seed))
+        result.cases.append(run_case(module, kernel, n, seed, other))
     console.done()
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _check_2d(module, kernel, product, shapes, seed: int, start: float) -> KernelResult:
+def _check_2d(module, kernel, product, shapes, seed: int, start: float, other=None) -> KernelResult:
     """A 2-D kernel at each (rows, cols) case, a Matmul kernel at each (M, N, K) case (`--length` does not
     apply: the default shapes are used)."""
     result = KernelResult(kernel.name, product.id)
     for shape in shapes_for(kernel, product):
         console.progress(f"{kernel.name} on {product.id}: {shape[0]} x {shape[1]}")
-        result.cases.append(run_case(module, kernel, shape, seed))
+        result.cases.append(run_case(module, kernel, shape, seed, other))
     console.done()
     result.seconds = time.perf_counter() - start
     return result
@@ -233,9 +276,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--length", type=int, action="append", default=None,
                         help="test this length instead of the default set (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
-    parser.add_argument("--backend", choices=("builtin", "devkit"), default="builtin",
+    parser.add_argument("--backend", choices=("builtin", "devkit", "both"), default="builtin",
                         help="builtin: ascgen's AscendC:: headers (default); devkit: the real asc-devkit library "
-                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT)")
+                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT); both: run every case on both and "
+                             "require bit-identical outputs (a differential test)")
 
 
 def run(args) -> int:

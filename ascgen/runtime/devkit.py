@@ -8,7 +8,8 @@ module adds to a normal build (module.py):
   kernel_tiling/kernel_tiling.h (made by the tree's own script into the cache), the library's folders,
   then runtime/include (acl/, ascgen/) last, so `kernel_operator.h` is the library's;
 * -DASCENDC_CPU_DEBUG=1 -D__NPU_ARCH__=<arch> -DASCGEN_DEVKIT=1, -fvisibility=hidden -fno-gnu-unique
-  (one module copy per core, runtime/devkit/include/ascgen_devkit/copies.h);
+  (one module copy per core, runtime/devkit/include/ascgen_devkit/copies.h), -g1 -fno-omit-frame-pointer
+  (reports name the user's line from the intrinsic's return addresses, ascgen_devkit/site.h);
 * a precompiled header of the library per product and flag set, built once into the cache;
 * a check that the module needs no intrinsic the model lacks: an undefined symbol is a CompileError
   naming the intrinsic and, from a relink with -z defs, the library function that calls it.
@@ -22,12 +23,23 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ascgen import config, console, resources
+from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
 from ascgen.runtime import build
 
 BACKENDS = ("builtin", "devkit")
-SUPPORTED_ARCHES = {2201: "dav_c220"}         # the model implements this architecture's intrinsics
+# The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
+# same form; the others are declared only, so a kernel reaching one is refused by name at load time).
+SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200"}
+# Why the other architectures are refused: what their CPU mode needs that the model lacks (docs/devkit.md).
+REFUSED_ARCHES = {
+    3510: "dav_3510: the library's CPU mode for it includes kernel_simt_cpu.h, a header of CANN's closed CPU "
+          "model that the asc-devkit tree does not ship; with a stand-in for it, about 160 more intrinsics and "
+          "types are missing (the register-based vector instructions vlds/vsts/vcvt/vdup, the predicate "
+          "instructions pset/psel/pintlv, and the SIMT side: float2/half2/Dim3, blockIdx, GetWarpId)",
+    3002: "dav_m300: not investigated yet",
+    1001: "dav_c100: not investigated yet",
+}         # the model implements this architecture's intrinsics
 # The library's own include folders in its CPU-debug configuration, relative to the tree.
 LIBRARY_DIRS = ("include", "include/adv_api", "include/adv_api/matmul", "include/aicpu_api", "include/basic_api",
                 "include/c_api", "include/simt_api", "include/utils", "impl", "impl/adv_api", "impl/basic_api",
@@ -36,8 +48,14 @@ TILING_SCRIPT = "impl/adv_api/cmake/scripts/gen_kernel_tiling_data_def.py"
 # -fno-strict-aliasing: kernel code copies structs through other pointer types (softmaxflashv3 reads its
 # tiling struct as uint32_t words into a struct holding a float); GCC's type-based aliasing at -O2 drops
 # such a store, so the emulator would run a different program than the device does.
-MODEL_FLAGS = ("-fvisibility=hidden", "-fno-gnu-unique", "-fno-strict-aliasing")
+MODEL_FLAGS = ("-fvisibility=hidden", "-fno-gnu-unique", "-g1", "-fno-omit-frame-pointer", "-fno-strict-aliasing")
 PCH_NAME = "ascgen_devkit_pch.h"
+
+
+def model_flags() -> tuple[str, ...]:
+    """MODEL_FLAGS plus the kernel modules' native flags (build.native_flags: AVX2 for the vector engine's
+    flat loops and gemm.h, -ffp-contract=off so no float op is fused); the PCH is built with the same."""
+    return (*MODEL_FLAGS, *build.native_flags())
 
 
 def check_backend(backend: str) -> str:
@@ -60,11 +78,14 @@ def tree() -> Path:
 
 
 def check_product(product) -> None:
-    if product.npu_arch not in SUPPORTED_ARCHES:
-        have = ", ".join(f"{v} ({k})" for k, v in SUPPORTED_ARCHES.items())
-        raise UnsupportedProductError(
-            f"the devkit backend does not support {product.id} (__NPU_ARCH__ {product.npu_arch}): its CPU model "
-            f"implements the intrinsics of {have} only (ascend910b, ascend910_93). Use backend='builtin'.")
+    if product.npu_arch in SUPPORTED_ARCHES:
+        return
+    have = "; ".join(f"{name} ({', '.join(p.id for p in products.all() if p.npu_arch == arch)})"
+                     for arch, name in SUPPORTED_ARCHES.items())
+    why = REFUSED_ARCHES.get(product.npu_arch, "an architecture the model does not know")
+    raise UnsupportedProductError(
+        f"the devkit backend does not support {product.id} (__NPU_ARCH__ {product.npu_arch}, {why}). Its CPU model "
+        f"implements {have}. Use backend='builtin' for {product.id} (docs/devkit.md, \"Products\").")
 
 
 def model_dir() -> Path:
@@ -132,10 +153,11 @@ def pch_flags(product, product_defines: dict) -> list[str]:
         return []
     root = tree()
     incs = [*include_dirs(root), resources.include_dir()]
-    flags = build.build_flags(incs, product_defines, MODEL_FLAGS)
+    flags = build.build_flags(incs, product_defines, model_flags())
     flags = [f for f in flags if f != "-shared"]
     compiler = build.find_compiler()
-    key = _digest(*flags, build.compiler_identity(compiler))
+    cpu = build.host_cpu_id() if "-march=native" in flags else ""     # what -march=native compiled for
+    key = _digest(*flags, build.compiler_identity(compiler), cpu)
     folder = config.cache_dir() / f"devkit-pch-{product.npu_arch}-{key}"
     header, gch = folder / PCH_NAME, folder / (PCH_NAME + ".gch")
     if gch.is_file():

@@ -19,13 +19,25 @@ def dispatch_symbol(instance: str) -> str:
     return f"__ascgen_devkit_dispatch_{wrapper.symbol_id(instance)}"
 
 
+def not_user_prefixes(root: Path) -> str:
+    """Path prefixes a report never names as the user's line ('\n'-separated, see ascgen_devkit/site.h): the
+    library tree, ascgen's runtime and the system headers (pseudo-files such as the wrapper's are skipped too)."""
+    return "\n".join([f"{root.resolve()}/", f"{resources.runtime_dir().resolve()}/", "/usr/include/", "/usr/lib/",
+                      "/usr/local/include/"])
+
+
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
 def render(module: Module, instances) -> str:
     digest = hashlib.sha256(module.text.encode()).hexdigest()
     text = wrapper.render(str(module.compile_path) if module.compile_path else None,
                           None if module.compile_path else module.text,
                           module.source, digest, instances, module.is_program,
                           {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)
-    lines = [text, '#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module']
+    lines = [text, '#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module',
+             f'extern "C" const char __ascgen_devkit_not_user[] = {_c_string(not_user_prefixes(module._root))};']
     for inst in instances:
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
                      f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a); }}')
@@ -60,7 +72,7 @@ class DevkitModule(Module):
                                           f"<ascgen wrapper of {s.name}>"))
         product_defines = dict(self.cmd_defines)
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
-        flags = [*devkit.MODEL_FLAGS, *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
+        flags = [*devkit.model_flags(), *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
         libs: list[str] = []
         if devkit_host.needs_host(self._host_texts(extra)):

@@ -225,8 +225,9 @@ void fill_access(ascgen_access& out, std::string (&strs)[4], const hb::Access& a
     out.addr = a.addr;
     out.bytes = a.bytes;
     out.write = a.write;
-    out.file = a.file;
-    out.line = a.line;
+    const rt::Loc at = resolved(rt::Loc{a.file, a.line});
+    out.file = at.file;
+    out.line = at.line;
     out.window = a.window;
     GmHit h = gm_lookup(a.addr);
     strs[2] = h.name;
@@ -270,14 +271,18 @@ int finish_run(Run& run) {
             RaceOut o{};
             fill_access(o.a[0], o.strs[0], r.earlier, run);
             fill_access(o.a[1], o.strs[1], r.later, run);
-            o.call_file = r.call_file ? r.call_file : "";
-            o.call_line = r.call_line;
+            const rt::Loc call = resolved(rt::Loc{r.call_file, r.call_line});
+            o.call_file = call.file ? call.file : "";
+            o.call_line = call.line;
             run.res.races.push_back(std::move(o));
         }
     }
     if (timeline::enabled() && stuck.empty())
-        for (const timeline::Event& e : timeline::finish())
+        for (timeline::Event e : timeline::finish()) {
+            const rt::Loc at = resolved(rt::Loc{e.file, e.line});
+            e.file = at.file, e.line = at.line;
             run.res.events.push_back(EventOut{e, e.core >= 0 && e.core < (int)run.cores.size() ? run.core(e.core).label : "?"});
+        }
     gm_remove_run_owned();
     run.finished = true;
     g_active = false;

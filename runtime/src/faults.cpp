@@ -73,8 +73,9 @@ void record_fault(Run& run, rt::Fault kind, const std::string& message, CoreStat
         }
     }
     if (f.kernel.empty() && run.task_count() == 1) f.kernel = run.tasks[0].name;
-    f.file = loc.file ? loc.file : "";
-    f.line = loc.file ? loc.line : 0;
+    const rt::Loc at = resolved(loc);
+    f.file = at.file ? at.file : "";
+    f.line = at.file ? at.line : 0;
     if (message.rfind("====", 0) == 0) {
         f.message = message;
     } else {
@@ -82,7 +83,7 @@ void record_fault(Run& run, rt::Fault kind, const std::string& message, CoreStat
         if (!f.kernel.empty())
             where += run.sk() ? format("task %d \"%s\"", f.task, f.kernel.c_str()) : "kernel \"" + f.kernel + "\"";
         if (!f.core.empty()) where += " on " + f.core;
-        if (loc.file) where += format(" at %s:%d", loc.file, loc.line);
+        if (at.file) where += format(" at %s:%d%s", at.file, at.line, site_detail(loc).c_str());
         std::string title = std::string(kind_title(kind)) + ": " + message.substr(0, message.find('\n'));
         std::vector<std::string> details;
         if (!where.empty()) details.push_back("in " + where);
@@ -104,6 +105,7 @@ void record_fault(Run& run, rt::Fault kind, const std::string& message, CoreStat
 }
 
 void add_lint(Run& run, rt::Loc loc, const char* severity, const char* rule, const std::string& message) {
+    loc = resolved(loc);
     std::lock_guard<std::mutex> lk(run.mu);
     std::string file = loc.file ? loc.file : "";
     auto key = std::make_tuple(std::string(rule), file, loc.line);
@@ -116,7 +118,7 @@ std::string timeout_report(Run& run, const std::vector<int>& stuck) {
     std::vector<std::string> details;
     for (auto& c : run.cores) {
         const char* file = c->last_file.load();
-        std::string where = file ? format("last seen at %s:%d", base_name(file).c_str(), c->last_line.load())
+        std::string where = file ? "last seen at " + loc_str(rt::Loc{file, c->last_line.load()})
                                  : std::string("never reached an ascgen API call with a source line");
         std::string state = c->status == Status::Done ? "finished" : c->status == Status::Blocked ? "waiting" : "running";
         std::string task;
@@ -159,6 +161,7 @@ void fail(Fault kind, Loc loc, const char* fmt, ...) {
         core::note_loc(core::tl_core, loc);
         core::record_fault(*run, kind, buf, core::tl_core, loc);
     } else {
+        loc = core::resolved(loc);
         fprintf(stderr, "ascgen: error outside a kernel launch at %s:%d: %s\n", loc.file ? loc.file : "?", loc.line, buf);
     }
     core::throw_cancelled();

@@ -262,6 +262,7 @@ void end_of_run_checks(Run& run) {
     std::string report = fault_report("unbalanced cross-core flags at the end of the run", details, hint, summary);
     run.res.fault.kind = rt::Fault::SyncCount;
     run.res.fault.message = report;
+    where = resolved(where);
     run.res.fault.file = where.file ? where.file : "";
     run.res.fault.line = where.line;
     if (run.task_count() == 1) run.res.fault.kernel = run.tasks[0].name;

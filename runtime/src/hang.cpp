@@ -61,7 +61,7 @@ std::string absent_reason(Run& run, CoreState& c, Rounds* r, size_t pos) {
     }
     std::string s = run.sk() ? "finished all tasks" : "returned from " + task_ref(run, 0);
     if (r) s += format(" after %d set%s of flag %d", r->counts[pos], r->counts[pos] == 1 ? "" : "s", r->flag_in);
-    if (const char* f = c.last_file.load()) s += format(" (last seen at %s:%d)", base_name(f).c_str(), c.last_line.load());
+    if (const char* f = c.last_file.load()) s += " (last seen at " + loc_str(rt::Loc{f, c.last_line.load()}) + ")";
     return s;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core_state.h"
+#include "ascgen/code_site.h"
 #include "state.h"
 
 namespace ascgen {
@@ -57,7 +58,9 @@ std::string base_name(const char* path) {
 
 std::string loc_str(rt::Loc loc) {
     if (!loc.file) return "(inserted by the SuperKernel)";
-    return base_name(loc.file) + ":" + std::to_string(loc.line);
+    const rt::Loc at = resolved(loc);
+    if (at.line == 0 && rt::is_code_site(loc)) return at.file;   // no user frame: the intrinsic's name
+    return base_name(at.file) + ":" + std::to_string(at.line) + site_detail(loc);
 }
 
 const char* kind_word(TaskKind k) {

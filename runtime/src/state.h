@@ -182,6 +182,10 @@ std::shared_ptr<Run> current_run();       // the last started run (results are r
 double monotonic();
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 std::string loc_str(rt::Loc loc);         // "file:line" or "(inserted by the SuperKernel)"
+// Code-address locations (ascgen/code_site.h, code_site.cpp): the user's file and line, symbolised on first use
+// (other locations are returned as they are), and what was called there (" (AscendC::DataCopy) -> copy_gm_to_ubuf").
+rt::Loc resolved(rt::Loc loc);
+std::string site_detail(rt::Loc loc);
 std::string base_name(const char* path);
 std::string range_label(const std::vector<int>& core_ids, Run& run);   // "AIV0..AIV5, AIV7"
 const char* kind_word(TaskKind k);

@@ -53,10 +53,35 @@ def test_operand_and_order_errors_name_the_line(build, message):
         build(k, a, b)
 
 
-def test_int8_and_mixed_operands_are_refused_at_the_call():
-    k, a, b = _operands("int8")
-    with pytest.raises(SpecError, match=r"operands are int8 and int8; the cube takes float16 or bfloat16 .*int8 is not offered"):
+def test_mixed_and_unsupported_operands_are_refused_at_the_call():
+    k = Kernel("mm")
+    a = k.input("a", "int8", shape=("M", "K"))
+    b = k.input("b", "float16", shape=("K", "N"))
+    with pytest.raises(SpecError, match=r"operands are int8 and float16; the cube takes float16, bfloat16, int8 for both"):
         Matmul(a, b)
+    k2, a2, b2 = _operands("float32")
+    with pytest.raises(SpecError, match=r"operands are float32 and float32"):
+        Matmul(a2, b2)
+
+
+def test_int8_accumulates_in_int32_and_needs_k_and_tiles_in_32s():
+    k, a, b = _operands("int8", k_multiple=32)
+    c = Matmul(a, b, tile=(32, 64, 64))
+    assert c.dtype == np.int32 and next(p for p in k.params if p.name == "workspace").dtype == np.int32
+    k.output("y", Cast(Cast(c, "float32") * 0.5, "float16"))
+    text = ascgen.emit(k, "ascend910b")
+    assert "AscendC::LoadDataWithTranspose(b2[i * (nUp / 16) * 512], b1, lb);" in text
+    assert "AscendC::GlobalTensor<int32_t> workspaceGm;" in text
+    k16, a16, b16 = _operands("int8", k_multiple=16)
+    k16.output("y", Cast(Matmul(a16, b16, tile=(32, 64, 64)), "float32"))
+    with pytest.raises(SpecError, match=r"K must be a promised multiple of 32 \(the cube's fractal depth for int8"):
+        plan_matmul(k16.spec(), "ascend910b")
+    kt, at, bt = _operands("int8", k_multiple=32)
+    kt.output("y", Cast(Matmul(at, bt, tile=(32, 48, 64)), "float32"))
+    with pytest.raises(SpecError, match=r"int8 tiles have BN and BK multiples of 32 .*got tile=\(32, 48, 64\)"):
+        plan_matmul(kt.spec(), "ascend910b")
+    a8 = np.int8([[127, -128], [1, 2]])
+    assert np.array_equal(matmul(a8, a8, 32), (a8.astype(np.int64) @ a8.astype(np.int64)).astype(np.int32))
 
 
 def _kernel(k_multiple=16, tile=(64, 64, 32), block_dim=2, epilogue=lambda c: Relu(c)):

@@ -7,7 +7,7 @@ import pytest
 
 import ascgen
 from ascgen.builder import Cast, Duplicate, Exp, Kernel, Mean, ReduceMax, ReduceMin, ReduceSum, Sqrt
-from ascgen.builder.reference import evaluate, tree_sum
+from ascgen.builder.reference import evaluate, repeat_sum
 from ascgen.codegen.plan_rows import plan_rows
 from ascgen.errors import SpecError
 
@@ -104,17 +104,30 @@ def test_ub_overflow_names_the_buffers_and_the_longest_row_that_fits():
         plan_rows(k.spec(), "ascend910_93")
 
 
-def test_host_projects_are_refused_for_2d_kernels():
-    with pytest.raises(SpecError, match="--host .* is offered for 1-D kernels only"):
-        ascgen.emit(_softmax(), "ascend910_93", host=True)
+def test_host_mode_adds_the_launcher_with_the_dims_and_forced_calls():
+    source = ascgen.emit(_softmax(), "ascend910_93", host=True)
+    assert "void sm_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint32_t rows, uint32_t cols)" in source
+    assert "sm<<<blockDim, nullptr, stream>>>(x, y, rows, cols);" in source
+    assert "AscendC::SetNextTaskStart<PIPE_MTE3, PIPE_FIX, true>();" in source and "SK_BIND" not in source
 
 
 # ---- reference ----
-def test_tree_sum_halves_then_adds_up_to_eight_left_to_right():
-    x = np.float32([[1e8, 1.0, -1e8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]])   # 10 -> 5 + 5
-    left = ((np.float32(1e8) + np.float32(1.0)) + np.float32(-1e8)) + np.float32(1.0) + np.float32(1.0)
-    assert tree_sum(x)[0, 0] == left + np.float32(5.0)
-    assert tree_sum(x)[0, 0] != np.float32(x.astype(np.float64).sum())       # the order matters, and is followed
+def test_repeat_sum_adds_each_256_byte_repeat_left_to_right_then_the_partials():
+    x = np.float32([[1e8, 1.0, -1e8] + [1.0] * 61 + [3.0, 4.0]])      # 66 floats: a repeat of 64, then 2
+    assert repeat_sum(x, "float32")[0, 0] == np.float32(61 + 7)      # 1e8 + 1 rounds to 1e8 in float32
+    assert np.float32(x.astype(np.float64).sum()) == 69              # the order matters, and is followed
+    h = np.float16([[2048.0, 1.0] + [0.0] * 126 + [1.0]])           # 129 halves: a repeat of 128, then 1
+    assert repeat_sum(h, "float16")[0, 0] == np.float16(2048)        # each partial rounds to half: 2049 -> 2048
+    assert np.float16(h.astype(np.float32).sum()) == np.float16(2050)
+
+
+def test_a_row_reduction_needs_rows_of_at_most_two_levels_of_repeats():
+    k = Kernel("wide", tile_length=8192)
+    x = k.input("x", "float32", shape=("rows", "cols"))
+    k.output("s", x - ReduceSum(x))
+    with pytest.raises(SpecError, match=r"ReduceSum at .*: kernel 'wide' has tile_length 8192, but a row reduction "
+                                        r"of float32 takes rows of at most 4096 elements .* Hint: tile_length <= 4096"):
+        plan_rows(k.spec(), "ascend910b")
 
 
 def test_reductions_and_broadcasts_by_hand():

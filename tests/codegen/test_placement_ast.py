@@ -28,7 +28,7 @@ SYNC = ("WaitPreTaskEnd", "SetNextTaskStart")
 # no bfloat16 / no DataCopyPad for unaligned rows there: test_golden_generated.py checks the errors
 REFUSED = {("bf16_leaky", "ascend310p"), ("softmax", "ascend310p"), ("log_softmax", "ascend310p"),
            ("layernorm", "ascend310p"), ("row_stats", "ascend310p"),
-           ("matmul_relu", "ascend310p"), ("matmul_bf16", "ascend310p")}
+           ("matmul_relu", "ascend310p"), ("matmul_bf16", "ascend310p"), ("matmul_int8", "ascend310p")}
 
 
 @functools.lru_cache(maxsize=None)

@@ -77,3 +77,39 @@ def test_a_refused_kernel_leaves_no_partial_output(tmp_path, capsys):
     assert main(["emit", str(spec), "--product", "ascend310p", "-o", str(out)]) == 2
     assert "bfloat16 is not offered on ascend310p" in capsys.readouterr().err
     assert not out.exists()
+
+
+_ROWS_AND_MATMUL = """
+from ascgen.builder import Cast, Exp, Kernel, Matmul, ReduceMax, ReduceSum, Relu
+
+sm = Kernel("sm", block_dim=3, tile_length=256)
+x = sm.input("x", "float32", shape=("rows", "cols"))
+e = Exp(x - ReduceMax(x, axis=-1))
+sm.output("y", e / ReduceSum(e, axis=-1))
+
+mm = Kernel("mm", block_dim=2)
+K = mm.dim("K", multiple_of=16)
+a = mm.input("a", "float16", shape=("M", K))
+b = mm.input("b", "float16", shape=(K, "N"))
+c = Matmul(a, b, tile=(32, 32, 16))
+mm.output("z", Cast(Relu(c), "float16"))
+"""
+
+
+def test_host_program_of_2d_and_matmul_kernels_runs_on_the_emulator(tmp_path, capfd):
+    spec = tmp_path / "two_d.py"
+    spec.write_text(_ROWS_AND_MATMUL)
+    out = tmp_path / "proj"
+    assert main(["emit", str(spec), "--product", "ascend910b", "-o", str(out), "--host", "-q"]) == 0
+    main_cpp = (out / "main.cpp").read_text()
+    assert "const uint32_t rows = 11;" in main_cpp and "const uint32_t cols = 86;" in main_cpp
+    assert "sm_do(blockDim, stream, dev_x, dev_y, rows, cols);" in main_cpp
+    assert "mm_do(blockDim, stream, dev_a, dev_b, dev_workspace, dev_z, M, N, K);" in main_cpp
+    assert np.fromfile(out / "golden" / "mm.workspace.bin", np.float32).size == 65 * 37
+    # separate sources, as CMake compiles them: the kernel type of an unmarked kernel is inferred per file
+    sources = [str(out / name) for name in ("main.cpp", "sm.cpp", "mm.cpp")]
+    assert main(["run", *sources, "--product", "ascend910b", "--cwd", str(out)]) == 0
+    printed = capfd.readouterr().out
+    assert "sm: pass" in printed and "mm: pass" in printed
+    assert main(["emit", str(spec), "--product", "ascend910b", "-o", str(tmp_path / "p2"), "--host", "--length", "9"]) == 2
+    assert "--length applies to 1-D kernels; kernel 'sm' is 2-D" in capfd.readouterr().err

@@ -33,7 +33,8 @@ NOT_OFFERED = {("bf16_leaky", "ascend310p"): "bfloat16 is not offered on ascend3
                ("layernorm", "ascend310p"): _NO_PAD, ("row_stats", "ascend310p"): _NO_PAD,
                # Matmul is a MIX kernel: AIC and AIV are one core on ascend310p
                ("matmul_relu", "ascend310p"): "no separate AIC and AIV cores",
-               ("matmul_bf16", "ascend310p"): "no separate AIC and AIV cores"}
+               ("matmul_bf16", "ascend310p"): "no separate AIC and AIV cores",
+               ("matmul_int8", "ascend310p"): "no separate AIC and AIV cores"}
 
 
 @pytest.mark.parametrize("product", PRODUCTS)

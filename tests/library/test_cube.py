@@ -234,6 +234,49 @@ static int mmad_i8(int m, int k, int n) {
     return 0;
 }
 
+// mmad_i8_kn M K N: as mmad_i8 but B is stored as it is multiplied (KxN) in GM: ND -> NZ in L1 (32-column
+// blocks), then LoadDataWithTranspose turns each 32 x 32 block into two zN fractals of L0B.
+static int mmad_i8_kn(int m, int k, int n) {
+    auto up = [](int v, int a) { return (v + a - 1) / a * a; };
+    const int8_t* ap = take<int8_t>(size_t(m) * k);
+    const int8_t* bp = take<int8_t>(size_t(k) * n);
+    std::vector<int8_t> a(ap, ap + size_t(m) * k), b(bp, bp + size_t(k) * n);
+    std::vector<int32_t> c(size_t(m) * n, 0);
+    ascgen::rt::gm_register(a.data(), a.size(), "a");
+    ascgen::rt::gm_register(b.data(), b.size(), "b");
+    ascgen::rt::gm_register(c.data(), c.size() * 4, "c");
+    GlobalTensor<int8_t> ag, bg;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer(a.data(), a.size());
+    bg.SetGlobalBuffer(b.data(), b.size());
+    cg.SetGlobalBuffer(c.data(), c.size());
+    const int mf = up(m, 16) / 16, nf = up(n, 16) / 16, kf = up(k, 32) / 32, nb = up(n, 32) / 32;
+    const uint32_t aSize = uint32_t(mf * kf * 512), b1Size = uint32_t(kf * 32 * nb * 32);
+    const uint32_t b2Size = uint32_t((nf * kf + 1) * 512);     // one fractal more: the last pair of an odd nf
+    LocalTensor<int8_t> a1(TPosition::A1, 0, aSize), b1(TPosition::B1, aSize, b1Size);
+    LocalTensor<int8_t> a2(TPosition::A2, 0, aSize), b2(TPosition::B2, 0, b2Size);
+    LocalTensor<int32_t> c1(TPosition::CO1, 0, uint32_t(mf * nf * 256));
+    Nd2NzParams pa{1, uint16_t(m), uint16_t(k), 0, uint16_t(k), uint16_t(mf * 16), 1, 0};
+    DataCopy(a1, ag, pa);
+    Nd2NzParams pb{1, uint16_t(k), uint16_t(n), 0, uint16_t(n), uint16_t(kf * 32), 1, 0};
+    DataCopy(b1, bg, pb);
+    LoadData2DParams la;
+    la.repeatTimes = uint8_t(kf), la.srcStride = uint16_t(mf);
+    for (int i = 0; i < mf; ++i) LoadData(a2[uint32_t(i * kf * 512)], a1[uint32_t(i * 512)], la);
+    for (int t = 0; t < kf; ++t) {
+        LoadData2dTransposeParams lb(uint16_t(t), uint8_t(nb), uint16_t(kf), 1, 0);
+        LoadDataWithTranspose(b2[uint32_t(t * nf * 512)], b1, lb);
+    }
+    MmadParams mp;
+    mp.m = uint16_t(m), mp.n = uint16_t(n), mp.k = uint16_t(k);
+    Mmad(c1, a2, b2, mp);
+    FixpipeParamsV220 fp;
+    fp.nSize = uint16_t(n), fp.mSize = uint16_t(m), fp.srcStride = uint16_t(mf * 16), fp.dstStride = uint32_t(n);
+    Fixpipe(cg, c1, fp);
+    put(c.data(), c.size());
+    return 0;
+}
+
 int main(int argc, char** argv) {
     char buf[1 << 16];
     size_t got;
@@ -243,6 +286,7 @@ int main(int argc, char** argv) {
         if (cmd == "widen") return widen();
         if (cmd == "nd2nz") return nd2nz(argv + 2);
         if (cmd == "mmad_i8") return mmad_i8(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]));
+        if (cmd == "mmad_i8_kn") return mmad_i8_kn(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]));
         if (cmd == "gemv") return gemv(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]) != 0);
         if (cmd == "gemm") {
             std::string t = argv[2];
@@ -333,6 +377,18 @@ def test_int8_cube_path_through_the_library_is_exact(m, k, n):
     assert res.returncode == 0, res.stderr.decode()
     out = np.frombuffer(res.stdout, np.int32).reshape(m, n)
     assert np.array_equal(out, a.astype(np.int64) @ bt.T.astype(np.int64))
+
+
+@pytest.mark.parametrize("m,k,n", [(16, 32, 32), (20, 96, 35), (17, 64, 80)])
+def test_int8_with_b_as_k_by_n_through_load_data_with_transpose_is_exact(m, k, n):
+    exe = harness.build("cube_driver_baseline", DRIVER)
+    rng = np.random.default_rng(m * k + n)
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    b = rng.integers(-128, 128, (k, n), dtype=np.int8)        # as multiplied: 32 x 32 blocks transposed to L0B
+    res = harness.run(exe, "mmad_i8_kn", m, k, n, stdin=a.tobytes() + b.tobytes())
+    assert res.returncode == 0, res.stderr.decode()
+    out = np.frombuffer(res.stdout, np.int32).reshape(m, n)
+    assert np.array_equal(out, a.astype(np.int64) @ b.astype(np.int64))
 
 
 @pytest.mark.parametrize("m,n,k,init", [(21, 35, 77, 1), (1, 20, 13, 0), (33, 16, 8, 0)])

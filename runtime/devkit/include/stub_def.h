@@ -77,3 +77,12 @@
 #include "ascgen_devkit/globals.h"
 #include "ascgen_devkit/intrinsics.h"
 #include "ascgen_devkit/missing.h"
+
+// The library's CPU-mode checks (kernel_log.h: ASCENDC_ASSERT, ASCENDC_REPORT_NOT_SUPPORT...) end with an
+// unqualified raise(SIGABRT). Inside namespace AscendC this declaration is found before ::raise: on a core it
+// turns the abort into a KernelAssertError naming the user's line (defined in ascgen_devkit/model.h) instead
+// of ending the process.
+#include <csignal>
+namespace AscendC {
+int raise(int sig);
+}

@@ -144,6 +144,51 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     ::ascgen::rt::cost(PIPE_MTE1, uint64_t(n) * 512);
 }
 
+// L1 -> L0A / L0B with transpose, int8 (the 32 x 32 block form): each repeat reads one 1024-byte block
+// from src block startIndex + i * srcStride (units of 1024 bytes): two consecutive 16 x 32 fractals, which
+// stacked are a 32 x 32 matrix S (as in NZ). It writes S's transpose as two fractals: rows 0-15 at
+// i * (1 + dstGap) fractals, rows 16-31 (1 + dstFracGap) fractals after them. That turns a (K, N) int8
+// matrix in L1 NZ into the zN fractals of L0B (32 k-values contiguous per column).
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() {}
+    LoadData2dTransposeParams(uint16_t start, uint8_t repeat, uint16_t srcStr, uint16_t gap, uint16_t fracGap,
+                              uint8_t mode = 0)
+        : startIndex(start), repeatTimes(repeat), srcStride(srcStr), dstGap(gap), dstFracGap(fracGap), addrMode(mode) {}
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                  const LoadData2dTransposeParams& p, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
+    namespace L = ::ascgen::lib;
+    L::enter(loc);
+    static_assert(sizeof(T) == 1, "ascgen: LoadDataWithTranspose is emulated for int8 / uint8 (32 x 32 blocks)");
+    ASCGEN_ARG_CHECK(p.addrMode == 0, loc, "LoadDataWithTranspose: only the incrementing address mode is emulated");
+    const int64_t n = p.repeatTimes;
+    if (n == 0) return;
+    L::check_ub_bytes(src, (int64_t(p.startIndex) + (n - 1) * p.srcStride + 1) * 1024, "LoadDataWithTranspose",
+                      "src", loc);
+    L::check_ub_bytes(dst, ((n - 1) * (1 + int64_t(p.dstGap)) + 2 + int64_t(p.dstFracGap)) * 512,
+                      "LoadDataWithTranspose", "dst", loc);
+    for (int64_t i = 0; i < n; ++i) {
+        T blk[1024];
+        std::memcpy(blk, src.data() + (int64_t(p.startIndex) + i * p.srcStride) * 1024, 1024);
+        T* o0 = dst.data() + i * (1 + int64_t(p.dstGap)) * 512;
+        T* o1 = o0 + (1 + int64_t(p.dstFracGap)) * 512;
+        for (int r = 0; r < 16; ++r)
+            for (int c = 0; c < 32; ++c) {
+                o0[r * 32 + c] = blk[c * 32 + r];
+                o1[r * 32 + c] = blk[c * 32 + 16 + r];
+            }
+    }
+    ::ascgen::rt::cost(PIPE_MTE1, uint64_t(n) * 1024);
+}
+
 // L0C = [L0C +] L0A x L0B for m x k times k x n: half/bfloat16 into a float L0C, int8 into an int32 L0C.
 // The arithmetic is ascgen::gemm::mmad (ascgen/gemm.h, shared with the devkit backend's `mad`).
 //

@@ -92,3 +92,41 @@ ASCGEN_DEVKIT_MISSING(load_gm_to_cb)
 ASCGEN_DEVKIT_MISSING(load_gm_to_cbuf)
 ASCGEN_DEVKIT_MISSING(load_image_to_cbuf)
 ASCGEN_DEVKIT_MISSING(mad_s4)
+
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+// dav_m200 (ascend310p): the names its library code uses that dav_c220 does not have, or uses with other
+// arities. Declared only, like the rest: a kernel that reaches one fails to link and is refused by name.
+enum ConvRelu_t { CRMODE_NONE, CRMODE_F32toF16_NONE, CRMODE_F32toF16_RELU, CRMODE_S32toF16_NONE, CRMODE_F16toF32_NONE,
+                  CRMODE_NONE_RELU, CRMODE_F16_MUL, CRMODE_S32toF16_DEQSCALE_SPR, CRMODE_DEQSCALE_VDEQ8,
+                  CRMODE_DEQSCALE_DEQ8, CRMODE_DEQSCALE_VDEQ16, CRMODE_DEQSCALE_DEQ16, CRMODE_DEQSCALE_VDEQS16,
+                  CRMODE_DEQSCALE_DEQS16 };
+enum csize_t { CSIZE0, CSIZE1 };
+ASCGEN_DEVKIT_MISSING(copy_matrix_cc_to_cbuf)
+ASCGEN_DEVKIT_MISSING(copy_matrix_cc_to_ubuf)
+ASCGEN_DEVKIT_MISSING(copy_vector_cc_to_ubuf)
+ASCGEN_DEVKIT_MISSING(copy_vector_ubuf_to_cc)
+ASCGEN_DEVKIT_MISSING(copy_matrix_ubuf_to_cc)
+ASCGEN_DEVKIT_MISSING(copy_ubuf_to_cbuf)
+ASCGEN_DEVKIT_MISSING(copy_cbuf_to_ubuf)
+ASCGEN_DEVKIT_MISSING(vscatter)
+ASCGEN_DEVKIT_MISSING(vreduce)
+ASCGEN_DEVKIT_MISSING(vpadding)
+ASCGEN_DEVKIT_MISSING(vaddrelu)
+ASCGEN_DEVKIT_MISSING(vadddeqrelu)
+ASCGEN_DEVKIT_MISSING(v4dtrans)
+ASCGEN_DEVKIT_MISSING(load_unzip_index_from_gm)
+ASCGEN_DEVKIT_MISSING(load_gm_to_cbuf_unzip)
+ASCGEN_DEVKIT_MISSING(load_gm_to_cb_unzip)
+ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_cb_s4)
+ASCGEN_DEVKIT_MISSING(vconv_s322s16)
+ASCGEN_DEVKIT_MISSING(vcbd_s322s16)
+ASCGEN_DEVKIT_MISSING(get_status)
+ASCGEN_DEVKIT_MISSING(get_imm)
+// other arities than dav_c220's
+ASCGEN_DEVKIT_MISSING(vsel)
+ASCGEN_DEVKIT_MISSING(vcmax)
+ASCGEN_DEVKIT_MISSING(vcmin)
+ASCGEN_DEVKIT_MISSING(vconv_s162f16)
+ASCGEN_DEVKIT_MISSING(vconv_f162s16r)
+ASCGEN_DEVKIT_MISSING(vlrelu)
+#endif

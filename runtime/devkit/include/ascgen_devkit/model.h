@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include "ascgen/rt.h"
 #include "ascgen_devkit/state.h"
@@ -37,6 +38,17 @@ void ProcessLock::UnInit() {}
 int ProcessLock::Read() { return 0; }
 int ProcessLock::Write() { return 0; }
 int ProcessLock::Unlock() { return 0; }
+
+// stub_def.h: the library's own failed checks, on a core, are a typed error at the user's line. On the host
+// (a host program calling library code) they abort as they would without ascgen.
+int raise(int sig) {
+    namespace rt = ::ascgen::rt;
+    if (std::strcmp(rt::core_name(), "host") == 0) return ::raise(sig);
+    if (::ascgen_devkit::unwinding()) return 0;     // a destructor's check while a fault unwinds: already failed
+    rt::fail(rt::Fault::Assert, ::ascgen_devkit::at("raise"),
+             "the Ascend C library stopped the kernel (signal %d): one of its own checks failed; its [ERROR] line, "
+             "printed above, says which", sig);
+}
 
 // The library's API-level argument checks (tikicpulib implements them). This backend checks at the
 // intrinsic layer instead (UB bounds and alignment, GM bounds and races on every DMA), so the API-level
@@ -107,7 +119,7 @@ uint64_t GetHardWarebufferSize(uint8_t index) {
     const auto& lens = ConstDefiner::Instance().bufferInitLen;
     const auto it = lens.find(static_cast<Hardware>(index));
     if (it == lens.end()) {
-        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ASCGEN_HERE,
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen_devkit::at("GetHardWarebufferSize"),
                            "GetHardWarebufferSize: the library has no buffer of hardware index %u", unsigned(index));
     }
     return it->second;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <exception>
 #include "../../../include/ascgen/rt.h"
+#include "site.h"   // at(intrinsic): where a fault or a GM access is reported
 
 namespace ascgen_devkit {
 
@@ -47,8 +48,6 @@ inline const char* hw_name(int hw) {
 
 inline bool counter_mode() { return (regs.ctrl >> CTRL_COUNTER_BIT) & 1u; }
 
-// Where a fault is reported: the intrinsic, and the last user line the core recorded (rt::poll(loc)).
-inline ::ascgen::rt::Loc at(const char* intrinsic) { return ::ascgen::rt::Loc{intrinsic, 0}; }
 
 // Every local-memory operand must lie inside the UB the library allocated for this core.
 inline void check_ub(const void* lo, uint64_t bytes, const char* intrinsic) {

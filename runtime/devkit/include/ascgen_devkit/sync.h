@@ -19,14 +19,17 @@ inline void pipe_barrier(pipe_t) {
 }
 inline void dsb(mem_dsb_t) { ascgen_devkit::tick(); }
 
-// config = 1 | mode << 4 | flag << 8 (the library's GetffstMsg). Flags 11-14 go through the task-sync
-// recogniser (tasksync.h); the others straight to the core's flag model.
-inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config) {
+// config = 1 | mode << 4 | flag << 8 (the library's GetffstMsg). `caller` is the function the call is
+// written in: the task-sync recogniser (tasksync.h) takes the calls of the library's SyncAll and task-sync
+// functions; every other call goes straight to the core's flag model.
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, const char* caller = __builtin_FUNCTION()) {
     int mode = int((config >> 4) & 0x3);
     int flag = int((config >> 8) & 0xf);
-    ascgen_devkit::flag_op(ascgen_devkit::FlagOp{true, mode, int(pipe), flag});
+    ascgen_devkit::flag_op(ascgen_devkit::FlagOp{true, mode, int(pipe), flag}, caller);
 }
-inline void wait_flag_dev(int64_t flag) { ascgen_devkit::flag_op(ascgen_devkit::FlagOp{false, 0, 0, int(flag)}); }
+inline void wait_flag_dev(int64_t flag, const char* caller = __builtin_FUNCTION()) {
+    ascgen_devkit::flag_op(ascgen_devkit::FlagOp{false, 0, 0, int(flag)}, caller);
+}
 
 // The library's CPU-mode barrier around its software SyncAll (it spins on GM between the two calls).
 inline void __sync_all_stub(int /*usedCores*/, bool aivOnly) {

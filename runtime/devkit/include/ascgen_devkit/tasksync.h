@@ -1,4 +1,4 @@
-// Task sync and SyncAll as the library emits them, recognised from flag traffic.
+// Task sync and SyncAll as the library emits them, recognised by the library function that issues them.
 //
 // The real library has no call-level hook: with the SuperKernel compiler's macros
 // (__ASCENDC_ENABLE_SET_NEXT_TASK_START, __ASCENDC_ENABLE_WAIT_PRE_TASK_END, early start V1) its
@@ -8,15 +8,23 @@
 //        SyncAll<false>  S2_12 W13                 SetNextTaskStart S0_11
 //        SetNextTaskStart S0_14                    WaitPreTaskEnd   W11 S2_13 W12
 //        WaitPreTaskEnd  W14 S2_12 W13
-// This layer buffers the flag operations of one such sequence (nothing else runs in between) and hands the
-// whole call to the core (rt::sync_all, rt::set_next_task_start, rt::wait_pre_task_end), so the
-// SuperKernel boundary semantics, call counts, hang and race detectors see the calls as they do for the
-// builtin backend. A lone S0_14 / S0_11 is a SetNextTaskStart once any other intrinsic (or the end of the
-// kernel) follows; a buffer that matches no sequence is replayed as raw flags, in order.
+// A kernel's own CrossCoreSetFlag / CrossCoreWaitFlag may use the same flags and the same shapes
+// (cross_core_set_wait_flag: `S0_11 W11` on the AIC, `S2_12 W13` on the AIV), so the flags alone cannot
+// tell them apart. Both intrinsics therefore take the name of their calling function as a defaulted
+// argument (__builtin_FUNCTION(), fixed where the call is written, whatever gets inlined): only the calls
+// written inside the library's SyncAllImpl / SetNextTaskStart*Impl / WaitPreTaskEnd*Impl are collected
+// here (one library call issues its whole sequence with nothing in between) and handed to the core as one
+// call (rt::sync_all, rt::set_next_task_start, rt::wait_pre_task_end), so the SuperKernel boundary
+// semantics, call counts, hang and race detectors see them as on the builtin backend. Every other call
+// (CrossCoreSetFlag's NotifyEventImpl, the C API, a kernel calling the intrinsic itself) is a raw flag. A
+// library sequence of a shape not listed above (another early-start configuration) is replayed as raw
+// flags, in order.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include "../../../include/ascgen/rt.h"
+#include "site.h"   // at(name): the call site, for the reports
 
 namespace ascgen_devkit {
 
@@ -25,82 +33,68 @@ namespace ascgen_devkit {
 // (that would terminate the process), so during unwinding the intrinsics neither poll nor talk to the core.
 inline bool unwinding() { return std::uncaught_exceptions() > 0; }
 
+// Which library call a flag operation belongs to, from the name of the function that issued it.
+enum class SyncCall { None, SyncAll, SetNextTaskStart, WaitPreTaskEnd };
+inline SyncCall sync_call_of(const char* caller) {
+    if (!caller) return SyncCall::None;
+    if (!std::strcmp(caller, "SyncAllImpl") || !std::strcmp(caller, "SuperKernelAutoSyncAllImpl"))
+        return SyncCall::SyncAll;
+    if (!std::strncmp(caller, "SetNextTaskStart", 16)) return SyncCall::SetNextTaskStart;   // Impl, V3Impl
+    if (!std::strncmp(caller, "WaitPreTaskEnd", 14)) return SyncCall::WaitPreTaskEnd;       // Impl, V2/V3Impl
+    return SyncCall::None;
+}
+
 struct FlagOp {
     bool set;
     int mode, pipe, flag;
+    ::ascgen::rt::Loc loc{nullptr, 0};   // the call site, captured when the op is issued (flag_op)
 };
 
 struct TaskSync {
     FlagOp ops[4];
     int n = 0;
+    SyncCall call = SyncCall::None;
 };
 inline TaskSync tsync;
 
-inline bool is_sync_flag(int flag) { return flag >= 11 && flag <= 14; }
-inline ::ascgen::rt::Loc sync_loc(const char* what) { return ::ascgen::rt::Loc{what, 0}; }
-
-inline bool matches(const FlagOp* ops, int n, const char* pattern) {
-    // pattern: space-separated tokens "S0_14", "W13"
-    int i = 0;
-    const char* p = pattern;
-    while (*p) {
-        while (*p == ' ') ++p;
-        if (!*p) break;
-        if (i >= n) return false;
-        const FlagOp& o = ops[i++];
-        if (*p == 'S') {
-            int mode = p[1] - '0';
-            int flag = (p[3] - '0') * 10 + (p[4] - '0');
-            if (!o.set || o.mode != mode || o.flag != flag) return false;
-            p += 5;
-        } else {
-            int flag = (p[1] - '0') * 10 + (p[2] - '0');
-            if (o.set || o.flag != flag) return false;
-            p += 3;
-        }
-    }
-    return i == n;
-}
-inline bool is_prefix(const FlagOp* ops, int n, const char* pattern) {
-    // Parse the pattern's tokens and compare the first n with ops.
-    FlagOp tmp[4];
+// Parse a pattern ("S0_14 W13": set mode 0 on flag 14, wait on flag 13) into ops; returns their count.
+inline int parse(const char* pattern, FlagOp* out) {
     int m = 0;
-    const char* p = pattern;
-    while (*p && m < 4) {
-        while (*p == ' ') ++p;
-        if (!*p) break;
-        if (*p == 'S') { tmp[m++] = FlagOp{true, p[1] - '0', 0, (p[3] - '0') * 10 + (p[4] - '0')}; p += 5; }
-        else { tmp[m++] = FlagOp{false, 0, 0, (p[1] - '0') * 10 + (p[2] - '0')}; p += 3; }
+    for (const char* p = pattern; *p && m < 4;) {
+        if (*p == ' ') { ++p; continue; }
+        if (*p == 'S') { out[m++] = FlagOp{true, p[1] - '0', 0, (p[3] - '0') * 10 + (p[4] - '0')}; p += 5; }
+        else { out[m++] = FlagOp{false, 0, 0, (p[1] - '0') * 10 + (p[2] - '0')}; p += 3; }
     }
-    if (n > m) return false;
+    return m;
+}
+// Do the first n ops equal the pattern's first n (prefix) or all of it (!prefix)?
+inline bool fits(const FlagOp* ops, int n, const char* pattern, bool prefix) {
+    FlagOp want[4];
+    int m = parse(pattern, want);
+    if (n > m || (!prefix && n != m)) return false;
     for (int i = 0; i < n; ++i) {
-        if (ops[i].set != tmp[i].set || ops[i].flag != tmp[i].flag) return false;
-        if (ops[i].set && ops[i].mode != tmp[i].mode) return false;
+        if (ops[i].set != want[i].set || ops[i].flag != want[i].flag) return false;
+        if (ops[i].set && ops[i].mode != want[i].mode) return false;
     }
     return true;
+}
+inline bool matches(const FlagOp* ops, int n, const char* pattern) { return fits(ops, n, pattern, false); }
+
+inline void raw(const FlagOp& o) {
+    if (o.set) ::ascgen::rt::cross_core_set_flag(o.mode, o.pipe, o.flag, o.loc);
+    else ::ascgen::rt::cross_core_wait_flag(o.flag, o.loc);
 }
 
 inline void replay_raw() {
     TaskSync t = tsync;
     tsync.n = 0;
-    for (int i = 0; i < t.n; ++i) {
-        const FlagOp& o = t.ops[i];
-        if (o.set) ::ascgen::rt::cross_core_set_flag(o.mode, o.pipe, o.flag, sync_loc("ffts_cross_core_sync"));
-        else ::ascgen::rt::cross_core_wait_flag(o.flag, sync_loc("wait_flag_dev"));
-    }
+    tsync.call = SyncCall::None;
+    for (int i = 0; i < t.n; ++i) raw(t.ops[i]);
 }
 
-// A pending lone set: the library's SetNextTaskStart (nothing else followed it in its sequence).
+// A library sequence cut short (another intrinsic, or the end of the kernel): its flags as they were.
 inline void flush_sync() {
     if (tsync.n == 0 || unwinding()) return;
-    const bool aic = ::ascgen::rt::core_type() == ::ascgen::rt::CoreType::AIC;
-    if (tsync.n == 1 && matches(tsync.ops, 1, aic ? "S0_11" : "S0_14")) {
-        int pipe = tsync.ops[0].pipe;
-        tsync.n = 0;
-        ::ascgen::rt::set_next_task_start(aic ? ::ascgen::rt::pipe::MTE3 : pipe, aic ? pipe : ::ascgen::rt::pipe::FIX,
-                                          false, sync_loc("SetNextTaskStart"));
-        return;
-    }
     replay_raw();
 }
 
@@ -111,46 +105,57 @@ inline void tick() {
     ::ascgen::rt::poll();
 }
 
-inline void flag_op(const FlagOp& op) {
+// The library sequences of one call kind for this core type (kind: 0 sync_all(aiv only), 1 sync_all(mixed),
+// 2 wait_pre_task_end, 3 set_next_task_start).
+struct Pattern { const char* ops; int kind; };
+inline int patterns(SyncCall call, bool aic, const Pattern** out) {
+    static const Pattern aiv_sync[] = {{"S0_14 W14", 0}, {"S2_12 W13", 1}};
+    static const Pattern aic_sync[] = {{"W12 S0_11 W11 S2_13", 1}, {"S0_14 W14", 0}};
+    static const Pattern aiv_wait[] = {{"W14 S2_12 W13", 2}};
+    static const Pattern aic_wait[] = {{"W11 S2_13 W12", 2}};
+    static const Pattern aiv_set[] = {{"S0_14", 3}};
+    static const Pattern aic_set[] = {{"S0_11", 3}};
+    switch (call) {
+        case SyncCall::SyncAll: *out = aic ? aic_sync : aiv_sync; return 2;
+        case SyncCall::WaitPreTaskEnd: *out = aic ? aic_wait : aiv_wait; return 1;
+        case SyncCall::SetNextTaskStart: *out = aic ? aic_set : aiv_set; return 1;
+        default: return 0;
+    }
+}
+
+inline void issue(int kind, const FlagOp& first, bool aic) {
+    namespace rt = ::ascgen::rt;
+    if (kind == 3)
+        rt::set_next_task_start(aic ? rt::pipe::MTE3 : first.pipe, aic ? first.pipe : rt::pipe::FIX, false,
+                                at("SetNextTaskStart"));
+    else if (kind == 2) rt::wait_pre_task_end(false, at("WaitPreTaskEnd"));
+    else rt::sync_all(kind == 0, at("SyncAll"));
+}
+
+// One flag operation, from the function `caller` (ffts_cross_core_sync / wait_flag_dev, sync.h).
+inline void flag_op(FlagOp op, const char* caller) {
     if (unwinding()) return;
     ::ascgen::rt::poll();
-    if (!is_sync_flag(op.flag)) {
-        if (tsync.n) flush_sync();
-        if (op.set) ::ascgen::rt::cross_core_set_flag(op.mode, op.pipe, op.flag, sync_loc("ffts_cross_core_sync"));
-        else ::ascgen::rt::cross_core_wait_flag(op.flag, sync_loc("wait_flag_dev"));
-        return;
-    }
-    const bool aic = ::ascgen::rt::core_type() == ::ascgen::rt::CoreType::AIC;
-    if (tsync.n == 4) flush_sync();
+    op.loc = at(op.set ? "ffts_cross_core_sync" : "wait_flag_dev");   // a raw flag's, or a replayed one's
+    const SyncCall call = sync_call_of(caller);
+    if (tsync.n && (call != tsync.call || tsync.n == 4)) flush_sync();
+    if (call == SyncCall::None) return raw(op);
+    tsync.call = call;
     tsync.ops[tsync.n++] = op;
-    struct Pattern { const char* ops; int kind; };  // kind: 0 sync_all(aiv only), 1 sync_all(mixed), 2 wait
-    static const Pattern aiv[] = {{"S0_14 W14", 0}, {"S2_12 W13", 1}, {"W14 S2_12 W13", 2}};
-    static const Pattern aicp[] = {{"W12 S0_11 W11 S2_13", 1}, {"W11 S2_13 W12", 2}};
-    const Pattern* ps = aic ? aicp : aiv;
-    const int np = aic ? 2 : 3;
-    for (int i = 0; i < np; ++i)
-        if (matches(tsync.ops, tsync.n, ps[i].ops)) {
-            tsync.n = 0;
-            if (ps[i].kind == 2) ::ascgen::rt::wait_pre_task_end(false, sync_loc("WaitPreTaskEnd"));
-            else ::ascgen::rt::sync_all(ps[i].kind == 0, sync_loc("SyncAll"));
-            return;
-        }
+    const bool aic = ::ascgen::rt::core_type() == ::ascgen::rt::CoreType::AIC;
+    const Pattern* ps = nullptr;
+    const int np = patterns(call, aic, &ps);
     bool prefix = false;
-    for (int i = 0; i < np; ++i) prefix = prefix || is_prefix(tsync.ops, tsync.n, ps[i].ops);
-    // A lone set of the SetNextTaskStart shape waits for what follows.
-    if (tsync.n == 1 && matches(tsync.ops, 1, aic ? "S0_11" : "S0_14")) return;
-    if (prefix) return;
-    // Not a library sequence: S0_14 followed by something else was a SetNextTaskStart, then go on.
-    if (tsync.n >= 2 && matches(tsync.ops, 1, aic ? "S0_11" : "S0_14")) {
-        FlagOp rest[4];
-        int m = tsync.n - 1;
-        for (int i = 0; i < m; ++i) rest[i] = tsync.ops[i + 1];
-        tsync.n = 1;
-        flush_sync();
-        for (int i = 0; i < m; ++i) flag_op(rest[i]);
-        return;
+    for (int i = 0; i < np; ++i) {
+        if (matches(tsync.ops, tsync.n, ps[i].ops)) {
+            const FlagOp first = tsync.ops[0];
+            tsync.n = 0;
+            tsync.call = SyncCall::None;
+            return issue(ps[i].kind, first, aic);
+        }
+        prefix = prefix || fits(tsync.ops, tsync.n, ps[i].ops, true);
     }
-    replay_raw();
+    if (!prefix) replay_raw();
 }
 
 }  // namespace ascgen_devkit
