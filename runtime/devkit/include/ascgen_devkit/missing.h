@@ -75,6 +75,8 @@ ASCGEN_DEVKIT_MISSING(vconv_f162s4r)
 ASCGEN_DEVKIT_MISSING(vconv_f162s4z)
 ASCGEN_DEVKIT_MISSING(vconv_f162s4)
 ASCGEN_DEVKIT_MISSING(vconv_s42f16)
+// vgather's dav_m200 form (dst, src, config); the dav_c220 form is defined in rearrange.h.
+ASCGEN_DEVKIT_MISSING(vgather)
 ASCGEN_DEVKIT_MISSING(vld_va_reg)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162s8)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)

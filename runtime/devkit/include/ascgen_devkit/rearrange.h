@@ -108,8 +108,9 @@ inline uint8_t* gather_base(uint64_t low32, const char* name) {
 }
 }  // namespace ascgen_devkit
 
-template <class T>
-inline void vgather(T* dst, uint32_t* offsets, uint64_t src_addr, uint64_t dr, uint64_t repeat) {
+// (Integer parameters are deduced so this form, not missing.h's dav_m200 declaration, is the exact match.)
+template <class T, class A, class R, class N>
+inline void vgather(T* dst, uint32_t* offsets, A src_addr, R dr, N repeat) {
     using namespace ascgen_devkit;
     tick();
     const uint64_t per = 256 / sizeof(T);
