@@ -51,7 +51,7 @@ class Run:
 
 def _scenario_flag(gen: str):
     """(flag, values) of gen_data.py's scenario argument, or (None, [None])."""
-    m = re.search(r"add_argument\(\s*['\"](-{1,2}\w*scenario\w*)['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\])",
+    m = re.search(r"add_argument\(\s*['\"](-{1,2}\w*scenario\w*)['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\]|\([^)]*\))",
                   gen, re.I | re.S)
     if not m:
         return None, [None]
@@ -65,6 +65,55 @@ def _readme_args(readme: str, script: str) -> list[str] | None:
             tail = line.split(script, 1)[1].split("#", 1)[0].strip().strip("`").strip()
             return tail.split() if tail else []
     return None
+
+
+SHELL_VAR = re.compile(r"^\s*([A-Z][A-Z0-9_]*)=(\w+)[ \t]*(?:#(.*))?$", re.M)
+
+
+def _expand(words, var, value):
+    return [w.replace("${" + var + "}", str(value)).replace("$" + var, str(value)) for w in words]
+
+
+def _readme_var(readme: str, gen: str):
+    """(name, values) of a shell variable the README sets and passes to gen_data.py (`SCENARIO=1  # 0: ...,
+    1: ...` then `gen_data.py --mode $SCENARIO`), or (None, [None]). The values swept: the choices
+    gen_data.py gives that argument, else the values the README's comment lists ("0: ... 1: ..."), else
+    the one it sets."""
+    args = _readme_args(readme, "gen_data.py") or []
+    for m in SHELL_VAR.finditer(readme):
+        name, default, comment = m.group(1), m.group(2), m.group(3) or ""
+        if not any(f"${name}" in a or "${" + name + "}" in a for a in args):
+            continue
+        flag = next((a.split("=", 1)[0] if "=" in a else args[i - 1] for i, a in enumerate(args)
+                     if name in a and ("=" in a or (i > 0 and args[i - 1].startswith("-")))), None)
+        if flag:
+            c = re.search(r"add_argument\(\s*['\"]" + re.escape(flag) + r"['\"][^)]*?choices\s*=\s*(range\([^)]*\)|\[[^\]]*\]|\([^)]*\))",
+                          gen, re.S)
+            if c:
+                return name, list(eval(c.group(1), {"range": range}))
+        listed = re.findall(r"(?:^|\s)(\d+)\s*:", comment)
+        return name, [int(v) for v in listed] if listed else [int(default) if default.isdigit() else default]
+    return None, [None]
+
+
+def _readme_defines(readme: str, var: str, value) -> list[str]:
+    """The -D NAME=$VAR its cmake line passes, as ascgen run defines."""
+    out = []
+    for line in readme.splitlines():
+        if "cmake" in line:
+            for name in re.findall(r"-D(\w+)=\$\{?" + var + r"\b", line):
+                if not name.startswith("CMAKE_") and f"{name}={value}" not in out:
+                    out += ["-D", f"{name}={value}"]
+    return out
+
+
+def _readme_program_args(readme: str, var: str, value) -> list[str]:
+    """What the README passes to the program (`./demo $TESTCASE`)."""
+    for line in readme.splitlines():
+        m = re.search(r"\./demo\b([^#`]*)", line)
+        if m and m.group(1).strip():
+            return _expand(m.group(1).split(), var, value)
+    return []
 
 
 SELF_PASS = re.compile(r"test pass", re.I)          # what a self-verifying example's main prints
@@ -100,20 +149,25 @@ def discover(tree: Path, only=None, self_verify: bool = False, exclude=()):
         flag, values = _scenario_flag(gen)
         readme = next((p.read_text(errors="replace") for p in (folder / "README.md", folder / "README_en.md")
                        if p.is_file()), "")
+        var, var_values = _readme_var(readme, gen)     # its shell variable feeds defines and program args too
+        if flag is None:
+            values = var_values
         cmake = (folder / "CMakeLists.txt").read_text(errors="replace") if (folder / "CMakeLists.txt").is_file() else ""
         # dav-3510 only: the README builds for dav-3510 alone, or its product table names only Ascend 950
         arch3510 = (("dav-3510" in readme and "dav-2201" not in readme)
                     or ("Ascend 950" in readme and not re.search(r"Atlas A[23]|dav-2201", readme)))
         verify_text = verify.read_text(errors="replace") if verify.name == "verify_result.py" else None
-        yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify_text, arch3510
+        yield folder, rel, sources, flag, values, readme, "SCENARIO_NUM" in cmake, verify_text, arch3510, var
 
 
-def _verify_args(readme: str, verify_text: str, flag, n) -> list[str]:
+def _verify_args(readme: str, verify_text: str, flag, n, var=None) -> list[str]:
     args = _readme_args(readme, "verify_result.py")
     if args is None:
         args = ["output/output.bin", "output/golden.bin"]
+    if var and any("$" + var in a or "${" + var + "}" in a for a in args):
+        return _expand(args, var, n)        # as the README passes it (gather: a positional scenario)
     args = [a for a in args if not re.search(r"scenario", a, re.I)]
-    if flag and re.search(r"scenario", verify_text, re.I):
+    if flag and re.search(re.escape(flag) + r"\b", verify_text):    # only a flag the script declares
         args.append(f"{flag}={n}")
     return args
 
@@ -186,7 +240,7 @@ def _arch3510_scenarios() -> set:
 
 
 def drive(item, backend: str, workdir: Path) -> Run:
-    folder, rel, sources, flag, n, readme, defines_scenario, verify_text, arch3510 = item
+    folder, rel, sources, flag, n, readme, defines_scenario, verify_text, arch3510, var = item
     product = "ascend950" if arch3510 or (rel, n) in _arch3510_scenarios() else "ascend910b"
     run = Run(rel, n, backend, product)
     start = time.perf_counter()
@@ -197,6 +251,8 @@ def drive(item, backend: str, workdir: Path) -> Run:
     (build / "output").mkdir()
     # the scenario flag, else what the README passes (antiquant: -DCMAKE_ASC_ARCHITECTURES=dav-2201)
     gen_args = [f"{flag}={n}"] if flag else (_readme_args(readme, "gen_data.py") or [])
+    if var and not flag:    # a shell variable of the README ($SCENARIO, $TESTCASE) set to this run's value
+        gen_args = _expand(gen_args, var, n)
     gen = _run([sys.executable, "../scripts/gen_data.py", *gen_args], build) if (root / "scripts/gen_data.py").is_file() else None
     if gen is not None and gen.returncode != 0:
         run.result, run.cause = "fail", "gen_data.py: " + _first_cause(gen.stderr or gen.stdout)
@@ -210,6 +266,11 @@ def drive(item, backend: str, workdir: Path) -> Run:
             cmd += ["-D", definition]
         if "-DASC_ARCHITECTURES=" in cmake_text(folder):      # what its CMakeLists passes to the host code
             cmd += ["-D", f"ASC_ARCHITECTURES={3510 if product == 'ascend950' else 2201}"]
+        if var:
+            cmd += _readme_defines(readme, var, n)
+            program_args = _readme_program_args(readme, var, n)
+            if program_args:
+                cmd += ["--args", *program_args]
         proc = _run(cmd, build)
         if proc.returncode != 0:
             run.result, run.cause = "fail", _first_cause(proc.stderr + "\n" + proc.stdout)
@@ -218,7 +279,7 @@ def drive(item, backend: str, workdir: Path) -> Run:
             run.result = "pass" if ok else "fail"
             run.cause = "" if ok else "WRONG ANSWER: " + _first_cause(proc.stdout)
         else:
-            verify = _run([sys.executable, "../scripts/verify_result.py", *_verify_args(readme, verify_text, flag, n)],
+            verify = _run([sys.executable, "../scripts/verify_result.py", *_verify_args(readme, verify_text, flag, n, var)],
                           build)
             ok = verify.returncode == 0 and "fail" not in verify.stdout.lower()
             run.result = "pass" if ok else "fail"

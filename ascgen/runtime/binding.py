@@ -3,7 +3,8 @@
 numpy arrays -> GM pointer parameters (C-contiguous, bound in place so outputs are written into them),
 Python numbers -> scalar parameters by the C type the compiler resolved (range-checked), bytes or numpy
 structured arrays/scalars -> a tiling GM_ADDR (copied, read-only data), None -> a null pointer.
-Every slot is 8 bytes; the trampoline reads sizeof(param) bytes from it (host_trampoline.h).
+Every slot is 8 bytes; the trampoline reads sizeof(param) bytes from it, or for a struct passed by value
+larger than 8 bytes, from the address it holds (host_trampoline.h).
 """
 from __future__ import annotations
 
@@ -110,6 +111,29 @@ def _scalar_bits(value, kind: str, pname: str, ctype: str, kernel: str) -> int:
     raise bad("has a type ascgen cannot pass from Python. Hint: use GM_ADDR and pass a structured array.")
 
 
+def _bind_struct(out: Bound, value, size: int, pname: str, ctype: str, kernel: str) -> None:
+    """A struct passed by value (a tiling struct): its bytes in the slot when they fit in 8, else the slot
+    holds the address of a kept-alive copy (host_trampoline.h load_arg)."""
+    if isinstance(value, np.ndarray) and (value.dtype.names is not None or value.dtype.kind == "V"):
+        data = np.ascontiguousarray(value).tobytes()
+    elif isinstance(value, np.void):
+        data = value.tobytes()
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    else:
+        raise SpecError(f'{kernel}: parameter "{pname}" is a {size}-byte struct passed by value ({ctype}); got '
+                        f"{type(value).__name__}. Hint: pass one numpy structured record or {size} bytes.")
+    if len(data) != size:
+        raise SpecError(f'{kernel}: parameter "{pname}" is a {size}-byte struct passed by value ({ctype}); got '
+                        f"{len(data)} bytes. Hint: the structured dtype must match the C struct's layout.")
+    if size <= 8:
+        out.slots.append(int.from_bytes(data, "little"))
+        return
+    copy = np.frombuffer(data, dtype=np.uint8).copy()
+    out.keepalive.append(copy)
+    out.slots.append(copy.ctypes.data)
+
+
 def check_untouched(kernel: str, readonly) -> None:
     """KernelMemoryError naming the first read-only parameter whose bound copy the kernel changed."""
     for pname, original, copy in readonly:
@@ -151,6 +175,8 @@ def bind(kernel: str, params, kinds: list[str], args: tuple, casts=()) -> Bound:
             out.slots.append(arr.ctypes.data)
             out.buffers.append((pname, arr))
             out.keepalive.append(arr)
+        elif kind.startswith("?"):
+            _bind_struct(out, value, int(kind[1:]), pname, ctype, kernel)
         else:
             if isinstance(value, np.ndarray) and value.ndim == 0:
                 value = value.item()

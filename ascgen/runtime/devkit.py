@@ -47,8 +47,11 @@ LIBRARY_DIRS = ("include", "include/adv_api", "include/adv_api/matmul", "include
                 "include/c_api", "include/simt_api", "include/utils", "impl", "impl/adv_api", "impl/basic_api",
                 "impl/c_api", "impl/simt_api", "impl/utils", ".")
 TILING_SCRIPT = "impl/adv_api/cmake/scripts/gen_kernel_tiling_data_def.py"
-MODEL_FLAGS = ("-fvisibility=hidden", "-fno-gnu-unique", "-g1", "-fno-omit-frame-pointer",
-               "-Wno-return-type")   # the library has no-return paths
+# -fno-strict-aliasing: kernel code copies structs through other pointer types (softmaxflashv3 reads its
+# tiling struct as uint32_t words into a struct holding a float); GCC's type-based aliasing at -O2 drops
+# such a store, so the emulator would run a different program than the device does.
+MODEL_FLAGS = ("-fvisibility=hidden", "-fno-gnu-unique", "-g1", "-fno-omit-frame-pointer", "-fno-strict-aliasing",
+               "-Wno-return-type")   # -Wno-return-type: the library has no-return paths
 PCH_NAME = "ascgen_devkit_pch.h"
 
 

@@ -111,6 +111,10 @@ DEVKIT_ONLY = [
     # compiles the library's Matmul (about a minute cold; the cube-only examples are in the sweep).
     Case("matmul_leakyrelu_api", "examples/01_simd_cpp_api/00_introduction/03_fusion_operation/"
          "matmul_leakyrelu_advanced_api", "matmul_leakyrelu_advanced_api.asc"),
+    # The advanced API: SoftMax with its host tiling (Brcb, BlockReduceMax/Sum inside the library); its own
+    # main compares with the golden and prints "test pass".
+    Case("softmax", "examples/01_simd_cpp_api/04_advanced_api/01_activation/softmax", "softmax.asc",
+         verify_args=None),
 ]
 # cross_core_set_wait_flag[2]: the kernel's own flags 11-13 beside the library's SyncAll / task-sync flags
 # (runtime/devkit/include/ascgen_devkit/tasksync.h tells them apart by the library function that sets them).

@@ -72,3 +72,21 @@ def test_none_is_a_null_pointer_and_numpy_scalars_work():
 def test_a_number_for_a_pointer_is_refused():
     with pytest.raises(SpecError, match='"x" is a GM pointer'):
         bind("k", [("x", "GM_ADDR")], ["ptr:uint8"], (5,))
+
+
+def test_a_struct_by_value_fits_its_slot_or_is_passed_by_address():
+    rec = np.zeros((), dtype=[("a", "<u4"), ("b", "<u4")])
+    rec["a"], rec["b"] = 7, 9
+    b = bind("k", [("t", "Small")], ["?8"], (rec,))
+    assert b.slots == [7 | 9 << 32]
+    big = np.arange(6, dtype=np.uint32).tobytes()
+    b = bind("k", [("t", "Tiling")], ["?24"], (big,))
+    copy = b.keepalive[0]
+    assert b.slots == [copy.ctypes.data] and copy.tobytes() == big
+
+
+def test_a_struct_by_value_of_the_wrong_size_or_kind_is_refused():
+    with pytest.raises(SpecError, match=r'"t" is a 24-byte struct passed by value \(Tiling\); got 20 bytes'):
+        bind("k", [("t", "Tiling")], ["?24"], (bytes(20),))
+    with pytest.raises(SpecError, match="got int. Hint: pass one numpy structured record or 24 bytes"):
+        bind("k", [("t", "Tiling")], ["?24"], (3,))

@@ -159,14 +159,15 @@ extern "C" __global__ __aicore__ void vec(GM_ADDR x, GM_ADDR out) {
 }
 """
 
+# MulCast (half x half -> int8) needs vmulconv_f162s8, which the backend does not implement.
 MISSING = """
 #include "kernel_operator.h"
-extern "C" __global__ __aicore__ void bcast(GM_ADDR x) {
+extern "C" __global__ __aicore__ void mulcast(GM_ADDR x) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> b;
     pipe.InitBuffer(b, 4096);
-    AscendC::LocalTensor<float> t = b.Get<float>();
-    AscendC::Brcb(t[512], t, 1, {1, 8});
+    AscendC::LocalTensor<half> t = b.Get<half>();
+    AscendC::MulCast(t[1024].ReinterpretCast<int8_t>(), t, t[512], 256);
 }
 """
 
@@ -319,7 +320,7 @@ def test_a_hang_names_the_line_where_the_cores_wait(built):
 def test_a_missing_intrinsic_is_a_compile_error_naming_it_and_its_caller(tree, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))     # where the relink that names the caller runs
     with pytest.raises(CompileError) as err:
-        load(MISSING, "ascend910b", backend="devkit", filename="bcast.cpp")
+        load(MISSING, "ascend910b", backend="devkit", filename="mulcast.cpp")
     text = str(err.value)
-    assert "intrinsic vbrcb" in text and "needed by" in text and "Brcb" in text, text
+    assert "intrinsic vmulconv_f162s8" in text and "needed by" in text and "MulCast" in text, text
     assert list(tmp_path.iterdir()) == [], "the relink's temporary folder was left behind"

@@ -1,7 +1,7 @@
 // Entry trampolines that ascgen generates for every kernel of a loaded module (ascgen/runtime/wrapper.py).
 //
 // `invoke(&kernel, args)` calls a kernel with each argument read from args[i], a pointer to an 8-byte slot
-// holding the value (Python fills the slots: pointer bits, integers, float bits, half bits, all
+// holding the value (or, for a struct larger than 8 bytes passed by value, the address of its bytes) (Python fills the slots: pointer bits, integers, float bits, half bits, all
 // little-endian); the parameter types come from the kernel's own declaration, deduced by the compiler,
 // so the C types Python binds against are exactly the ones the compiler saw. `signature(&kernel)`
 // describes those types for Python ("ptr:float32,uint32"). The wrapper defines ASCGEN_ENTRY_HALF /
@@ -63,19 +63,20 @@ std::string describe() {
     else return describe_value<T>();
 }
 
-// A parameter passed by value larger than a slot (a tiling struct) cannot come from Python, which refuses
-// its type ("?<size>") before any launch; a host program's <<<>>> launch passes it (host_launch.h) and never
-// comes here. So the entry still compiles, and reaching this is a bug of the caller, reported, never a copy
-// of 8 bytes of a larger value.
+// A value of up to 8 bytes sits in its slot; a larger one (a tiling struct passed by value) is copied from
+// the bytes the slot points at (Python keeps them alive for the launch, binding.py).
 template <class T>
 T load_arg(void* slot) {
-    alignas(T) unsigned char storage[sizeof(T) > 8 ? sizeof(T) : 8] = {};
-    if constexpr (sizeof(T) > 8) {
-        rt::fail(rt::Fault::Assert, rt::Loc{"ascgen entry", 0},
-                 "a kernel parameter of %zu bytes passed by value cannot be launched from Python (slots hold 8 "
-                 "bytes); launch the kernel from its host program, or pass the struct through GM", sizeof(T));
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "ascgen: a kernel parameter passed by value must be trivially copyable (plain data)");
+    alignas(T) unsigned char storage[sizeof(T)];
+    if constexpr (sizeof(T) <= 8) {
+        std::memcpy(storage, slot, sizeof(T));
+    } else {
+        const void* bytes;
+        std::memcpy(&bytes, slot, sizeof bytes);
+        std::memcpy(storage, bytes, sizeof(T));
     }
-    std::memcpy(storage, slot, sizeof(T) > 8 ? 8 : sizeof(T));
     return *reinterpret_cast<T*>(storage);
 }
 

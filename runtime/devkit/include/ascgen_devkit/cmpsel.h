@@ -31,7 +31,6 @@ inline void compare_bits(const char* name, uint8_t* dst, Operand a, const Operan
     uint64_t per = 256 / sizeof(T);
     Plan p = plan(repeat, per);
     Operand bo = bp ? *bp : a;
-    if (p.counter) { a = counter_stream(a, per); bo = counter_stream(bo, per); }
     const Operand* b = bp ? &bo : nullptr;
     check_ub(a.base, a.extent(p.repeats, per), name);
     if (b) check_ub(b->base, b->extent(p.repeats, per), name);
@@ -100,7 +99,6 @@ inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab
     const uint64_t per = 256 / sizeof(T);
     Operand d = op(dst, db, dr), a = op(s0, ab, ar);
     Plan p = plan(repeat, per);
-    if (p.counter) { d = counter_stream(d, per); a = counter_stream(a, per); }
     check_ub(d.base, d.extent(p.repeats, per), "vsel");
     check_ub(a.base, a.extent(p.repeats, per), "vsel");
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
@@ -115,7 +113,6 @@ inline void vsel(T* dst, T* s0, U* s1, uint64_t repeat, uint64_t db, uint64_t ab
         return;
     }
     Operand b = op(reinterpret_cast<T*>(s1), bb, br);
-    if (p.counter) b = counter_stream(b, per);
     check_ub(b.base, b.extent(p.repeats, per), "vsel");
     for (uint64_t r = 0; r < p.repeats; ++r)
         for (uint64_t e = 0; e < per; ++e) {
@@ -134,10 +131,8 @@ inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t d
     const uint64_t per = 256 / sizeof(T);
     Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
-    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
-    const uint64_t width = with_index ? 2 : 1;
     for (uint64_t r = 0; r < p.repeats; ++r) {
         bool any = false;
         wide_t<T> acc{};
@@ -153,17 +148,22 @@ inline void reduce(const char* name, T* dst, T* src, uint64_t repeat, uint64_t d
             }
             any = true;
         }
-        T* out = dst + r * dst_stride * width;
-        check_ub(out, width * sizeof(T), name);
+        // One result per repeat, dst_stride results apart: a (value, index) pair, the value alone, or the
+        // index alone as a uint32 (ONLY_INDEX), as the builtin backend lays them out.
+        const bool only_value = !with_index || order == int(Order_t::ONLY_VALUE);
+        const bool only_index = with_index && order == int(Order_t::ONLY_INDEX);
+        const uint64_t unit = only_index ? 4 : only_value ? sizeof(T) : 2 * sizeof(T);
+        uint8_t* slot = reinterpret_cast<uint8_t*>(dst) + r * dst_stride * unit;
+        check_ub(slot, unit, name);
         T value = T(acc);
         T index;
         if constexpr (sizeof(T) == 2) { uint16_t i = uint16_t(idx); std::memcpy(&index, &i, 2); }
         else { uint32_t i = uint32_t(idx); std::memcpy(&index, &i, 4); }
-        if (!with_index) out[0] = value;
+        T* out = reinterpret_cast<T*>(slot);
+        if (only_value) out[0] = value;
+        else if (only_index) { uint32_t i = uint32_t(idx); std::memcpy(slot, &i, 4); }
         else if (order == int(Order_t::VALUE_INDEX)) { out[0] = value; out[1] = index; }
-        else if (order == int(Order_t::INDEX_VALUE)) { out[0] = index; out[1] = value; }
-        else if (order == int(Order_t::ONLY_VALUE)) out[0] = value;
-        else out[0] = index;
+        else { out[0] = index; out[1] = value; }
     }
 }
 struct SumFold {
@@ -190,7 +190,6 @@ inline void vcadd(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uin
     const uint64_t per = 256 / sizeof(T);
     Operand s = op(src, sb, sr);
     Plan p = plan(repeat, per);
-    if (p.counter) s = counter_stream(s, per);
     check_ub(s.base, s.extent(p.repeats, per), "vcadd");
     wide_t<T> acc{};
     for (uint64_t r = 0; r < p.repeats; ++r)
@@ -209,3 +208,46 @@ template <class T>
 inline void vcmin(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uint64_t sr, Order_t order = Order_t::VALUE_INDEX) {
     ascgen_devkit::reduce("vcmin", dst, src, repeat, dr, sb, sr, int(order), true, ascgen_devkit::MinFold{});
 }
+
+namespace ascgen_devkit {
+// Reductions per group of lanes: `group` consecutive lanes of an iteration fold to one value (one 32-byte
+// block for vcgadd/vcgmax/vcgmin, a pair of lanes for vcpadd). Iteration r's results start at
+// dst + r * dst_stride * out_per_repeat (the stride counts whole iterations' results). A group without an
+// active lane leaves its destination element unchanged.
+template <class T, class Fold>
+inline void reduce_groups(const char* name, T* dst, T* src, uint64_t repeat, uint64_t dst_stride, uint64_t sb,
+                          uint64_t sr, uint64_t group, Fold fold) {
+    ascgen_devkit::tick();
+    const uint64_t per = 256 / sizeof(T), out_per_repeat = per / group;
+    Operand s = op(src, sb, sr);
+    Plan p = plan(repeat, per);
+    check_ub(s.base, s.extent(p.repeats, per), name);
+    if (p.repeats) check_ub(dst, ((p.repeats - 1) * dst_stride * out_per_repeat + out_per_repeat) * sizeof(T), name);
+    ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
+    for (uint64_t r = 0; r < p.repeats; ++r)
+        for (uint64_t g = 0; g < out_per_repeat; ++g) {
+            bool any = false;
+            wide_t<T> acc{};
+            for (uint64_t e = g * group; e < (g + 1) * group; ++e) {
+                if (!p.active(r, e)) continue;
+                wide_t<T> x = wide_t<T>(*reinterpret_cast<const T*>(s.at(r, e)));
+                acc = any ? fold.combine(acc, x) : x;
+                any = true;
+            }
+            if (any) dst[r * dst_stride * out_per_repeat + g] = T(acc);
+        }
+}
+}  // namespace ascgen_devkit
+
+// vcgadd / vcgmax / vcgmin (dst, src, repeat, dst repeat stride, src block stride, src repeat stride): one
+// result per 32-byte block, 8 per iteration. vcpadd: one result per pair of lanes.
+#define ASCGEN_DEVKIT_GROUP_REDUCE(NAME, GROUP, FOLD)                                                          \
+    template <class T>                                                                                        \
+    inline void NAME(T* dst, T* src, uint64_t repeat, uint64_t dr, uint64_t sb, uint64_t sr) {                \
+        ascgen_devkit::reduce_groups(#NAME, dst, src, repeat, dr, sb, sr, GROUP, ascgen_devkit::FOLD{});     \
+    }
+ASCGEN_DEVKIT_GROUP_REDUCE(vcgadd, 32 / sizeof(T), SumFold)
+ASCGEN_DEVKIT_GROUP_REDUCE(vcgmax, 32 / sizeof(T), MaxFold)
+ASCGEN_DEVKIT_GROUP_REDUCE(vcgmin, 32 / sizeof(T), MinFold)
+ASCGEN_DEVKIT_GROUP_REDUCE(vcpadd, 2, SumFold)
+#undef ASCGEN_DEVKIT_GROUP_REDUCE

@@ -7,6 +7,8 @@
 #include "vector.h"
 #include "convert.h"
 #include "cmpsel.h"
+#include "rearrange.h"
+#include "sort.h"
 #include "dma.h"
 #include "cube.h"
 #include "hooks.h"

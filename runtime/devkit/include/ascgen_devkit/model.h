@@ -68,6 +68,7 @@ bool CheckFunReduceOtherImplForMaskArray(VecReduceApiParams&, const uint64_t[], 
 bool CheckFunReduceOtherWhlImpl(VecReduceWhlApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFunReduceOtherWhlImplForMaskArray(VecReduceWhlApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunScatterImpl(VecScatterApiParams&, const char*) { return true; }
+bool CheckSortImpl(SortApiParams&, const char*) { return true; }
 bool CheckFunScatterImpl(VecScatterApiParams&, const uint64_t, const char*) { return true; }
 bool CheckFunScatterImplForMaskArray(VecScatterApiParams&, const uint64_t[], const char*) { return true; }
 bool CheckFunTransposeImpl(VecTransposeApiParams&, const char*) { return true; }
@@ -124,6 +125,13 @@ uint64_t GetHardWarebufferSize(uint8_t index) {
     return it->second;
 }
 }  // namespace check
+
+// The library's CPU mode announces vgather's / vgatherb's source before the instruction, whose operand
+// carries only the low 32 bits of the address (rearrange.h).
+void SetModelGatherbSrc0Tensor(uint64_t src0, const uint32_t length) {
+    ::ascgen_devkit::regs.gather_src = src0;
+    ::ascgen_devkit::regs.gather_len = length;
+}
 }  // namespace AscendC
 
 namespace ascgen_devkit {

@@ -61,3 +61,19 @@ inline uint64_t get_imm(uint64_t i0, uint64_t i1, uint64_t i2) { return get_imm(
 inline uint64_t get_imm(uint64_t i0, uint64_t i1, uint64_t i2, uint64_t i3) {
     return get_imm(i0, i1, i2) | (i3 & 0xFFFFu) << 48;
 }
+
+// The device compiler's scalar builtins min / max, which kernel code may call unqualified (the
+// softmaxflashv3 example does). Plain overloads per type, so std::min / std::max brought in by a
+// using-directive lose to them instead of being ambiguous.
+#define ASCGEN_DEVKIT_MINMAX(T)                                  \
+    inline T min(T a, T b) { return b < a ? b : a; }            \
+    inline T max(T a, T b) { return a < b ? b : a; }
+ASCGEN_DEVKIT_MINMAX(int)
+ASCGEN_DEVKIT_MINMAX(unsigned int)
+ASCGEN_DEVKIT_MINMAX(long)
+ASCGEN_DEVKIT_MINMAX(unsigned long)
+ASCGEN_DEVKIT_MINMAX(long long)
+ASCGEN_DEVKIT_MINMAX(unsigned long long)
+ASCGEN_DEVKIT_MINMAX(float)
+ASCGEN_DEVKIT_MINMAX(double)
+#undef ASCGEN_DEVKIT_MINMAX

@@ -28,6 +28,10 @@ struct CoreRegs {
     // the NZ->ND matrix strides), QUANT_PRE (the scalar quant parameter).
     uint64_t fpc = 0, nd_para = 0, quant_pre = 0;
     uint64_t fmatrix = 0, fmatrix_b = 0;        // load3d feature map: W [15:0], H [31:16], pads [63:32]
+    uint64_t rsvd_cnt = 0;                      // elements the last vreducev2 kept (get_rsvd_cnt)
+    uint64_t vms4_sr = 0;                       // entries vmrgsort4 took per list, 16 bits each (get_vms4_sr)
+    uint64_t va[8][8] = {};                     // VA0..VA7: 8 UB addresses each (set_va_reg_sb)
+    uint64_t gather_src = 0, gather_len = 0;    // SetModelGatherbSrc0Tensor: vgather's full source address
 };
 inline CoreRegs regs;
 

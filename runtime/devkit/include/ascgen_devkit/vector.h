@@ -2,10 +2,12 @@
 // block stride (between the 8 blocks of one iteration) and a repeat stride (between iterations), both in
 // 32-byte blocks, and a per-element mask.
 //
-// In counter mode the iterations continue one stream of blocks: an operand's repeat stride is ignored and
-// iteration r starts where iteration r-1's blocks would continue (its blocks per iteration times its block
-// stride). Library level-2 calls pass matching repeat strides anyway; copy_ub2ub scenario 3 (a strided
-// Copy in counter mode) shows the difference.
+// Counter mode keeps the strides: iteration r of an operand starts r repeat strides in, as in normal mode.
+// The library's own counter-mode calls with a zero block stride and a row-sized repeat stride rely on it
+// (RmsNorm's broadcast Adds, AntiQuant). vcopy is the exception: its iterations continue one stream of
+// blocks (iteration r starts where iteration r-1's blocks would continue, the repeat stride unused), which
+// is what copy_ub2ub scenario 3 (a strided Copy of 144 int32 over 18 rows in counter mode) expects.
+// Level-2 calls pass matching strides, so both rules agree for them.
 // Mask (CTRL bit 56 clear, "normal" mode): the 128-bit register (hi:lo) enables element e of each
 // iteration when bit e is set; an iteration has 256 / max(operand element size) elements, so 32-bit
 // operations use the low 64 bits only. Counter mode (bit 56 set): the low word is an element count for the
@@ -113,14 +115,14 @@ template <class T> using wide_t = typename Wide<T>::type;
 // Run `f(dst_elem_ptr, src_elem_ptrs...)` over the active elements. All operands are checked against UB
 // once per instruction (not per element).
 template <class F, size_t N>
-inline void run(const char* name, Operand (&ops)[N], uint64_t repeat, F&& f) {
+inline void run_pass(const char* name, Operand (&ops)[N], uint64_t repeat, F&& f, bool stream) {
     ascgen_devkit::tick();
     uint64_t widest = 1;
     for (auto& o : ops) widest = std::max(widest, o.esize);
     uint64_t per_repeat = 256 / widest;
     Plan p = plan(repeat, per_repeat);
-    // The functor refers to the caller's operands; in counter mode they are rewritten in place.
-    if (p.counter)
+    // The functor refers to the caller's operands; a streaming copy rewrites them in place.
+    if (p.counter && stream)
         for (auto& o : ops) o = counter_stream(o, per_repeat);
     for (auto& o : ops) check_ub(o.base, o.extent(p.repeats, per_repeat), name);
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per_repeat);
@@ -134,6 +136,23 @@ inline void run(const char* name, Operand (&ops)[N], uint64_t repeat, F&& f) {
     for (uint64_t r = 0; r < p.repeats; ++r)
         for (uint64_t e = 0; e < per_repeat; ++e)
             if (p.active(r, e)) f.one(r, e);
+}
+
+// A streaming copy in counter mode with a repeat above 1 streams the counted elements once per repeat,
+// repeat r's operands r repeat strides in: SoftmaxFlashV3 fills splitMeanCnt row segments of baseK
+// elements with one such Copy (block stride 0 from one broadcast block per segment).
+template <class F, size_t N>
+inline void run(const char* name, Operand (&ops)[N], uint64_t repeat, F&& f, bool stream = false) {
+    if (!stream || repeat <= 1 || !counter_mode()) return run_pass(name, ops, repeat, f, stream);
+    Operand first[N];
+    for (size_t i = 0; i < N; ++i) first[i] = ops[i];
+    for (uint64_t r = 0; r < repeat; ++r) {
+        for (size_t i = 0; i < N; ++i) {
+            ops[i] = first[i];
+            ops[i].base += r * first[i].rep * BLOCK;
+        }
+        run_pass(name, ops, 1, f, stream);
+    }
 }
 
 // Element-wise kernels: `Fn` maps wide source values to a wide result, stored rounded to D.
@@ -181,9 +200,9 @@ inline void binary(const char* name, T* dst, T* s0, T* s1, uint64_t repeat, uint
 }
 template <class D, class S, class Fn>
 inline void unary(const char* name, D* dst, S* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr,
-                  uint64_t sr, Fn fn) {
+                  uint64_t sr, Fn fn, bool stream = false) {
     Operand ops[2] = {op(dst, db, dr), op(src, sb, sr)};
-    run(name, ops, repeat, Unary<D, S, Fn>{ops[0], ops[1], fn});
+    run(name, ops, repeat, Unary<D, S, Fn>{ops[0], ops[1], fn}, stream);
 }
 
 // Integer ops on half/float would be meaningless: a type the op does not define is a compile error.
@@ -324,5 +343,6 @@ ASCGEN_DEVKIT_SCALAR2(vshr, W(x >> s))
 // vcopy(dst, src, repeat, dst block stride, src block stride, dst repeat stride, src repeat stride)
 template <class T>
 inline void vcopy(T* dst, T* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
-    ascgen_devkit::unary("vcopy", dst, src, repeat, db, sb, dr, sr, [](ascgen_devkit::wide_t<T> x) { return x; });
+    ascgen_devkit::unary("vcopy", dst, src, repeat, db, sb, dr, sr, [](ascgen_devkit::wide_t<T> x) { return x; },
+                         /*stream=*/true);
 }
