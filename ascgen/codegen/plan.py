@@ -168,17 +168,24 @@ def _gm(p, kind: str) -> GmTensor:
                     cap, p.where)
 
 
-def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
-    """Compute steps in node order; each value lives in an output's queue tensor, an input's, or a temp
-    buffer. Temp buffers are reused once their value is dead; a step never writes the buffer of one of its
-    own sources (no in-place calls, valid for every op including size-changing Casts)."""
-    out_of = {}
+def liveness(spec: KernelSpec, live: tuple[Node, ...]) -> tuple[dict[int, str], dict[int, int]]:
+    """(node -> the first output that holds it, node -> id of the last node that reads it): what decides
+    where a value lives and when its buffer may be reused."""
+    out_of: dict[int, str] = {}
     for o in spec.outputs:
         out_of.setdefault(o.node, o.name)
     last_use: dict[int, int] = {}
     for n in live:
         for a in n.args:
             last_use[a] = n.id
+    return out_of, last_use
+
+
+def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
+    """Compute steps in node order; each value lives in an output's queue tensor, an input's, or a temp
+    buffer. Temp buffers are reused once their value is dead; a step never writes the buffer of one of its
+    own sources (no in-place calls, valid for every op including size-changing Casts)."""
+    out_of, last_use = liveness(spec, live)
     var: dict[int, str] = {}
     for n in live:
         if n.op == "input":

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ascgen.builder.ir import KernelSpec, Node
 from ascgen.builder.types import DTYPES
-from ascgen.codegen.plan import GmTensor, TempBuffer, TempUse, _camel, _gm, checked_basics
+from ascgen.codegen.plan import GmTensor, TempBuffer, TempUse, _camel, _gm, checked_basics, liveness
 from ascgen.errors import SpecError
 
 MAX_BLOCK_COUNT = 4095        # DataCopyPad's blockCount limit: rows per tile never exceed it
@@ -153,13 +153,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max
     """Steps in node order. Values live in an output's queue tensor, an input's, a per-column vector, or a
     temporary buffer of their class (tile-sized for rc values, MAX_TILE_ROWS for per-row values); buffers
     are reused once dead, never written by a step that reads them."""
-    out_of = {}
-    for o in spec.outputs:
-        out_of.setdefault(o.node, o.name)
-    last_use: dict[int, int] = {}
-    for n in live:
-        for a in n.args:
-            last_use[a] = n.id
+    out_of, last_use = liveness(spec, live)
     var: dict[int, str] = {n.id: n.name + "Local" for n in live if n.op == "input"}
     temps: list[list] = []        # [bytes, class]
     busy: dict[int, int] = {}

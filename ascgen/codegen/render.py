@@ -236,6 +236,17 @@ def _members(plan) -> tuple[Line, ...]:
 
 
 # ---- host mode: launcher and SuperKernel twin ----
+def entry_point(name: str, class_name: str, params: list[str], first: tuple[Line, ...] = ()) -> tuple[str, tuple]:
+    """(signature, body) of a 2-D or Matmul kernel's entry: a TPipe, the operator object, Init with every
+    parameter and the core's index and count, Process. `first` goes before (the kernel-type line)."""
+    args = [p.split()[-1] for p in params]
+    body = (*first, Line("AscendC::TPipe pipe;"), Line(f"{class_name} op;"),
+            Line(f"op.Init(&pipe, {', '.join(args)}, static_cast<uint32_t>(AscendC::GetBlockIdx()), "
+                 "static_cast<uint32_t>(AscendC::GetBlockNum()));"),
+            Line("op.Process();"))
+    return f'extern "C" __global__ __aicore__ void {name}({", ".join(params)})', body
+
+
 def host_launcher(name: str, entry_params: list[str]) -> tuple[Line, ...]:
     """`<name>_do(blockDim, stream, ...)`, which main.cpp calls: the entry's parameters with device pointers
     as uint8_t*, passed on to a <<<>>> launch (1-D, 2-D and Matmul kernels alike)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ascgen import __version__
 from ascgen.builder.types import DTYPES
-from ascgen.codegen.render import KernelContext, Line, Method, _where, host_launcher, render_template
+from ascgen.codegen.render import KernelContext, Line, Method, _where, entry_point, host_launcher, render_template
 from ascgen.codegen.render_rows import _compute, _members as _row_members, _suffix
 from ascgen.codegen.tasksync import set_statement, wait_statement
 
@@ -61,13 +61,8 @@ def matmul_context(plan, mode: str, note: str | None, force: bool, spec_file: st
                _compute(epi),
                *[_copy_band(plan, t, to_gm=True) for t in epi.outputs])
     params = _entry_params(plan)
-    entry_sig = f'extern "C" __global__ __aicore__ void {spec.name}({", ".join(params)})'
-    args = [p.split()[-1] for p in params]
-    entry_body = (Line("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"),
-                  Line("AscendC::TPipe pipe;"), Line(f"{plan.class_name} op;"),
-                  Line(f"op.Init(&pipe, {', '.join(args)}, static_cast<uint32_t>(AscendC::GetBlockIdx()), "
-                       "static_cast<uint32_t>(AscendC::GetBlockNum()));"),
-                  Line("op.Process();"))
+    entry_sig, entry_body = entry_point(spec.name, plan.class_name, params,
+                                        (Line("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"),))
     return KernelContext(tuple(header), constants, plan.class_name, public, private, _members(plan), entry_sig,
                          entry_body, (host_launcher(spec.name, params),) if host else ())
 

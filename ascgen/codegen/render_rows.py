@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ascgen import __version__
 from ascgen.builder.types import DTYPES
-from ascgen.codegen.render import KernelContext, Line, Method, _where, host_launcher, render_template
+from ascgen.codegen.render import KernelContext, Line, Method, _where, entry_point, host_launcher, render_template
 from ascgen.codegen.render_ops import call
 
 _SYNC = {"V_S": ("AscendC::SetFlag<AscendC::HardEvent::V_S>(0);", "AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);"),
@@ -52,12 +52,7 @@ def rows_context(plan, placement, *, spec_file: str | None, host: bool = False) 
                *[_copy_in(plan, t) for t in plan.inputs], _compute(plan),
                *[_copy_out(plan, t, s) for t, s in zip(plan.outputs, plan.output_shapes)])
     params = _entry_params(plan)
-    entry_sig = f'extern "C" __global__ __aicore__ void {spec.name}({", ".join(params)})'
-    args = [p.split()[-1] for p in params]
-    entry_body = (Line("AscendC::TPipe pipe;"), Line(f"{plan.class_name} op;"),
-                  Line(f"op.Init(&pipe, {', '.join(args)}, static_cast<uint32_t>(AscendC::GetBlockIdx()), "
-                       "static_cast<uint32_t>(AscendC::GetBlockNum()));"),
-                  Line("op.Process();"))
+    entry_sig, entry_body = entry_point(spec.name, plan.class_name, params)
     return KernelContext(tuple(header), constants, plan.class_name, public, private, _members(plan), entry_sig,
                          entry_body, (host_launcher(spec.name, params),) if host else ())
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from ascgen import products, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build, devkit, devkit_host, host_rewrite, wrapper
+from ascgen.runtime import build, devkit, devkit_host, wrapper
 from ascgen.runtime.module import KernelInfo, Module, _address, _dlopen, _symbol
-from ascgen.source.launches import has_launches
+from ascgen.source.signature import uses_matmul_object
 
 
 def dispatch_symbol(instance: str) -> str:
@@ -51,7 +51,7 @@ def render(module: Module, instances) -> str:
                           module.source, digest, instances, module.is_program,
                           {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)
     lines = [text]
-    if "REGIST_MATMUL_OBJ" in module.text:
+    if uses_matmul_object(module.text):
         # the Matmul API's server notifies both AIVs of a group and each waits for its own flag, so counts
         # remain on the sibling's flag by design (runtime/devkit/include/ascgen_devkit/model.h, enter())
         lines.append("#define ASCGEN_DEVKIT_MATMUL_KFC 1")
@@ -89,13 +89,7 @@ class DevkitModule(Module):
         # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
         self.cmd_defines = {**self.arch_defines, **devkit.defines(self.product)}
         label = Path(self.source).stem
-        extra = []
-        for s in self.extra_sources:
-            s_text = s.read_text(errors="replace")
-            path = host_rewrite.compilable_copy(s_text, str(s)) if has_launches(s_text) else s
-            digest = hashlib.sha256(s_text.encode()).hexdigest()
-            extra.append(build.SourceText(wrapper.prelude_source(str(path), digest, self.user_defines),
-                                          f"<ascgen wrapper of {s.name}>"))
+        extra = self._wrapped_extra_sources()
         product_defines = dict(self.cmd_defines)
         incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
         flags = [*devkit.model_flags(), *devkit.pch_flags(self.product, product_defines), *self.extra_flags]

@@ -209,13 +209,7 @@ class Module:
                               self.source, digest, instances, self.is_program,
                               {k.name: k.scope for k in self.info.kernels if k.scope}, self.user_defines)
         label = Path(self.source).stem
-        extra = []
-        for s in self.extra_sources:
-            s_text = s.read_text(errors="replace")
-            path = host_rewrite.compilable_copy(s_text, str(s)) if has_launches(s_text) else s
-            digest = hashlib.sha256(s_text.encode()).hexdigest()
-            extra.append(build.SourceText(wrapper.prelude_source(str(path), digest, self.user_defines),
-                                          f"<ascgen wrapper of {s.name}>"))
+        extra = self._wrapped_extra_sources()
         # Only the architecture macros go on the command line; the user's are #defined inside the wrapper
         # after the emulated headers, so `-D X=5` cannot break them.
         so = build.compile_shared(
@@ -226,6 +220,17 @@ class Module:
         self._lib = _dlopen(so)
         for inst in instances:
             self._register(inst)
+
+    def _wrapped_extra_sources(self) -> list:
+        """The program's other source files, each behind the wrapper's prelude (their <<<>>> launches rewritten)."""
+        extra = []
+        for s in self.extra_sources:
+            s_text = s.read_text(errors="replace")
+            path = host_rewrite.compilable_copy(s_text, str(s)) if has_launches(s_text) else s
+            digest = hashlib.sha256(s_text.encode()).hexdigest()
+            extra.append(build.SourceText(wrapper.prelude_source(str(path), digest, self.user_defines),
+                                          f"<ascgen wrapper of {s.name}>"))
+        return extra
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)

@@ -172,7 +172,7 @@ def _kernel_type(qualifiers: str, body: str, file_text: str) -> tuple[str, str]:
             return kind, qualifier
     cube = bool(_CUBE_API.search(file_text))
     vector = bool(_VECTOR_API.search(file_text))
-    if _MATMUL_OBJ.search(file_text) and not _CUBE_ONLY.search(file_text):
+    if uses_matmul_object(file_text) and not _CUBE_ONLY.search(file_text):
         # the library's Matmul object is a client on the AIVs and a server on the AIC (its KFC messages)
         return "mix_1_2", "inferred: the Matmul API without ASCENDC_CUBE_ONLY"
     if cube and vector:
@@ -180,6 +180,12 @@ def _kernel_type(qualifiers: str, body: str, file_text: str) -> tuple[str, str]:
     if cube:
         return "aic", "inferred: uses cube APIs only"
     return "aiv", "inferred: uses vector APIs only" if vector else "inferred: no cube API (default AIV)"
+
+
+def uses_matmul_object(file_text: str) -> bool:
+    """The source registers the library's Matmul object (REGIST_MATMUL_OBJ): its AIC server and AIV clients
+    exchange KFC messages through cross-core flags and the system workspace."""
+    return bool(_MATMUL_OBJ.search(file_text))
 
 
 _NAMESPACE = re.compile(r"\bnamespace\s+([A-Za-z_][\w:]*)?\s*\{")
