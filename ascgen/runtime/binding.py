@@ -147,6 +147,14 @@ def check_untouched(kernel: str, readonly) -> None:
                 KernelSite(kernel=kernel), {"parameter": pname, "bytes_changed": changed})
 
 
+def append_buffer(out: Bound, pname: str, arr: np.ndarray) -> None:
+    """Bind `arr` as the next pointer slot: a GM buffer of the launch, kept alive with it."""
+    out.pointers.append((len(out.slots), arr))
+    out.slots.append(arr.ctypes.data)
+    out.buffers.append((pname, arr))
+    out.keepalive.append(arr)
+
+
 def bind(kernel: str, params, kinds: list[str], args: tuple, casts=()) -> Bound:
     """`params`: (name, ctype as written) per parameter; `kinds`: the compiler's description per parameter;
     `casts`: Kernel.gm_casts, the element types the source casts GM_ADDR parameters to."""
@@ -171,10 +179,7 @@ def bind(kernel: str, params, kinds: list[str], args: tuple, casts=()) -> Bound:
                 copy = arr.copy()
                 out.readonly.append((pname, arr, copy))
                 arr = copy
-            out.pointers.append((len(out.slots), arr))
-            out.slots.append(arr.ctypes.data)
-            out.buffers.append((pname, arr))
-            out.keepalive.append(arr)
+            append_buffer(out, pname, arr)
         elif kind.startswith("?"):
             _bind_struct(out, value, int(kind[1:]), pname, ctype, kernel)
         else:

@@ -4,9 +4,12 @@ copy of the module (runtime/devkit/include/ascgen_devkit/copies.h).
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 from ascgen import products, resources
 from ascgen.errors import CompileError
@@ -31,9 +34,9 @@ def _c_string(text: str) -> str:
 
 
 def workspace_index(kernel) -> int:
-    """The parameter that is the library's system workspace (GetSysWorkSpacePtr): the one written
-    `__kfc_workspace__`, else the one named `workspace`; -1 if none (runtime/devkit/include/ascgen_devkit/
-    workspace.h)."""
+    """The kernel's workspace parameter: the one written `__kfc_workspace__`, else the one named `workspace`;
+    -1 if none. A kernel with one gets a system workspace of its own per launch (runtime/devkit/include/
+    ascgen_devkit/workspace.h)."""
     params = kernel.params if kernel else ()
     for i, p in enumerate(params):
         if "__kfc_workspace__" in p.ctype:
@@ -58,14 +61,15 @@ def render(module: Module, instances) -> str:
     lines += ['#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module',
               f'extern "C" const char __ascgen_devkit_not_user[] = {_c_string(not_user_prefixes(module._root))};']
     for inst in instances:
-        index = workspace_index(module.info.kernel(inst))
+        # the launch's system workspace is the hidden argument after the kernel's own (DevkitModule._hidden_buffers)
+        kernel = module.info.kernel(inst)
+        index = len(kernel.params) if kernel and workspace_index(kernel) >= 0 else -1
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
                      f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a, {index}); }}')
-    for kernel in module.info.kernels:       # host <<<>>> launches find the workspace by kernel name
-        index = workspace_index(kernel)
-        if index >= 0:
+    for kernel in module.info.kernels:       # host <<<>>> launches find out by kernel name
+        if workspace_index(kernel) >= 0:
             lines.append(f'static const int __ascgen_devkit_ws_{wrapper.symbol_id(kernel.name)} = '
-                         f'::ascgen_devkit::register_workspace_param("{kernel.name}", {index});')
+                         f'::ascgen_devkit::register_workspace_kernel("{kernel.name}");')
     return "\n".join(lines) + "\n"
 
 
@@ -135,9 +139,16 @@ class DevkitModule(Module):
         return [build.find_compiler(), *build.build_flags(incs, self.cmd_defines, flags), "-x", "c++", str(src),
                 "-x", "none", "-o", str(tmp / "out.so"), *libs]
 
+    def _hidden_buffers(self, info: KernelInfo) -> list:
+        """A kernel with a workspace parameter gets a zeroed system workspace per launch (workspace.h), the
+        size the C++ side defines."""
+        if workspace_index(info.kernel) < 0:
+            return []
+        size = _symbol(self._lib, self.so_path, "__ascgen_devkit_system_workspace_bytes", ctypes.c_uint64)()
+        return [("system workspace", np.zeros(size, dtype=np.uint8))]
+
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)
-        import ctypes
         sig = _symbol(self._lib, self.so_path, wrapper.sig_symbol(instance), ctypes.c_char_p)
         entry = _symbol(self._lib, self.so_path, dispatch_symbol(instance))
         kinds = tuple(k for k in sig().decode().split(",") if k)

@@ -294,6 +294,11 @@ class Module:
             raise SpecError(f"{self.source}: the module has no tiling key variable (ascgen_tiling_key); "
                             "is kernel_operator.h included?") from exc
 
+    def _hidden_buffers(self, info: KernelInfo) -> list:
+        """(name, array) of GM buffers a launch passes after the kernel's own arguments (none here; the devkit
+        backend's system workspace)."""
+        return []
+
     def task(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
              tiling_key: int | None = None) -> BoundTask:
         """Bind `args` to kernel `name` and return the Task (for SuperKernel.add and launch)."""
@@ -307,6 +312,8 @@ class Module:
         if ktype not in KERNEL_TYPES:
             raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
         bound = binding.bind(name, info.params, list(info.kinds), args, getattr(info.kernel, "gm_casts", ()))
+        for pname, arr in self._hidden_buffers(info):
+            binding.append_buffer(bound, pname, arr)
         n = len(bound.slots)
         slots = _ffi().new("uint64_t[]", max(n, 1))
         argv = _ffi().new("void*[]", max(n, 1))

@@ -55,24 +55,13 @@ public:
         const char* bare = bare_name(name_, buf, sizeof buf);
         Ctx ctx{kernel_, &values, bare};
 #if defined(ASCGEN_DEVKIT)
-        // per-core module copies; the pointer arguments tell the library's system workspace
-        void* pointers[sizeof...(P) + 1] = {};
-        std::apply([&pointers](const auto&... v) {
-            int i = 0;
-            ((pointers[i++] = pointer_of(v)), ...);
-        }, values);
-        ::ascgen_devkit::host_launch(bare, &thunk, &ctx, block_dim_, loc_, pointers, int(sizeof...(P)));
+        ::ascgen_devkit::host_launch(bare, &thunk, &ctx, block_dim_, loc_);   // per-core module copies
 #else
         rt::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
 #endif
     }
 
 private:
-    template <class T>
-    static void* pointer_of(const T& v) {
-        if constexpr (std::is_pointer_v<T>) return const_cast<void*>(reinterpret_cast<const volatile void*>(v));
-        else return nullptr;
-    }
     struct Ctx {
         void (*kernel)(P...);
         std::tuple<P...>* values;

@@ -93,7 +93,8 @@ inline void* symbol_in_copy(int s, const char* name) {
 }
 
 // Python-launched kernels: `entry_name` is the kernel's exported trampoline (it calls enter() itself);
-// args[workspace_index] (an 8-byte slot of pointer bits) is the system workspace, if the index is >= 0.
+// args[workspace_index] (an 8-byte slot of pointer bits, the hidden argument after the kernel's own) is the
+// launch's system workspace (workspace.h), if the index is >= 0.
 inline void dispatch(const char* entry_name, void** args, int workspace_index = -1) {
     int s = slot();
     if (s < 0 || s >= SLOTS)
@@ -137,11 +138,15 @@ inline void host_thunk(void* c) {
 }  // namespace ascgen_devkit
 
 namespace ascgen_devkit {
-// host_launch.h calls this instead of rt::host_launch when the module is built for the devkit backend;
-// `pointers` are the arguments' values where they are pointers (for the workspace argument).
-inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint32_t block_dim, ::ascgen::rt::Loc loc,
-                        void* const* pointers = nullptr, int n = 0) {
-    HostCtx h{thunk, ctx, pointers ? launch_workspace(name, pointers, n) : nullptr};
+// host_launch.h calls this instead of rt::host_launch when the module is built for the devkit backend.
+inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint32_t block_dim, ::ascgen::rt::Loc loc) {
+    if (!needs_system_workspace(name)) {
+        HostCtx h{thunk, ctx, nullptr};
+        ::ascgen::rt::host_launch(name, &host_thunk, &h, block_dim, loc);
+        return;
+    }
+    SystemWorkspace workspace;
+    HostCtx h{thunk, ctx, workspace.data()};
     ::ascgen::rt::host_launch(name, &host_thunk, &h, block_dim, loc);
 }
 }  // namespace ascgen_devkit

@@ -186,6 +186,10 @@ void SetSysWorkSpacePtr(__gm__ uint8_t* workspace) { ::ascgen_devkit::sys_worksp
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_set_workspace(void* workspace) {
     ::ascgen_devkit::sys_workspace = static_cast<uint8_t*>(workspace);
 }
+// The size of the system workspace a Python launch allocates (devkit_module.py), defined once in workspace.h.
+extern "C" __attribute__((visibility("default"))) uint64_t __ascgen_devkit_system_workspace_bytes() {
+    return ::ascgen_devkit::SYSTEM_WORKSPACE_BYTES;
+}
 
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter() { ::ascgen_devkit::enter(); }
 // After the kernel returns: a SetNextTaskStart still pending in the task-sync recogniser is issued now.
