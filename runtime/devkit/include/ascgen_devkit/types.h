@@ -33,7 +33,9 @@ enum atomic_op_t : int { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
 enum mem_dsb_t : int { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
 enum mem_t : int { L0A = 0, L0B, L0C, L1, UB, BIAS };
 enum pad_t : int { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
-enum class QuantMode_t : int {
+// QuantMode_t is unscoped, as the device compiler's: the library assigns it to uint8_t fields (Matmul's
+// DataCopyOutParams::quantMode) and names its values unqualified (conv3d backprop's `quantMode = NoQuant`).
+enum QuantMode_t : int {
     NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, DEQS16, VDEQS16, REQ8, VREQ8, REQ4, VREQ4,
     QF322B8_PRE, VQF322B8_PRE, QF322F16_PRE, VQF322F16_PRE, QF322BF16_PRE, VQF322BF16_PRE, QF322F32_PRE,
     VQF322F32_PRE, QS322BF16_PRE, VQS322BF16_PRE, QF162B8_PRE, VQF162B8_PRE, QF162S16_PRE, VQF162S16_PRE,
