@@ -110,7 +110,7 @@ def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type
     main = mains[0]
     return module_class(backend)(texts[main], str(main), main, product, defines=defines,
                                  include_dirs=include_dirs, kernel_type=kernel_type, host_main=True,
-                                 compile_path=compilable_copy(texts[main], str(main)), extra_flags=extra_flags,
+                                 compile_path=compilable_copy(texts[main], str(main), program=True), extra_flags=extra_flags,
                                  extra_sources=[p for p in paths if p != main])
 
 

@@ -1,7 +1,11 @@
-"""Make a hand-written host program compilable by g++: rewrite `k<<<a, b, c>>>(args)` and nothing else.
+"""Make a hand-written host program compilable by g++: rewrite `k<<<a, b, c>>>(args)` and, in the
+program's main source, give the renamed `main` the `return 0;` the language implies at its end.
 
     add_custom<blockLength><<<numBlocks, 0, stream>>>(x, y, z);
  -> ::ascgen::host::launch(&add_custom<blockLength>, "add_custom<blockLength>", numBlocks, 0, stream)(x, y, z);
+
+    aclFinalize();                  aclFinalize();
+}                               ->  return 0; }          (see ascgen/source/program.py for why)
 
 The replacement stays on the same lines, and the copy starts with `#line 1 "<user file>"`, so compiler
 diagnostics, __builtin_FILE/LINE and every report keep pointing at the user's file and lines.
@@ -18,11 +22,13 @@ from ascgen import config
 from ascgen.runtime.cache_integrity import writable_root
 from ascgen.errors import SpecError
 from ascgen.source.launches import find_launches
+from ascgen.source.program import with_main_return
 
 HELPER_INCLUDE = '#include "ascgen/host_launch.h"'
 
-def rewrite(text: str, filename: str) -> tuple[str, int]:
-    """(the compilable copy, number of launches rewritten)."""
+def rewrite(text: str, filename: str, program: bool = False) -> tuple[str, int]:
+    """(the compilable copy, number of launches rewritten). `program`: the source defines the program's
+    `main`, which the wrapper renames."""
     pieces, last = [], 0
     launches = find_launches(text)
     for launch in launches:
@@ -38,14 +44,18 @@ def rewrite(text: str, filename: str) -> tuple[str, int]:
         pieces.append(f'::ascgen::host::launch(&{callee}, "{name}", {config})')
         last = launch.end
     pieces.append(text[last:])
+    body = "".join(pieces)
+    if program:
+        body = with_main_return(body)
     escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
-    return f'{HELPER_INCLUDE}\n#line 1 "{escaped}"\n' + "".join(pieces), len(launches)
+    return f'{HELPER_INCLUDE}\n#line 1 "{escaped}"\n' + body, len(launches)
 
 
-def compilable_copy(text: str, name: str) -> Path:
-    """The rewritten copy of a source with `<<<>>>` launches, in <cache>/host/<hash>/, written atomically.
-    `name` is the user's path (or name) the #line directive gives back to diagnostics."""
-    copy, _ = rewrite(text, name)
+def compilable_copy(text: str, name: str, program: bool = False) -> Path:
+    """The rewritten copy of a source with `<<<>>>` launches (or of the program's main source, `program`),
+    in <cache>/host/<hash>/, written atomically. `name` is the user's path (or name) the #line directive
+    gives back to diagnostics."""
+    copy, _ = rewrite(text, name, program)
     digest = hashlib.sha256(copy.encode()).hexdigest()[:24]
     target = config.cache_dir() / "host" / digest / (Path(name).stem + ".cpp")
     if not target.is_file():

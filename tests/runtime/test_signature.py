@@ -107,6 +107,22 @@ def test_rewrite_rejects_an_unreadable_launch():
         rewrite("int main() {\n  (f)<<<1, 0, s>>>(a);\n}\n", "prog.asc")
 
 
+def test_a_program_main_gets_the_return_0_its_renaming_would_lose():
+    # batch_matmul's host main ends without a return; renamed, g++ -O2 made its end unreachable and ran
+    # into an exception cleanup path (a double free). The copy ends main with `return 0;` on the same line.
+    text = ('int main();\n#define OPEN {\nvoid f() { main(); }\nint32_t main(int32_t argc, char* argv[])\n{\n'
+            '    k<<<1, 0, s>>>(x); // }\n    if (argc) return 1;\n    g("}");\n}\n')
+    out, count = rewrite(text, "prog.asc", program=True)
+    body = out.split("\n", 2)[2]
+    assert count == 1 and body.count("\n") == text.count("\n")
+    assert body.endswith('    g("}");\nreturn 0; }\n')
+    assert rewrite(text, "prog.asc")[0].endswith('g("}");\n}\n')          # not the program's main source
+    ends_in_return = "int main() {\n  if (a) { b(); } return 2;\n}\n"
+    assert rewrite(ends_in_return, "p.asc", program=True)[0].endswith(ends_in_return)   # bytes kept
+    for untouched in ("void main() { f(); }\n", "namespace n { int main() { f(); } }\n", "int main();\n"):
+        assert rewrite(untouched, "p.asc", program=True)[0].endswith(untouched)
+
+
 # ---- analysis: the preprocessor resolves #if and local headers, macros stay as written -------------
 
 def test_analysis_resolves_conditionals_and_local_headers(tmp_path):
