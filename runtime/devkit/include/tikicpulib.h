@@ -3,3 +3,6 @@
 #pragma once
 #include "kernel_operator.h"
 #include "ascgen/host_icpu.h"
+// the prelude of every devkit translation unit includes this header right after the library's: the
+// library's kernel-side DT_* macros end here, before the program's own code (see the header for why)
+#include "../host/include/ascgen_dt_macros_end.h"

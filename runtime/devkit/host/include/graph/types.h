@@ -4,52 +4,8 @@
 #pragma once
 #include <cstdint>
 
-// In the CPU-debug configuration the library's kernel_type.h defines DT_FLOAT... as macros (the real
-// toolchain makes them AscendC:: enumerators instead). A program that includes kernel_operator.h and
-// then the tiling API would have them expand inside ge::DataType and matmul_tiling::DataType; no
-// dav_c220 kernel code uses them, so they end here (a later use is a compile error, not a wrong value).
-#undef DT_FLOAT
-#undef DT_FLOAT16
-#undef DT_INT8
-#undef DT_INT32
-#undef DT_UINT8
-#undef DT_INT16
-#undef DT_UINT16
-#undef DT_UINT32
-#undef DT_INT64
-#undef DT_UINT64
-#undef DT_DOUBLE
-#undef DT_BOOL
-#undef DT_STRING
-#undef DT_DUAL_SUB_INT8
-#undef DT_DUAL_SUB_UINT8
-#undef DT_COMPLEX64
-#undef DT_COMPLEX128
-#undef DT_QINT8
-#undef DT_QINT16
-#undef DT_QINT32
-#undef DT_QUINT8
-#undef DT_QUINT16
-#undef DT_RESOURCE
-#undef DT_STRING_REF
-#undef DT_DUAL
-#undef DT_VARIANT
-#undef DT_BF16
-#undef DT_UNDEFINED
-#undef DT_INT4
-#undef DT_UINT1
-#undef DT_INT2
-#undef DT_UINT2
-#undef DT_COMPLEX32
-#undef DT_HIFLOAT8
-#undef DT_FLOAT8_E5M2
-#undef DT_FLOAT8_E4M3FN
-#undef DT_FLOAT8_E8M0
-#undef DT_FLOAT6_E3M2
-#undef DT_FLOAT6_E2M3
-#undef DT_FLOAT4_E2M1
-#undef DT_FLOAT4_E1M2
-#undef DT_MAX
+// The library's kernel-side DT_* macros would expand inside ge::DataType below: they end here too.
+#include "../ascgen_dt_macros_end.h"
 
 namespace ge {
 
