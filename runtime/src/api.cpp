@@ -6,6 +6,7 @@
 #include <map>
 #include <system_error>
 
+#include "host_guard.h"
 #include "state.h"
 
 namespace ascgen {
@@ -453,6 +454,7 @@ int ascgen_call_main(int (*main_fn)(int, char**), int argc, char** argv, int* st
     *stopped = 0;
     int code = -1;
     std::string why;
+    ascgen::core::host_guard_begin(argc > 0 ? argv[0] : nullptr);
     try {
         code = main_fn(argc, argv);
     } catch (rt::Cancelled&) {
@@ -462,6 +464,7 @@ int ascgen_call_main(int (*main_fn)(int, char**), int argc, char** argv, int* st
     } catch (...) {
         why = "the host program threw a C++ exception that is not a std::exception";
     }
+    ascgen::core::host_guard_end();
     fflush(stdout);
     if (!why.empty()) {
         *stopped = 1;

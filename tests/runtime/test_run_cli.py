@@ -84,6 +84,10 @@ def test_isolated_program_crash_is_reported(tmp_path):
     r = ascgen("run", str(prog), "--isolated")
     assert r.returncode == 1, (r.stdout, r.stderr)
     assert "SIGSEGV" in r.stderr and "crash.asc:5" in r.stderr and "AIV2" in r.stderr and "boom" in r.stderr
+    # in-process the process cannot survive, but it says what died and how to get the report
+    r = ascgen("run", str(prog))
+    assert r.returncode == -11, (r.stdout, r.stderr)
+    assert f"the host program {prog} died of SIGSEGV" in r.stderr and "ascgen run --isolated" in r.stderr
 
 
 def test_an_emitted_host_project_runs_from_several_sources(tmp_path):
