@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from timing import best_of_with_cpu  # noqa: E402 - benchmarks/timing.py, beside this script
 
-RUN_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 300       # per step of a run (gen_data.py, ascgen run, verify); sweep --timeout changes it
 
 
 @dataclass
@@ -189,7 +189,8 @@ def _first_cause(text: str) -> str:
     return lines[-1][:160] if lines else ""
 
 
-def _run(cmd, cwd, timeout=RUN_TIMEOUT_S):
+def _run(cmd, cwd, timeout=None):
+    timeout = timeout or RUN_TIMEOUT_S
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     try:
@@ -298,6 +299,8 @@ def sweep(args) -> int:
     if tree is None:
         print(f"needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}", file=sys.stderr)
         return 2
+    global RUN_TIMEOUT_S
+    RUN_TIMEOUT_S = args.timeout          # a loaded machine compiles the library's Matmul for minutes
     items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only, args.self_verify, args.exclude) for n in it[4]]
     jobs = [(it, b) for it in items for b in args.backend]
     workdir = Path(tempfile.mkdtemp(prefix="ascgen-devkit-sweep-"))
@@ -569,6 +572,7 @@ def main(argv=None) -> int:
     s.add_argument("--only", nargs="+", help="only examples whose folder contains one of these texts")
     s.add_argument("--exclude", nargs="*", default=[], help="leave out examples whose folder contains any of these")
     s.add_argument("--json", help="also write the rows to this file")
+    s.add_argument("--timeout", type=float, default=RUN_TIMEOUT_S, help="seconds per step of a run (default %(default)s)")
     s.add_argument("--self-verify", action="store_true",
                    help="also run examples without verify_result.py whose own main prints 'test pass' "
                         "(most of 04_advanced_api); such a run passes on its pass line")
