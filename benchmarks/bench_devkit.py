@@ -309,6 +309,8 @@ def sweep(args) -> int:
         for r in pool.map(lambda job: drive(job[0], job[1], workdir), jobs):
             results.append(r)
             print(f"{r.result:4}  {r.backend:7}  {r.example}[{r.scenario}]  {r.seconds:5.1f}s  {r.cause}", flush=True)
+            if args.json:           # after every run, so a sweep stopped part-way still leaves its rows
+                Path(args.json).write_text(json.dumps([asdict(x) for x in results], indent=1))
     shutil.rmtree(workdir, ignore_errors=True)
     print()
     for b in args.backend:
@@ -318,8 +320,6 @@ def sweep(args) -> int:
         examples = {r.example for r in passed}
         print(f"{b}: {len(passed)} of {len(mine)} runs pass, covering {len(examples)} of "
               f"{len({r.example for r in mine})} examples; {len(wrong)} wrong answers")
-    if args.json:
-        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
     return 0
 
 
