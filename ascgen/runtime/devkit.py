@@ -32,13 +32,9 @@ from ascgen.runtime import build
 BACKENDS = ("builtin", "devkit")
 # The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
 # same form; the others are declared only, so a kernel reaching one is refused by name at load time).
-SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200"}
+SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200", 3510: "dav_3510"}
 # Why the other architectures are refused: what their CPU mode needs that the model lacks (docs/devkit.md).
 REFUSED_ARCHES = {
-    3510: "dav_3510: the library's CPU mode for it includes kernel_simt_cpu.h, a header of CANN's closed CPU "
-          "model that the asc-devkit tree does not ship; with a stand-in for it, about 160 more intrinsics and "
-          "types are missing (the register-based vector instructions vlds/vsts/vcvt/vdup, the predicate "
-          "instructions pset/psel/pintlv, and the SIMT side: float2/half2/Dim3, blockIdx, GetWarpId)",
     3002: "dav_m300: not investigated yet",
     1001: "dav_c100: not investigated yet",
 }         # the model implements this architecture's intrinsics

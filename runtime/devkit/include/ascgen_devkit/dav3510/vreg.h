@@ -1,0 +1,237 @@
+// dav_3510 register engine: the register-based vector instructions (vlds/vsts, vadd..., vcmp, vsel,
+// vintlv...) and the predicate instructions (pset, plt, pand..., ppack/punpack, pintlv) the library's
+// Reg:: layer and its dav_3510 basic API call.
+//
+// Operands arrive either as register objects (vector_f32...) or as the library's RegTensor<T> (which
+// converts to its register); vr() takes both. A vector register is 256 bytes of lanes; a predicate bit
+// per byte lane, an element of N bytes governed by the bit of its first byte (types.h). Masked lanes of
+// a destination register keep their value in merging mode and become zero otherwise (the library's
+// MaskMergeMode: 1 merging, 2 zeroing). Memory operands are UB: every load and store is checked against
+// the core's UB (bounds) like the other intrinsics, aligned forms also for 32-byte alignment. Offsets and
+// post-update strides count elements of the pointer's type.
+//
+// What is not implemented (other load/store distributions, type pairs of vcvt...) calls a declared-only
+// ascgen_devkit::unimpl function named after the intrinsic, so the link names it (never a silent no-op).
+#pragma once
+#include <cmath>
+#include <type_traits>
+#include "../state.h"
+#include "types.h"
+
+namespace ascgen_devkit {
+namespace unimpl {
+// Declared only: a form of a dav_3510 intrinsic the register engine does not model.
+#define ASCGEN_D3510_UNIMPL(name) template <class... A> ::ascgen_devkit::Missing name(A&&...);
+ASCGEN_D3510_UNIMPL(vlds) ASCGEN_D3510_UNIMPL(vsts) ASCGEN_D3510_UNIMPL(vdup) ASCGEN_D3510_UNIMPL(pset)
+ASCGEN_D3510_UNIMPL(vcvt) ASCGEN_D3510_UNIMPL(vexp) ASCGEN_D3510_UNIMPL(vln) ASCGEN_D3510_UNIMPL(vsqrt)
+#undef ASCGEN_D3510_UNIMPL
+}  // namespace unimpl
+
+namespace d3510 {
+constexpr int MERGING = 1;
+
+template <class R, class = void> struct is_vreg : std::false_type {};
+template <class R> struct is_vreg<R, std::enable_if_t<R::is_vreg>> : std::true_type {};
+template <class R, class = void> struct is_reg : is_vreg<R> {};
+template <class R> struct is_reg<R, std::void_t<typename R::RegType>> : is_vreg<typename R::RegType> {};
+template <class R> constexpr bool is_reg_v = is_reg<std::remove_cv_t<R>>::value;
+
+// The register behind an operand: itself, or a RegTensor's (through its conversion).
+template <class R> inline auto& vr(R& r) {
+    if constexpr (is_vreg<R>::value) return r;
+    else return static_cast<typename R::RegType&>(r);
+}
+
+template <class T> using compute_t = std::conditional_t<
+    std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value, float,
+    std::conditional_t<std::is_integral<T>::value && (sizeof(T) < 8), int64_t, T>>;
+template <int N> using bits_t = std::conditional_t<N == 1, uint8_t, std::conditional_t<N == 2, uint16_t,
+                                std::conditional_t<N == 4, uint32_t, uint64_t>>>;
+
+inline bool active(const vector_bool& m, int lane, int esize) { return m.get(lane * esize); }
+
+// Writes r(i) to every active lane of d; inactive lanes merge or zero. out is computed whole first:
+// a source may be the destination.
+template <class V, class F>
+inline void apply(V& d, const vector_bool& m, int mode, F r) {
+    V out = d;
+    for (int i = 0; i < V::lanes; ++i) {
+        if (active(m, i, V::esize)) out.e()[i] = r(i);
+        else if (mode != MERGING) std::memset(&out.e()[i], 0, V::esize);
+    }
+    d = out;
+}
+template <class T, class C> inline T narrow(C v) {
+    if constexpr (std::is_integral<T>::value) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(
+        static_cast<uint64_t>(v)));             // wraps, as the vector ALU does
+    else return T(v);
+}
+inline void cost(int lanes) { ::ascgen::rt::cost(::ascgen::rt::pipe::V, uint64_t(lanes)); }
+
+// ---- memory --------------------------------------------------------------------------------------------
+
+template <class P> inline void check_local(P* p, uint64_t bytes, bool aligned, const char* name) {
+    if (aligned) check_aligned32(p, name);
+    check_ub(p, bytes, name);
+}
+template <class E> inline int dist_of(E) { return int(E::value); }
+
+}  // namespace d3510
+}  // namespace ascgen_devkit
+
+// ---- loads: vlds(dst, ub, offset, dist) / vlds(dst, ub&, stride, dist, POST_UPDATE) -------------------
+// Distributions (the library's LoadDist): 0 NORM (VL bytes), 1-3 BRC_B8/16/32 (one element to every
+// lane), 6-7 US_B8/16 (half VL, each element twice), 8-9 DS_B8/16 (2 VL, every other element),
+// 13/14/18 UNPACK_B8/16/32 (half VL, each element zero-extended into a lane twice its width).
+// Two destinations: 11/12/19 DINTLV_B8/16/32 (2 VL: even elements to dst0, odd to dst1).
+namespace ascgen_devkit {
+namespace d3510 {
+template <class V, class P>
+inline void load_one(V& d, P* p, int dist) {
+    using T = typename V::elem;
+    uint8_t* src = reinterpret_cast<uint8_t*>(p);
+    const int n = V::lanes, es = V::esize;
+    switch (dist) {
+        case 0:
+            check_local(src, VL, true, "vlds");
+            std::memcpy(d.b, src, VL);
+            break;
+        case 1: case 2: case 3:
+            check_local(src, es, false, "vlds");
+            for (int i = 0; i < n; ++i) std::memcpy(&d.e()[i], src, es);
+            break;
+        case 6: case 7:
+            check_local(src, VL / 2, false, "vlds");
+            for (int i = 0; i < n; ++i) std::memcpy(&d.e()[i], src + (i / 2) * es, es);
+            break;
+        case 8: case 9:
+            check_local(src, 2 * VL, true, "vlds");
+            for (int i = 0; i < n; ++i) std::memcpy(&d.e()[i], src + 2 * i * es, es);
+            break;
+        case 13: case 14: case 18: {   // element of es/2 bytes, zero-extended
+            const int half = es / 2;
+            check_local(src, VL / 2, false, "vlds");
+            std::memset(d.b, 0, VL);
+            for (int i = 0; i < n; ++i) std::memcpy(d.b + i * es, src + i * half, half);
+            break;
+        }
+        default:
+            ::ascgen_devkit::unimpl::vlds(d, p, dist);
+    }
+    (void)sizeof(T);
+}
+template <class V, class P>
+inline void load_two(V& d0, V& d1, P* p, int dist) {
+    uint8_t* src = reinterpret_cast<uint8_t*>(p);
+    const int n = V::lanes, es = V::esize;
+    if (dist == 11 || dist == 12 || dist == 19 || dist == 10) {
+        check_local(src, 2 * VL, true, "vlds");
+        V a, b;
+        for (int i = 0; i < n; ++i) {
+            std::memcpy(&a.e()[i], src + (2 * i) * es, es);
+            std::memcpy(&b.e()[i], src + (2 * i + 1) * es, es);
+        }
+        d0 = a;
+        d1 = b;
+    } else {
+        ::ascgen_devkit::unimpl::vlds(d0, d1, p, dist);
+    }
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+
+template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
+inline void vlds(D& dst, P* src, int32_t offset, std::integral_constant<Dist, Dt>) {
+    ascgen_devkit::d3510::load_one(ascgen_devkit::d3510::vr(dst), src + offset, int(Dt));
+}
+template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
+inline void vlds(D& dst, P*& src, int32_t stride, std::integral_constant<Dist, Dt>, std::integral_constant<Post, Post(1)>) {
+    ascgen_devkit::d3510::load_one(ascgen_devkit::d3510::vr(dst), src, int(Dt));
+    src += stride;
+}
+template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
+inline void vlds(D& dst0, D& dst1, P* src, int32_t offset, std::integral_constant<Dist, Dt>) {
+    ascgen_devkit::d3510::load_two(ascgen_devkit::d3510::vr(dst0), ascgen_devkit::d3510::vr(dst1), src + offset, int(Dt));
+}
+template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
+inline void vlds(D& dst0, D& dst1, P*& src, int32_t stride, std::integral_constant<Dist, Dt>,
+                 std::integral_constant<Post, Post(1)>) {
+    ascgen_devkit::d3510::load_two(ascgen_devkit::d3510::vr(dst0), ascgen_devkit::d3510::vr(dst1), src, int(Dt));
+    src += stride;
+}
+
+// ---- stores: vsts(src, ub, offset, dist, mask) / vsts(src, ub&, stride, dist, mask, POST_UPDATE) -------
+// Distributions (the library's StoreDist): 0-2 and 16 NORM (active elements, VL bytes), 3-5
+// FIRST_ELEMENT (element 0 only), 6/7/10 PACK_B16/32/64 (the low half of each active element, VL/2
+// bytes). Two sources: 8/9/11 INTLV_B8/16/32 (s0[0], s1[0], s0[1]... over 2 VL, masks per source lane).
+namespace ascgen_devkit {
+namespace d3510 {
+template <class V, class P>
+inline void store_one(const V& s, P* p, int dist, const vector_bool& m) {
+    uint8_t* dst = reinterpret_cast<uint8_t*>(p);
+    const int n = V::lanes, es = V::esize;
+    switch (dist) {
+        case 0: case 1: case 2: case 16:
+            check_local(dst, VL, true, "vsts");
+            for (int i = 0; i < n; ++i)
+                if (active(m, i, es)) std::memcpy(dst + i * es, s.b + i * es, es);
+            break;
+        case 3: case 4: case 5:
+            check_local(dst, es, false, "vsts");
+            std::memcpy(dst, s.b, es);
+            break;
+        case 6: case 7: case 10: {
+            const int half = es / 2;
+            check_local(dst, VL / 2, true, "vsts");
+            for (int i = 0; i < n; ++i)
+                if (active(m, i, es)) std::memcpy(dst + i * half, s.b + i * es, half);
+            break;
+        }
+        default:
+            ::ascgen_devkit::unimpl::vsts(s, p, dist);
+    }
+    cost(n);
+}
+template <class V, class P>
+inline void store_two(const V& s0, const V& s1, P* p, int dist, const vector_bool& m) {
+    uint8_t* dst = reinterpret_cast<uint8_t*>(p);
+    const int n = V::lanes, es = V::esize;
+    if (dist == 8 || dist == 9 || dist == 11) {
+        check_local(dst, 2 * VL, true, "vsts");
+        // the interleaved sequence's element k lives in register k / n; the mask governs it by its lane
+        for (int k = 0; k < 2 * n; ++k) {
+            const V& src = (k % 2) ? s1 : s0;
+            if (active(m, k % n, es)) std::memcpy(dst + k * es, src.b + (k / 2) * es, es);
+        }
+    } else {
+        ::ascgen_devkit::unimpl::vsts(s0, s1, p, dist);
+    }
+    cost(2 * n);
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+
+template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vsts(S& src, P* dst, int32_t offset, std::integral_constant<DistVST, Dt>, vector_bool& mask) {
+    ascgen_devkit::d3510::store_one(ascgen_devkit::d3510::vr(src), dst + offset, int(Dt), mask);
+}
+template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vsts(S& src, P*& dst, int32_t stride, std::integral_constant<DistVST, Dt>, vector_bool& mask,
+                 std::integral_constant<Post, Post(1)>) {
+    ascgen_devkit::d3510::store_one(ascgen_devkit::d3510::vr(src), dst, int(Dt), mask);
+    dst += stride;
+}
+template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vsts(S& src0, S& src1, P* dst, int32_t offset, std::integral_constant<DistVST, Dt>, vector_bool& mask) {
+    ascgen_devkit::d3510::store_two(ascgen_devkit::d3510::vr(src0), ascgen_devkit::d3510::vr(src1), dst + offset,
+                                    int(Dt), mask);
+}
+template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vsts(S& src0, S& src1, P*& dst, int32_t stride, std::integral_constant<DistVST, Dt>, vector_bool& mask,
+                 std::integral_constant<Post, Post(1)>) {
+    ascgen_devkit::d3510::store_two(ascgen_devkit::d3510::vr(src0), ascgen_devkit::d3510::vr(src1), dst, int(Dt), mask);
+    dst += stride;
+}
+
+// Ordering barriers between the vector and scalar memory pipes: a core runs them in program order.
+template <Mem_bar B> inline void mem_bar(std::integral_constant<Mem_bar, B>) {}
