@@ -75,6 +75,7 @@ template <class P> inline void check_local(P* p, uint64_t bytes, bool aligned, c
     check_ub(p, bytes, name);
 }
 template <class E> inline int dist_of(E) { return int(E::value); }
+#define ASCGEN_D3510_REG_ONLY(R) std::enable_if_t<ascgen_devkit::d3510::is_reg_v<R>, int> = 0
 
 }  // namespace d3510
 }  // namespace ascgen_devkit
@@ -235,3 +236,70 @@ inline void vsts(S& src0, S& src1, P*& dst, int32_t stride, std::integral_consta
 
 // Ordering barriers between the vector and scalar memory pipes: a core runs them in program order.
 template <Mem_bar B> inline void mem_bar(std::integral_constant<Mem_bar, B>) {}
+
+// ---- unaligned loads / stores and predicate stores ------------------------------------------------------
+// The hardware stages unaligned data through an alignment register (vector_align) and writes the
+// staged tail with a final flush (vstas). Here each unaligned store writes its elements at once and the
+// flush writes nothing; a kernel that omits the flush therefore is not caught (the result it leaves in
+// UB is the complete one). Loads read their bytes at once likewise.
+template <class P> inline void vldas(vector_align& a, P* src) {
+    a.count = 0;
+    a.base = reinterpret_cast<uintptr_t>(src);
+}
+template <class D, class P, ASCGEN_D3510_REG_ONLY(D)>
+inline void vldus(D& dst, vector_align&, P*& src, uint32_t count, std::integral_constant<Post, Post(1)>) {
+    auto& d = ascgen_devkit::d3510::vr(dst);
+    const uint64_t bytes = uint64_t(count) * sizeof(P) < uint64_t(ascgen_devkit::d3510::VL)
+                               ? uint64_t(count) * sizeof(P) : uint64_t(ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::check_local(src, bytes, false, "vldus");
+    std::memset(d.b, 0, ascgen_devkit::d3510::VL);
+    std::memcpy(d.b, src, bytes);
+    src += count;
+}
+template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
+inline void vstus(vector_align&, uint32_t count, S& src, P*& dst, std::integral_constant<Post, Post(1)>) {
+    auto& s = ascgen_devkit::d3510::vr(src);
+    const uint64_t bytes = uint64_t(count) * sizeof(P);
+    if (bytes > uint64_t(ascgen_devkit::d3510::VL)) ::ascgen_devkit::unimpl::vsts(src, dst, count);
+    ascgen_devkit::d3510::check_local(dst, bytes, false, "vstus");
+    std::memcpy(dst, s.b, bytes);
+    dst += count;
+}
+// The flush of the staged tail: nothing is staged here (see above). With POST_UPDATE the address moves on.
+template <class P> inline void vstas(vector_align&, P*& dst, int32_t stride, std::integral_constant<Post, Post(1)>) {
+    dst += stride;
+}
+template <class P> inline void vstas(vector_align&, P* /*dst*/, int32_t /*offset*/) {}
+
+// Predicate stores. psts NORM (0): the 32 bytes of the predicate as they are (a bit per byte lane);
+// PACK (1): every other bit, 16 bytes. pstu: one bit per element of the pointer's width (b16: every
+// other bit, b32: every fourth), VL / width / 8 bytes, and the address moves past them.
+namespace ascgen_devkit {
+namespace d3510 {
+inline void store_pred_bits(const vector_bool& m, uint8_t* dst, int step, const char* name, bool aligned) {
+    const int nbits = VL / step;
+    check_local(dst, uint64_t(nbits / 8), aligned, name);
+    for (int k = 0; k < nbits / 8; ++k) {
+        uint8_t byte = 0;
+        for (int j = 0; j < 8; ++j) byte |= uint8_t(m.get((k * 8 + j) * step)) << j;
+        dst[k] = byte;
+    }
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+template <class P, Dist Dt>
+inline void psts(vector_bool& m, P* dst, int32_t offset, std::integral_constant<Dist, Dt>) {
+    ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst + offset), int(Dt) == 1 ? 2 : 1, "psts", false);
+}
+template <class P, Dist Dt>
+inline void psts(vector_bool& m, P*& dst, int32_t stride, std::integral_constant<Dist, Dt>,
+                 std::integral_constant<Post, Post(1)>) {
+    ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst), int(Dt) == 1 ? 2 : 1, "psts", false);
+    dst += stride;
+}
+template <class P>
+inline void pstu(vector_align&, vector_bool& m, P*& dst) {
+    static_assert(sizeof(P) == 2 || sizeof(P) == 4, "pstu: b16 or b32");
+    ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst), int(sizeof(P)), "pstu", false);
+    dst += ascgen_devkit::d3510::VL / sizeof(P) / 8 / sizeof(P);
+}
