@@ -7,6 +7,8 @@
 #include "vreg.h"
 #include "vpred.h"
 #include "valu.h"
+#include "vreduce.h"
+#include "vconv.h"
 #include "dma.h"
 #include "others.h"
 

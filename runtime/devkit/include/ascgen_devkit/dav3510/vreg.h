@@ -23,7 +23,7 @@ namespace unimpl {
 // Declared only: a form of a dav_3510 intrinsic the register engine does not model.
 #define ASCGEN_D3510_UNIMPL(name) template <class... A> ::ascgen_devkit::Missing name(A&&...);
 ASCGEN_D3510_UNIMPL(vlds) ASCGEN_D3510_UNIMPL(vsts) ASCGEN_D3510_UNIMPL(vdup) ASCGEN_D3510_UNIMPL(pset)
-ASCGEN_D3510_UNIMPL(vcvt) ASCGEN_D3510_UNIMPL(vexp) ASCGEN_D3510_UNIMPL(vln) ASCGEN_D3510_UNIMPL(vsqrt)
+ASCGEN_D3510_UNIMPL(vcvt) ASCGEN_D3510_UNIMPL(vtrc) ASCGEN_D3510_UNIMPL(vexp) ASCGEN_D3510_UNIMPL(vln) ASCGEN_D3510_UNIMPL(vsqrt)
 #undef ASCGEN_D3510_UNIMPL
 }  // namespace unimpl
 
@@ -81,17 +81,26 @@ template <class E> inline int dist_of(E) { return int(E::value); }
 }  // namespace ascgen_devkit
 
 // ---- loads: vlds(dst, ub, offset, dist) / vlds(dst, ub&, stride, dist, POST_UPDATE) -------------------
-// Distributions (the library's LoadDist): 0 NORM (VL bytes), 1-3 BRC_B8/16/32 (one element to every
-// lane), 6-7 US_B8/16 (half VL, each element twice), 8-9 DS_B8/16 (2 VL, every other element),
-// 13/14/18 UNPACK_B8/16/32 (half VL, each element zero-extended into a lane twice its width).
-// Two destinations: 11/12/19 DINTLV_B8/16/32 (2 VL: even elements to dst0, odd to dst1).
+// Distributions (the library's LoadDist; the width is the distribution's, not the register type's):
+// 0 NORM (VL bytes), 1-3 BRC_B8/16/32 (one element to every lane), 6-7 US_B8/16 (half VL, each element
+// twice), 8-9 DS_B8/16 (2 VL, every other element), 13/14/18 UNPACK_B8/16/32 (half VL, each element
+// zero-extended into a lane twice its width). Two destinations: 11/12/19 DINTLV_B8/16/32 (2 VL: even
+// elements to dst0, odd to dst1).
 namespace ascgen_devkit {
 namespace d3510 {
+// The element width a distribution names (BRC_B16, UNPACK_B32...), else the register's.
+inline int load_width(int dist, int reg_es) {
+    switch (dist) {
+        case 1: case 6: case 8: case 11: case 13: return 1;
+        case 2: case 7: case 9: case 12: case 14: return 2;
+        case 3: case 18: case 19: return 4;
+        default: return reg_es;
+    }
+}
 template <class V, class P>
 inline void load_one(V& d, P* p, int dist) {
-    using T = typename V::elem;
     uint8_t* src = reinterpret_cast<uint8_t*>(p);
-    const int n = V::lanes, es = V::esize;
+    const int es = load_width(dist, V::esize), n = VL / es;
     switch (dist) {
         case 0:
             check_local(src, VL, true, "vlds");
@@ -99,38 +108,35 @@ inline void load_one(V& d, P* p, int dist) {
             break;
         case 1: case 2: case 3:
             check_local(src, es, false, "vlds");
-            for (int i = 0; i < n; ++i) std::memcpy(&d.e()[i], src, es);
+            for (int i = 0; i < n; ++i) std::memcpy(d.b + i * es, src, es);
             break;
         case 6: case 7:
             check_local(src, VL / 2, false, "vlds");
-            for (int i = 0; i < n; ++i) std::memcpy(&d.e()[i], src + (i / 2) * es, es);
+            for (int i = 0; i < n; ++i) std::memcpy(d.b + i * es, src + (i / 2) * es, es);
             break;
         case 8: case 9:
-            check_local(src, 2 * VL, true, "vlds");
-            for (int i = 0; i < n; ++i) std::memcpy(&d.e()[i], src + 2 * i * es, es);
+            check_local(src, 2 * VL, false, "vlds");
+            for (int i = 0; i < n; ++i) std::memcpy(d.b + i * es, src + 2 * i * es, es);
             break;
-        case 13: case 14: case 18: {   // element of es/2 bytes, zero-extended
-            const int half = es / 2;
+        case 13: case 14: case 18:      // es-byte elements, each zero-extended into a lane twice as wide
             check_local(src, VL / 2, false, "vlds");
             std::memset(d.b, 0, VL);
-            for (int i = 0; i < n; ++i) std::memcpy(d.b + i * es, src + i * half, half);
+            for (int i = 0; i < n / 2; ++i) std::memcpy(d.b + i * 2 * es, src + i * es, es);
             break;
-        }
         default:
             ::ascgen_devkit::unimpl::vlds(d, p, dist);
     }
-    (void)sizeof(T);
 }
 template <class V, class P>
 inline void load_two(V& d0, V& d1, P* p, int dist) {
     uint8_t* src = reinterpret_cast<uint8_t*>(p);
-    const int n = V::lanes, es = V::esize;
-    if (dist == 11 || dist == 12 || dist == 19 || dist == 10) {
+    if (dist == 11 || dist == 12 || dist == 19) {
+        const int es = load_width(dist, V::esize), n = VL / es;
         check_local(src, 2 * VL, true, "vlds");
         V a, b;
         for (int i = 0; i < n; ++i) {
-            std::memcpy(&a.e()[i], src + (2 * i) * es, es);
-            std::memcpy(&b.e()[i], src + (2 * i + 1) * es, es);
+            std::memcpy(a.b + i * es, src + (2 * i) * es, es);
+            std::memcpy(b.b + i * es, src + (2 * i + 1) * es, es);
         }
         d0 = a;
         d1 = b;
@@ -167,10 +173,20 @@ inline void vlds(D& dst0, D& dst1, P*& src, int32_t stride, std::integral_consta
 // bytes). Two sources: 8/9/11 INTLV_B8/16/32 (s0[0], s1[0], s0[1]... over 2 VL, masks per source lane).
 namespace ascgen_devkit {
 namespace d3510 {
+// The element width a store distribution names (NORM_B16, PACK_B32, INTLV_B8...), else the register's.
+inline int store_width(int dist, int reg_es) {
+    switch (dist) {
+        case 0: case 3: case 8: return 1;
+        case 1: case 4: case 6: case 9: return 2;
+        case 2: case 5: case 7: case 11: return 4;
+        case 10: return 8;
+        default: return reg_es;
+    }
+}
 template <class V, class P>
 inline void store_one(const V& s, P* p, int dist, const vector_bool& m) {
     uint8_t* dst = reinterpret_cast<uint8_t*>(p);
-    const int n = V::lanes, es = V::esize;
+    const int es = store_width(dist, V::esize), n = VL / es;
     switch (dist) {
         case 0: case 1: case 2: case 16:
             check_local(dst, VL, true, "vsts");
@@ -181,7 +197,7 @@ inline void store_one(const V& s, P* p, int dist, const vector_bool& m) {
             check_local(dst, es, false, "vsts");
             std::memcpy(dst, s.b, es);
             break;
-        case 6: case 7: case 10: {
+        case 6: case 7: case 10: {     // the low half of each active es-byte lane, packed
             const int half = es / 2;
             check_local(dst, VL / 2, true, "vsts");
             for (int i = 0; i < n; ++i)
@@ -196,10 +212,11 @@ inline void store_one(const V& s, P* p, int dist, const vector_bool& m) {
 template <class V, class P>
 inline void store_two(const V& s0, const V& s1, P* p, int dist, const vector_bool& m) {
     uint8_t* dst = reinterpret_cast<uint8_t*>(p);
-    const int n = V::lanes, es = V::esize;
+    const int es = store_width(dist, V::esize), n = VL / es;
     if (dist == 8 || dist == 9 || dist == 11) {
         check_local(dst, 2 * VL, true, "vsts");
-        // the interleaved sequence's element k lives in register k / n; the mask governs it by its lane
+        // element k of the interleaved sequence comes from lane k / 2 of s0 (k even) or s1; the mask
+        // governs the destination lanes as they land (k % n of the register holding that half)
         for (int k = 0; k < 2 * n; ++k) {
             const V& src = (k % 2) ? s1 : s0;
             if (active(m, k % n, es)) std::memcpy(dst + k * es, src.b + (k / 2) * es, es);
@@ -287,15 +304,17 @@ inline void store_pred_bits(const vector_bool& m, uint8_t* dst, int step, const 
 }
 }  // namespace d3510
 }  // namespace ascgen_devkit
+// As for plds (vconv.h), psts's offset and post-update stride count bytes.
 template <class P, Dist Dt>
 inline void psts(vector_bool& m, P* dst, int32_t offset, std::integral_constant<Dist, Dt>) {
-    ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst + offset), int(Dt) == 1 ? 2 : 1, "psts", false);
+    ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst) + offset, int(Dt) == 1 ? 2 : 1, "psts",
+                                          false);
 }
 template <class P, Dist Dt>
 inline void psts(vector_bool& m, P*& dst, int32_t stride, std::integral_constant<Dist, Dt>,
                  std::integral_constant<Post, Post(1)>) {
     ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst), int(Dt) == 1 ? 2 : 1, "psts", false);
-    dst += stride;
+    dst = reinterpret_cast<P*>(reinterpret_cast<uint8_t*>(dst) + stride);
 }
 template <class P>
 inline void pstu(vector_align&, vector_bool& m, P*& dst) {
