@@ -256,8 +256,9 @@ extern "C" __global__ __aicore__ void reg_mix(GM_ADDR x, GM_ADDR y, GM_ADDR out,
 __simd_vf__ inline void LoadPast(__ubuf__ float* x)
 {
     AscendC::Reg::RegTensor<float> a;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float, AscendC::Reg::MaskPattern::ALL>();
     AscendC::Reg::LoadAlign(a, x + 256 * 1024 / sizeof(float));     // 256 KB on: past the end of UB
-    AscendC::Reg::StoreAlign(x, a, AscendC::Reg::CreateMask<float, AscendC::Reg::MaskPattern::ALL>());
+    AscendC::Reg::StoreAlign(x, a, all);
 }
 extern "C" __global__ __aicore__ void reg_past_ub(GM_ADDR x) {
     AscendC::TPipe pipe;
