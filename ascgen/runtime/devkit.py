@@ -220,7 +220,7 @@ def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
 
 # ---- missing intrinsics -----------------------------------------------------------------------------
 
-_MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::)?([A-Za-z_]\w*)")
+_MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::(?:unimpl::)?)?([A-Za-z_]\w*)")
 _MISSING_VOID = ("load_cbuf_to_ca", "load_cbuf_to_cb", "mad", "copy_matrix_cc_to_gm")   # missing.h, void forms
 # dav3510/others.h: the forms of an implemented intrinsic the model lacks, declared as name(...).
 _MISSING_FORM = re.compile(r"([a-z_]\w*)\(\.\.\.\)")

@@ -81,3 +81,4 @@ ascgen_devkit::Missing vcvt(...);
 ascgen_devkit::Missing vtrc(...);
 ascgen_devkit::Missing vcpadd(...);
 ascgen_devkit::Missing plds(...);
+ascgen_devkit::Missing vselr(...);

@@ -272,3 +272,24 @@ inline void vdintlv(D& dst0, D& dst1, A& src0, A& src1) {
     std::memcpy(ASCGEN_D3510_VR(dst1).b, o1.b, ascgen_devkit::d3510::VL);
     ascgen_devkit::d3510::cost(2 * n);
 }
+
+// vselr (Gather within a register): lane i of dst is lane index[i] of src. An index past the register's
+// lanes is not defined by the tree: a KernelAssertError naming it, rather than a guess.
+template <class D, class S, class I, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S), ASCGEN_D3510_REG(I)>
+inline void vselr(D& dst, S& src, I& index) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src); auto& x = ASCGEN_D3510_VR(index);
+    using V = std::remove_reference_t<decltype(s)>;
+    V out;
+    for (int i = 0; i < V::lanes; ++i) {
+        const uint64_t k = uint64_t(x.e()[i]);
+        if (k >= uint64_t(V::lanes)) {
+            ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ascgen_devkit::at("vselr"),
+                               "vselr: index %llu in lane %d is past the register's %d lanes", (unsigned long long)k, i,
+                               V::lanes);
+            return;
+        }
+        std::memcpy(out.b + i * V::esize, s.b + k * V::esize, V::esize);
+    }
+    std::memcpy(d.b, out.b, ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::cost(V::lanes);
+}
