@@ -37,6 +37,8 @@ inline void enter() {
     loops_in = DmaLoops{};
     loops_out = DmaLoops{};
     st_atomic_cfg = 0;
+    ar = 0;
+    squeezed_bytes = 0;
     AscendC::BufIdTracker::GetInstance().Reset();
 }
 }  // namespace d3510

@@ -82,3 +82,7 @@ ascgen_devkit::Missing vtrc(...);
 ascgen_devkit::Missing vcpadd(...);
 ascgen_devkit::Missing plds(...);
 ascgen_devkit::Missing vselr(...);
+ascgen_devkit::Missing vsqz(...);
+ascgen_devkit::Missing vstur(...);
+ascgen_devkit::Missing vstar(...);
+ascgen_devkit::Missing sprclr(...);

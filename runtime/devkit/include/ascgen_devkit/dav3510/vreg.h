@@ -322,3 +322,40 @@ inline void pstu(vector_align&, vector_bool& m, P*& dst) {
     ascgen_devkit::d3510::store_pred_bits(m, reinterpret_cast<uint8_t*>(dst), int(sizeof(P)), "pstu", false);
     dst += ascgen_devkit::d3510::VL / sizeof(P) / 8 / sizeof(P);
 }
+
+// ---- squeeze: vsqz compacts the active lanes to the front (the rest zero); with STORE_REG (1) it also
+// records their byte count for the next vstur, which writes that many bytes at base + AR and, with
+// POST_UPDATE, advances AR (the special register sprclr(AR) clears). vstar flushes nothing (see vstus).
+namespace ascgen_devkit {
+namespace d3510 {
+inline uint64_t ar = 0;              // AR, in bytes
+inline uint64_t squeezed_bytes = 0;  // what the last STORE_REG vsqz kept
+}  // namespace d3510
+}  // namespace ascgen_devkit
+template <class D, class S, StoreMode SM, ASCGEN_D3510_REG_ONLY(D), ASCGEN_D3510_REG_ONLY(S)>
+inline void vsqz(D& dst, S& src, vector_bool& mask, std::integral_constant<StoreMode, SM>) {
+    auto& d = ascgen_devkit::d3510::vr(dst); auto& s = ascgen_devkit::d3510::vr(src);
+    using V = std::remove_reference_t<decltype(s)>;
+    V out;
+    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
+    int k = 0;
+    for (int i = 0; i < V::lanes; ++i)
+        if (ascgen_devkit::d3510::active(mask, i, V::esize)) std::memcpy(out.b + (k++) * V::esize, s.b + i * V::esize, V::esize);
+    std::memcpy(d.b, out.b, ascgen_devkit::d3510::VL);
+    if (int(SM) == 1) ascgen_devkit::d3510::squeezed_bytes = uint64_t(k) * V::esize;
+    ascgen_devkit::d3510::cost(V::lanes);
+}
+template <class S, class P, Post PM, ASCGEN_D3510_REG_ONLY(S)>
+inline void vstur(vector_align&, S& src, P* base, std::integral_constant<Post, PM>) {
+    auto& s = ascgen_devkit::d3510::vr(src);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(base) + ascgen_devkit::d3510::ar;
+    const uint64_t bytes = ascgen_devkit::d3510::squeezed_bytes;
+    ascgen_devkit::d3510::check_local(dst, bytes, false, "vstur");
+    std::memcpy(dst, s.b, bytes);
+    if (int(PM) == 1) ascgen_devkit::d3510::ar += bytes;
+}
+template <class P> inline void vstar(vector_align&, P* /*base*/) {}
+template <Spr R> inline void sprclr(std::integral_constant<Spr, R>) {
+    static_assert(int(R) == 74, "sprclr: only AR (74) is modelled");
+    ascgen_devkit::d3510::ar = 0;
+}
