@@ -31,7 +31,8 @@ from ascgen.runtime import build
 
 BACKENDS = ("builtin", "devkit")
 # The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
-# same form; the others are declared only, so a kernel reaching one is refused by name at load time).
+# same form; dav_3510: its register ISA, runtime/devkit/include/ascgen_devkit/dav3510; the others are declared
+# only, so a kernel reaching one is refused by name at load time).
 SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200", 3510: "dav_3510"}
 # Why the other architectures are refused: what their CPU mode needs that the model lacks (docs/devkit.md).
 REFUSED_ARCHES = {
@@ -278,7 +279,8 @@ def _callers(cmd: list[str]) -> dict:
         if m:
             func = m.group(1)
             continue
-        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing |void )?([A-Za-z_]\w*)", line)
+        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing (?:ascgen_devkit::(?:unimpl::)?)?|void )?"
+                      r"([A-Za-z_]\w*)", line)
         if m and func and m.group(1) not in found:
             found[m.group(1)] = func.split("(")[0]
     return found
