@@ -4,7 +4,8 @@ path (DataCopy ND -> NZ, LoadData, Mmad, Fixpipe) on ascgen's emulation of the C
 * The cube matmul kernel of benchmarks/bench_cube.py on both backends: bit-identical outputs (both call
   ascgen/gemm.h in the same summation order), within the float-sum bound of a float64 reference.
 * A Fixpipe writing past the end of its GM output: KernelMemoryError naming the intrinsic.
-* A kernel that needs a cube intrinsic the model lacks (an int4 load): CompileError naming it and the
+* An int4 matmul (cube_int4.h: load2d, the transposing load, mad_s4) against numpy.
+* A kernel that needs a cube intrinsic the model lacks (a GM -> L0A load): CompileError naming it and the
   library function that calls it.
 * Cube-path asc-devkit examples run unchanged on `--backend devkit` and pass their own verify scripts.
 * A MIX Matmul with a vector epilogue as the middle task of a SuperKernel with early start: clean, and
@@ -70,23 +71,87 @@ def test_fixpipe_past_the_end_of_gm_is_a_memory_error_naming_the_intrinsic(matmu
     assert "copy_matrix_cc_to_gm" in str(exc.value)
 
 
-INT4_LOAD = r"""
+# int4 (cube_int4.h): C = A x B for A (M x K) and B (K x N) row-major in GM, packed two per byte along
+# the row. A: ND -> NZ, load2d per 16-row block into L0A (load_cbuf_to_ca_s4). B: ND -> NZ, then each
+# 64 x 64 square transposed into four zN fractals of L0B (load_cbuf_to_cb_transpose_s4; two squares per call,
+# dstGap 3 as the Matmul API passes for int4). Mmad: mad_s4.
+MATMUL_S4 = r"""
 #include "kernel_operator.h"
-extern "C" __global__ __aicore__ void load_s4(GM_ADDR x) {
+using namespace AscendC;
+constexpr uint32_t M = 32, N = 128, K = 128;
+extern "C" __global__ __cube__ void matmul_s4(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    GlobalTensor<int4b_t> ag, bg;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer((__gm__ int4b_t*)a, M * K);
+    bg.SetGlobalBuffer((__gm__ int4b_t*)b, K * N);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, M * N);
+    LocalTensor<int4b_t> a1(TPosition::A1, 0, M * K), b1(TPosition::B1, M * K / 2, K * N);
+    LocalTensor<int4b_t> a2(TPosition::A2, 0, M * K), b2(TPosition::B2, 0, K * N);
+    LocalTensor<int32_t> c1(TPosition::CO1, 0, M * N);
+    Nd2NzParams pa;                     // d values in bytes: the copy moves two int4 as one int8
+    pa.ndNum = 1, pa.nValue = M, pa.dValue = K / 2, pa.srcDValue = K / 2, pa.dstNzC0Stride = M, pa.dstNzNStride = 1;
+    DataCopy(a1, ag, pa);
+    Nd2NzParams pb;
+    pb.ndNum = 1, pb.nValue = K, pb.dValue = N / 2, pb.srcDValue = N / 2, pb.dstNzC0Stride = K, pb.dstNzNStride = 1;
+    DataCopy(b1, bg, pb);
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData2DParams la;
+    la.repeatTimes = K / 64, la.srcStride = M / 16;
+    for (uint32_t i = 0; i < M / 16; ++i) LoadData(a2[i * 16 * K], a1[i * 16 * 64], la);
+    LoadData2dTransposeParams lb;
+    lb.startIndex = 0, lb.repeatTimes = N / 64, lb.srcStride = K / 64, lb.dstGap = 3, lb.dstFracGap = 0;
+    for (uint32_t j = 0; j < K / 64; ++j) LoadDataWithTranspose(b2[j * 64 * N], b1[j * 64 * 64], lb);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    MmadParams mp;
+    mp.m = M, mp.n = N, mp.k = K, mp.cmatrixInitVal = true;
+    Mmad(c1, a2, b2, mp);
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    FixpipeParamsV220 fp;
+    fp.nSize = N, fp.mSize = M, fp.srcStride = M, fp.dstStride = N;
+    Fixpipe(cg, c1, fp);
+}
+"""
+
+
+def _pack_int4(x):
+    """Element 2i in the low nibble of byte i (the library's and the examples' packing)."""
+    x = x.astype(np.int8).reshape(-1)
+    return ((x[0::2] & 0xF) | (x[1::2] << 4)).astype(np.int8)
+
+
+def test_int4_matmul_matches_numpy(tree):
+    rng = np.random.default_rng(4)
+    m, n, k = 32, 128, 128
+    a = rng.integers(-8, 8, (m, k), dtype=np.int8)
+    b = rng.integers(-8, 8, (k, n), dtype=np.int8)
+    c = np.full((m, n), -1, np.int32)
+    load(MATMUL_S4, "ascend910b", filename="matmul_s4.cpp", backend="devkit").launch(
+        "matmul_s4", 1, _pack_int4(a), _pack_int4(b), c)
+    np.testing.assert_array_equal(c, a.astype(np.int32) @ b.astype(np.int32))
+
+
+# LoadData from GM straight into L0A (load_gm_to_ca) is not emulated.
+GM_TO_L0 = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void load_gm(GM_ADDR x) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    AscendC::LocalTensor<AscendC::int4b_t> a1(AscendC::TPosition::A1, 0, 4096);
-    AscendC::LocalTensor<AscendC::int4b_t> a2(AscendC::TPosition::A2, 0, 4096);
+    AscendC::GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half*)x, 4096);
+    AscendC::LocalTensor<half> a2(AscendC::TPosition::A2, 0, 4096);
     AscendC::LoadData2DParams p;
-    AscendC::LoadData(a2, a1, p);
+    AscendC::LoadData(a2, g, p);
 }
 """
 
 
 def test_a_cube_intrinsic_the_model_lacks_is_a_compile_error_naming_it(tree):
     with pytest.raises(CompileError) as exc:
-        load(INT4_LOAD, "ascend910b", filename="load_s4.cpp", backend="devkit")
+        load(GM_TO_L0, "ascend910b", filename="load_gm.cpp", backend="devkit")
     text = str(exc.value)
-    assert "intrinsic load_cbuf_to_ca_s4" in text      # int4 L1 -> L0A: not emulated
+    assert "intrinsic load_gm_to_ca" in text            # GM -> L0A: not emulated
     assert "(needed by " in text             # the library function (or the kernel it was inlined into)
 
 

@@ -11,5 +11,6 @@
 #include "sort.h"
 #include "dma.h"
 #include "cube.h"
+#include "cube_int4.h"
 #include "hooks.h"
 #include "copies.h"
