@@ -12,9 +12,10 @@
 // through rt::gm_access* (bounds + race records), like the vector DMA in dma.h.
 //
 // int4 (`mad_s4`, the `*_s4` loads) is cube_int4.h, on the same layouts with C0 = 64 nibbles.
-// Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): sparse
-// `mad_sp`, load3d into UB, the load3d repeat register (`set_l3d_rpt`), b16 through the transposing-load intrinsics (the library uses load2d's transpose flag for b16), loads
-// straight from GM to L0 (`load_gm_to_c[ab]`).
+// 4:2 sparse B (`load_cbuf_to_cb_sp`, `mad_sp`) is cube_sparse.h.
+// Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): load3d into
+// UB, the load3d repeat register (`set_l3d_rpt`), b16 through the transposing-load intrinsics (the library
+// uses load2d's transpose flag for b16), loads straight from GM to L0 (`load_gm_to_c[ab]`).
 #pragma once
 #include <cmath>
 #include <cstring>

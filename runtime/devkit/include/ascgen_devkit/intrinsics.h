@@ -12,5 +12,6 @@
 #include "dma.h"
 #include "cube.h"
 #include "cube_int4.h"
+#include "cube_sparse.h"
 #include "hooks.h"
 #include "copies.h"

@@ -36,8 +36,6 @@ ASCGEN_DEVKIT_MISSING(get_pc)
 ASCGEN_DEVKIT_MISSING(get_st_atomic_cfg)
 ASCGEN_DEVKIT_MISSING(hset_flag)
 ASCGEN_DEVKIT_MISSING(hwait_flag)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_sp)
-ASCGEN_DEVKIT_MISSING(mad_sp)
 ASCGEN_DEVKIT_MISSING(preload)
 ASCGEN_DEVKIT_MISSING(set_aipp_spr_0)
 ASCGEN_DEVKIT_MISSING(set_aipp_spr_18)
@@ -76,7 +74,7 @@ ASCGEN_DEVKIT_MISSING(vld_va_reg)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162s8)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)
 
-// Cube intrinsics the cube model (cube.h, cube_int4.h) does not emulate: sparse, load3d into UB,
+// Cube intrinsics the cube model (cube.h, cube_int4.h, cube_sparse.h) does not emulate: load3d into UB,
 // GM -> L0 loads, constant fills of L0/L1 and the image loads.
 ASCGEN_DEVKIT_MISSING(copy_matrix_cbuf_to_cc)
 ASCGEN_DEVKIT_MISSING(create_ca_matrix)
