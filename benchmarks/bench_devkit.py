@@ -6,6 +6,7 @@
     python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
     python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
     python benchmarks/bench_devkit.py dma              # CPU time per smallest DataCopy on the devkit backend
+    python benchmarks/bench_devkit.py table A.json B.json...   # sweeps' rows merged: side by side, totals per folder
     python benchmarks/bench_devkit.py addrelu --against OLD_CHECKOUT   # the same, before/after, side by side
 
 sweep: every asc-devkit example that has scripts/verify_result.py, every scenario its gen_data.py offers,
@@ -33,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from timing import best_of_with_cpu  # noqa: E402 - benchmarks/timing.py, beside this script
 
-RUN_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 300       # per step of a run (gen_data.py, ascgen run, verify); sweep --timeout changes it
 
 
 @dataclass
@@ -188,7 +189,8 @@ def _first_cause(text: str) -> str:
     return lines[-1][:160] if lines else ""
 
 
-def _run(cmd, cwd, timeout=RUN_TIMEOUT_S):
+def _run(cmd, cwd, timeout=None):
+    timeout = timeout or RUN_TIMEOUT_S
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     try:
@@ -297,6 +299,8 @@ def sweep(args) -> int:
     if tree is None:
         print(f"needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}", file=sys.stderr)
         return 2
+    global RUN_TIMEOUT_S
+    RUN_TIMEOUT_S = args.timeout          # a loaded machine compiles the library's Matmul for minutes
     items = [(*it[:4], n, *it[5:]) for it in discover(Path(tree), args.only, args.self_verify, args.exclude) for n in it[4]]
     jobs = [(it, b) for it in items for b in args.backend]
     workdir = Path(tempfile.mkdtemp(prefix="ascgen-devkit-sweep-"))
@@ -316,6 +320,50 @@ def sweep(args) -> int:
               f"{len({r.example for r in mine})} examples; {len(wrong)} wrong answers")
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
+    return 0
+
+
+def merged_rows(files) -> dict:
+    """(example, scenario, backend) -> row, over sweep JSON files in order: a later file's row replaces an
+    earlier one (a re-run after a fix)."""
+    rows = {}
+    for f in files:
+        for r in json.loads(Path(f).read_text()):
+            rows[r["example"], r["scenario"], r["backend"]] = r
+    return rows
+
+
+def _folder(example: str) -> str:
+    parts = example.split("/")
+    return "/".join(parts[:3] if parts[0] == "01_simd_cpp_api" else parts[:2])
+
+
+def table(args) -> int:
+    """One markdown row per run with both backends side by side, then pass counts per folder and the runs
+    the builtin backend passes that the devkit backend does not."""
+    rows = merged_rows(args.files)
+    runs = sorted({(e, s) for e, s, _ in rows}, key=lambda k: (k[0], -1 if k[1] is None else k[1]))
+    print("| example [scenario] | builtin | devkit | first blocking cause (devkit, else builtin) |")
+    print("|---|---|---|---|")
+    for e, s in runs:
+        b, d = rows.get((e, s, "builtin")), rows.get((e, s, "devkit"))
+        cause = next((r["cause"] for r in (d, b) if r and r["result"] != "pass"), "")
+        print(f"| `{e}` [{s}] | {b['result'] if b else '-'} | {d['result'] if d else '-'} | {cause.replace('|', '/')} |")
+    print("\n| folder | builtin | devkit | wrong answers (builtin / devkit) |\n|---|---|---|---|")
+    folders = sorted({_folder(e) for e, _ in runs})
+    for folder in folders + ["all"]:
+        cells = []
+        for backend in ("builtin", "devkit"):
+            mine = [r for (e, _, b), r in rows.items() if b == backend and folder in ("all", _folder(e))]
+            cells.append((sum(r["result"] == "pass" for r in mine), len(mine),
+                          sum(r["cause"].startswith("WRONG") for r in mine)))
+        print(f"| {folder} | {cells[0][0]} / {cells[0][1]} | {cells[1][0]} / {cells[1][1]} | "
+              f"{cells[0][2]} / {cells[1][2]} |")
+    behind = [(e, s) for e, s in runs if rows.get((e, s, "builtin"), {}).get("result") == "pass"
+              and rows.get((e, s, "devkit"), {}).get("result") != "pass"]
+    print(f"\nbuiltin passes, devkit does not ({len(behind)}):")
+    for e, s in behind:
+        print(f"  {e} [{s}]: {rows.get((e, s, 'devkit'), {}).get('cause', 'not run on devkit')}")
     return 0
 
 
@@ -524,6 +572,7 @@ def main(argv=None) -> int:
     s.add_argument("--only", nargs="+", help="only examples whose folder contains one of these texts")
     s.add_argument("--exclude", nargs="*", default=[], help="leave out examples whose folder contains any of these")
     s.add_argument("--json", help="also write the rows to this file")
+    s.add_argument("--timeout", type=float, default=RUN_TIMEOUT_S, help="seconds per step of a run (default %(default)s)")
     s.add_argument("--self-verify", action="store_true",
                    help="also run examples without verify_result.py whose own main prints 'test pass' "
                         "(most of 04_advanced_api); such a run passes on its pass line")
@@ -539,8 +588,10 @@ def main(argv=None) -> int:
     d = sub.add_parser("dma")
     d.add_argument("--iters", type=int, default=200000)
     d.add_argument("--reps", type=int, default=5)
+    t = sub.add_parser("table")
+    t.add_argument("files", nargs="+", help="sweep --json files; a later file's row replaces an earlier one")
     args = p.parse_args(argv)
-    return {"sweep": sweep, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library,
+    return {"sweep": sweep, "table": table, "compile": compile_times, "addrelu": add_relu, "hostlib": host_library,
             "dma": dma_cost}[args.cmd](args)
 
 

@@ -183,6 +183,35 @@ extern "C" __global__ __aicore__ void mulcast(GM_ADDR x) {
 """
 
 
+# The system workspace (GetSysWorkSpacePtr, where the Matmul API keeps its message queues) is a buffer of its
+# own per launch: the kernel fills its whole workspace argument, then reads both ends of the system workspace
+# (zero, and inside a GM buffer of the launch) and dirties it for the next launch.
+WS_PROBE = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void ws_probe(GM_ADDR out, GM_ADDR workspace) {
+    constexpr uint32_t SYS = 16 * 1024 * 1024;
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 2048);
+    AscendC::LocalTensor<uint8_t> t = b.Get<uint8_t>();
+    AscendC::GlobalTensor<uint8_t> ws, sys, og;
+    ws.SetGlobalBuffer((__gm__ uint8_t*)workspace, 4096);
+    sys.SetGlobalBuffer(GetSysWorkSpacePtr(), SYS);
+    og.SetGlobalBuffer((__gm__ uint8_t*)out, 64);
+    AscendC::Duplicate(t.ReinterpretCast<uint16_t>(), (uint16_t)0xABAB, 1024);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 4; ++i) AscendC::DataCopy(ws[i * 1024], t, 1024);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(t[1024], sys, 32);
+    AscendC::DataCopy(t[1056], sys[SYS - 32], 32);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(og, t[1024], 64);
+    AscendC::DataCopy(sys, t, 32);
+    AscendC::DataCopy(sys[SYS - 32], t, 32);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def tree():
     return devkit_tree.require()
@@ -325,6 +354,16 @@ def test_ascend310p_vector_kernel_matches_the_builtin_backend_bit_for_bit(tree):
     assert outs["devkit"].tobytes() == outs["builtin"].tobytes(), \
         np.flatnonzero(outs["devkit"].view(np.uint32) != outs["builtin"].view(np.uint32))[:10]
     np.testing.assert_array_equal(outs["devkit"].reshape(4, 2048)[:, :512], x.reshape(4, 512))
+
+
+def test_each_launch_has_a_zeroed_system_workspace_apart_from_the_kernels_workspace(built):
+    module = built("ws_probe", WS_PROBE)
+    for _ in range(2):                  # the first launch dirtied its system workspace: a new one is zeroed
+        out = np.full(64, 0x11, np.uint8)
+        workspace = np.zeros(4096, np.uint8)
+        module.launch("ws_probe", 1, out, workspace)
+        assert (workspace == 0xAB).all()
+        assert not out.any(), out       # both ends of the system workspace, untouched by the kernel's writes
 
 
 def test_a_hang_names_the_line_where_the_cores_wait(built):
