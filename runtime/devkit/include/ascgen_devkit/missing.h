@@ -117,6 +117,7 @@ ASCGEN_DEVKIT_MISSING(vcbd_s322s16)
 ASCGEN_DEVKIT_MISSING(get_status)
 ASCGEN_DEVKIT_MISSING(get_imm)
 // other arities than dav_c220's
+ASCGEN_DEVKIT_MISSING(vconv_f162s4)   // dav_m200 adds repeatStrideMode / strideSizeMode (convert.h has the 7-argument form)
 ASCGEN_DEVKIT_MISSING(vsel)
 ASCGEN_DEVKIT_MISSING(vcmax)
 ASCGEN_DEVKIT_MISSING(vcmin)
