@@ -225,6 +225,24 @@ def cmake_cache_default(text: str, name: str) -> str | None:
     return m.group(1) if m else None
 
 
+_ONLY_3510 = r"仅(?:支持|在)?\s*(?:dav-3510|Ascend 950)"     # "only on dav-3510 / Ascend 950"
+
+
+def readme_3510_scenarios(readme: str) -> set:
+    """Scenarios the README marks as dav-3510 only (a heading `**场景3：...仅在 Ascend 950...**`, a table row
+    `<tr><td>3</td>...（仅支持dav-3510）`, an option line `场景3仅支持dav-3510` or `2=...（仅Ascend 950...）`):
+    built for dav-2201 they compute something else, so they run as ascend950."""
+    out = set()
+    for line in readme.splitlines():
+        if not re.search(_ONLY_3510, line):
+            continue
+        m = re.search(r"场景\s*(\d+)", line) or re.match(r"\s*<tr><td>(\d+)</td>", line)
+        if m:
+            out.add(int(m.group(1)))
+        out.update(int(k) for k in re.findall(r"(\d+)\s*=[^，,|=]*?（" + _ONLY_3510, line))
+    return out
+
+
 @lru_cache(maxsize=1)
 def _arch3510_scenarios() -> set:
     """(folder, scenario) pairs whose source exists only under __NPU_ARCH__ == 3510 (the examples test knows
@@ -243,7 +261,8 @@ def _arch3510_scenarios() -> set:
 
 def drive(item, backend: str, workdir: Path) -> Run:
     folder, rel, sources, flag, n, readme, defines_scenario, verify_text, arch3510, var = item
-    product = "ascend950" if arch3510 or (rel, n) in _arch3510_scenarios() else "ascend910b"
+    only_3510 = arch3510 or n in readme_3510_scenarios(readme) or (rel, n) in _arch3510_scenarios()
+    product = "ascend950" if only_3510 else "ascend910b"
     run = Run(rel, n, backend, product)
     start = time.perf_counter()
     root = workdir / f"{re.sub(r'[^A-Za-z0-9]+', '_', rel)}_{n}_{backend}"
@@ -309,6 +328,8 @@ def sweep(args) -> int:
         for r in pool.map(lambda job: drive(job[0], job[1], workdir), jobs):
             results.append(r)
             print(f"{r.result:4}  {r.backend:7}  {r.example}[{r.scenario}]  {r.seconds:5.1f}s  {r.cause}", flush=True)
+            if args.json:           # after every run, so a sweep stopped part-way still leaves its rows
+                Path(args.json).write_text(json.dumps([asdict(x) for x in results], indent=1))
     shutil.rmtree(workdir, ignore_errors=True)
     print()
     for b in args.backend:
@@ -318,8 +339,6 @@ def sweep(args) -> int:
         examples = {r.example for r in passed}
         print(f"{b}: {len(passed)} of {len(mine)} runs pass, covering {len(examples)} of "
               f"{len({r.example for r in mine})} examples; {len(wrong)} wrong answers")
-    if args.json:
-        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
     return 0
 
 

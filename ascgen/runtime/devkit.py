@@ -31,14 +31,11 @@ from ascgen.runtime import build
 
 BACKENDS = ("builtin", "devkit")
 # The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
-# same form; the others are declared only, so a kernel reaching one is refused by name at load time).
-SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200"}
+# same form; dav_3510: its register ISA, runtime/devkit/include/ascgen_devkit/dav3510; the others are declared
+# only, so a kernel reaching one is refused by name at load time).
+SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200", 3510: "dav_3510"}
 # Why the other architectures are refused: what their CPU mode needs that the model lacks (docs/devkit.md).
 REFUSED_ARCHES = {
-    3510: "dav_3510: the library's CPU mode for it includes kernel_simt_cpu.h, a header of CANN's closed CPU "
-          "model that the asc-devkit tree does not ship; with a stand-in for it, about 160 more intrinsics and "
-          "types are missing (the register-based vector instructions vlds/vsts/vcvt/vdup, the predicate "
-          "instructions pset/psel/pintlv, and the SIMT side: float2/half2/Dim3, blockIdx, GetWarpId)",
     3002: "dav_m300: not investigated yet",
     1001: "dav_c100: not investigated yet",
 }         # the model implements this architecture's intrinsics
@@ -224,8 +221,10 @@ def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
 
 # ---- missing intrinsics -----------------------------------------------------------------------------
 
-_MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::)?([A-Za-z_]\w*)")
+_MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::(?:unimpl::)?)?([A-Za-z_]\w*)")
 _MISSING_VOID = ("load_cbuf_to_ca", "load_cbuf_to_cb", "mad", "copy_matrix_cc_to_gm")   # missing.h, void forms
+# dav3510/others.h: the forms of an implemented intrinsic the model lacks, declared as name(...).
+_MISSING_FORM = re.compile(r"([a-z_]\w*)\(\.\.\.\)")
 
 
 def undefined_symbols(so: Path) -> list[str]:
@@ -250,8 +249,9 @@ def missing_report(so: Path, relink=None) -> str | None:
         return None
     intrinsics = {m.group(1) for s in symbols for m in [_MISSING.search(s)] if m and m.group(1) != "operator"}
     intrinsics |= {s.split("<")[0].split()[-1] for s in symbols if s.split("<")[0].split()[-1] in _MISSING_VOID}
+    intrinsics |= {m.group(1) for s in symbols for m in [_MISSING_FORM.fullmatch(s)] if m}
     intrinsics = sorted(intrinsics)
-    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s
+    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s and not _MISSING_FORM.fullmatch(s)
                     and s.split("<")[0].split()[-1] not in _MISSING_VOID)
     cmd = relink() if relink else None
     callers = _callers(cmd) if cmd else {}
@@ -279,7 +279,8 @@ def _callers(cmd: list[str]) -> dict:
         if m:
             func = m.group(1)
             continue
-        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing |void )?([A-Za-z_]\w*)", line)
+        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing (?:ascgen_devkit::(?:unimpl::)?)?|void )?"
+                      r"([A-Za-z_]\w*)", line)
         if m and func and m.group(1) not in found:
             found[m.group(1)] = func.split("(")[0]
     return found

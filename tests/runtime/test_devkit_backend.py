@@ -212,6 +212,73 @@ extern "C" __global__ __aicore__ void ws_probe(GM_ADDR out, GM_ADDR workspace) {
 """
 
 
+# dav_3510 (ascend950): a vector function on registers (Reg::), 200 floats per core (three full repeats and
+# a tail of 8 under UpdateMask): add, multiply, compare to a predicate, select, interleave, a reduction. The
+# second kernel loads a register from past the end of UB.
+REG_3510 = """
+#include "kernel_operator.h"
+constexpr uint32_t N = 200, VL = 64;
+__simd_vf__ inline void RegMix(__ubuf__ float* x, __ubuf__ float* y, __ubuf__ float* out, __ubuf__ float* pairs,
+                               __ubuf__ float* sums)
+{
+    uint32_t left = N;
+    AscendC::Reg::RegTensor<float> a, b, s, p, m, lo, hi, r;
+    AscendC::Reg::MaskReg mask, gt;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float, AscendC::Reg::MaskPattern::ALL>();
+    for (uint32_t i = 0; i < (N + VL - 1) / VL; ++i) {
+        mask = AscendC::Reg::UpdateMask<float>(left);
+        AscendC::Reg::LoadAlign(a, x + i * VL);
+        AscendC::Reg::LoadAlign(b, y + i * VL);
+        AscendC::Reg::Add(s, a, b, mask);
+        AscendC::Reg::Mul(p, a, b, mask);
+        AscendC::Reg::Compare<float, AscendC::CMPMODE::GT>(gt, a, b, mask);
+        AscendC::Reg::Select(m, s, p, gt);
+        AscendC::Reg::StoreAlign(out + i * VL, m, mask);
+        AscendC::Reg::Interleave(lo, hi, a, b);
+        AscendC::Reg::StoreAlign(pairs + 2 * i * VL, lo, all);
+        AscendC::Reg::StoreAlign(pairs + 2 * i * VL + VL, hi, all);
+        AscendC::Reg::Reduce<AscendC::ReduceType::SUM>(r, a, mask);
+        AscendC::Reg::StoreAlign(sums + i * VL, r, all);
+    }
+}
+extern "C" __global__ __aicore__ void reg_mix(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR pairs, GM_ADDR sums) {
+    const uint32_t core = AscendC::GetBlockIdx();
+    AscendC::GlobalTensor<float> xg, yg, og, pg, sg;
+    xg.SetGlobalBuffer((__gm__ float*)x + core * 256, 256);
+    yg.SetGlobalBuffer((__gm__ float*)y + core * 256, 256);
+    og.SetGlobalBuffer((__gm__ float*)out + core * 256, 256);
+    pg.SetGlobalBuffer((__gm__ float*)pairs + core * 512, 512);
+    sg.SetGlobalBuffer((__gm__ float*)sums + core * 256, 256);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1536 * sizeof(float));
+    AscendC::LocalTensor<float> t = b.Get<float>();
+    AscendC::DataCopy(t, xg, 256);
+    AscendC::DataCopy(t[256], yg, 256);
+    AscendC::Duplicate(t[512], -1.0f, 256);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    auto ub = [&](uint32_t at) { return (__ubuf__ float*)t[at].GetPhyAddr(); };
+    asc_vf_call<RegMix>(ub(0), ub(256), ub(512), ub(768), ub(1280));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(og, t[512], 256);
+    AscendC::DataCopy(pg, t[768], 512);
+    AscendC::DataCopy(sg, t[1280], 256);
+}
+__simd_vf__ inline void LoadPast(__ubuf__ float* x)
+{
+    AscendC::Reg::RegTensor<float> a;
+    AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float, AscendC::Reg::MaskPattern::ALL>();
+    AscendC::Reg::LoadAlign(a, x + 256 * 1024 / sizeof(float));     // 256 KB on: past the end of UB
+    AscendC::Reg::StoreAlign(x, a, all);
+}
+extern "C" __global__ __aicore__ void reg_past_ub(GM_ADDR x) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256 * sizeof(float));
+    asc_vf_call<LoadPast>((__ubuf__ float*)b.Get<float>().GetPhyAddr());
+}
+"""
+
 @pytest.fixture(scope="module")
 def tree():
     return devkit_tree.require()
@@ -237,10 +304,10 @@ def test_unknown_backend_is_a_spec_error():
 
 def test_products_the_model_lacks_are_refused_naming_what_is_missing():
     with pytest.raises(UnsupportedProductError) as err:
-        load(ADD, "ascend950", backend="devkit")
+        load(ADD, "ascend310b", backend="devkit")
     text = str(err.value)
-    assert "ascend950" in text and "kernel_simt_cpu.h" in text and "vlds" in text, text
-    assert "dav_m200 (ascend310p" in text and "backend='builtin'" in text, text
+    assert "ascend310b" in text and "dav_m300" in text, text
+    assert "dav_m200 (ascend310p" in text and "dav_3510 (ascend950)" in text and "backend='builtin'" in text, text
 
 
 def test_without_the_tree_the_error_says_how_to_provide_it(monkeypatch):
@@ -379,3 +446,26 @@ def test_a_missing_intrinsic_is_a_compile_error_naming_it_and_its_caller(tree, t
     text = str(err.value)
     assert "intrinsic vmulconv_f162s8" in text and "needed by" in text and "MulCast" in text, text
     assert list(tmp_path.iterdir()) == [], "the relink's temporary folder was left behind"
+
+
+def test_ascend950_register_kernel_is_exact_and_its_ub_faults_name_the_line(tree):
+    rng = np.random.default_rng(3)
+    x = rng.integers(-8, 8, 512).astype(np.float32)
+    y = rng.integers(-8, 8, 512).astype(np.float32)
+    out, pairs, sums = np.zeros(512, np.float32), np.zeros(1024, np.float32), np.zeros(512, np.float32)
+    module = load(REG_3510, "ascend950", backend="devkit", filename="reg3510.cpp")
+    module.launch("reg_mix", 2, x, y, out, pairs, sums)
+    for core in range(2):
+        a, b = x[core * 256:][:256], y[core * 256:][:256]
+        want = np.where(a > b, a + b, a * b)
+        got = out[core * 256:][:256]
+        np.testing.assert_array_equal(got[:200], want[:200])
+        np.testing.assert_array_equal(got[200:], -1.0)       # masked lanes of the tail are not stored
+        np.testing.assert_array_equal(pairs[core * 512:][:512], np.stack([a, b], 1).reshape(-1))
+        sums_core = sums[core * 256:][:256].reshape(4, 64)
+        for i, n in enumerate((64, 64, 64, 8)):
+            assert sums_core[i, 0] == a[i * 64:][:n].sum() and not sums_core[i, 1:].any(), (i, sums_core[i])
+    with pytest.raises(KernelMemoryError) as err:
+        module.launch("reg_past_ub", 1, x)
+    text = str(err.value)
+    assert "vlds" in text and "outside" in text and "reg3510.cpp:" in text, text

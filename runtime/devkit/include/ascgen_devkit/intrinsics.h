@@ -15,3 +15,6 @@
 #include "cube_sparse.h"
 #include "hooks.h"
 #include "copies.h"
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+#include "dav3510/intrinsics.h"
+#endif

@@ -58,7 +58,9 @@ ASCGEN_DEVKIT_MISSING(set_data_exp_3)
 ASCGEN_DEVKIT_MISSING(set_deqscale)
 ASCGEN_DEVKIT_MISSING(set_ffts_base_addr)
 ASCGEN_DEVKIT_MISSING(set_l3d_rpt)
+#if !(defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510)   // dav3510/dma.h defines it
 ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
+#endif
 ASCGEN_DEVKIT_MISSING(sflbits)
 ASCGEN_DEVKIT_MISSING(vconv_deq)
 // The int4 cube intrinsics' other arities (the config-word and hwWaitCtrl forms of the load2d pair, the

@@ -139,6 +139,10 @@ void SetModelGatherbSrc0Tensor(uint64_t src0, const uint32_t length) {
 }
 }  // namespace AscendC
 
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+#include "dav3510/model.h"
+#endif
+
 namespace ascgen_devkit {
 // cube.h: where BT starts (mad with cmatrixSource and no bias address reads the table from there).
 uint64_t library_bt_base() { return reinterpret_cast<uint64_t>(AscendC::ConstDefiner::Instance().cpuBIAS); }
@@ -173,6 +177,9 @@ inline void enter() {
     fresh.l1_base = regs.l1_base, fresh.l1_len = regs.l1_len;
     regs = fresh;
     if (aic) learn_library_buffers();
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+    d3510::enter();
+#endif
 #if defined(ASCGEN_DEVKIT_MATMUL_KFC)
     // The Matmul API's server (AIC) notifies an iterate's end in mode 2, which reaches both AIVs of the
     // group, on flag instIdx * 2 + the requesting AIV's sub-block; each AIV waits only for its own, so the

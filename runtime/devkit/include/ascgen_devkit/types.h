@@ -46,7 +46,12 @@ enum class Order_t : int { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX 
 // Vector address registers (vld_va_reg) and their halves.
 enum ub_addr8_t : int { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
 enum vld_va_half_t : int { L128 = 0, H128 };
-// Register-API types: the headers are included on every arch; dav_c220 has no register API.
+// Register-API types: the headers are included on every arch; dav_c220 has no register API, dav_3510's
+// registers are modelled in dav3510/types.h.
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+#include "dav3510/types.h"
+#else
 struct vector_bool {};
 struct vector_align {};
 struct vector_address {};
+#endif

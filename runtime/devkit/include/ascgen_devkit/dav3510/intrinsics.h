@@ -1,0 +1,24 @@
+// dav_3510 (ascend950): the register-based vector ISA and the DMA forms its library code uses, on the
+// ascgen core. Included by ../intrinsics.h for __NPU_ARCH__ == 3510 only.
+#pragma once
+#include "types.h"
+#include "simt.h"
+#include "missing.h"
+#include "vreg.h"
+#include "vpred.h"
+#include "valu.h"
+#include "vreduce.h"
+#include "vconv.h"
+#include "dma.h"
+#include "others.h"
+
+// dav_3510 names the pipe of a flag wait: wait_flag_dev(pipe, flag).
+inline void wait_flag_dev(pipe_t, int64_t flag, const char* caller = __builtin_FUNCTION()) {
+    wait_flag_dev(flag, caller);
+}
+
+// Buffer-ID synchronisation (GetBuff / ReleaseBuff around a queue's buffer): a core runs its pipes in
+// program order, so acquiring and releasing order nothing here; the pairing is checked by the library's
+// BufIdTracker, defined in model.h.
+inline void get_buf(pipe_t, uint8_t, bool) {}
+inline void rls_buf(pipe_t, uint8_t, bool) {}

@@ -1,0 +1,295 @@
+// dav_3510 vector ALU on registers: element-wise arithmetic and logic (vector-vector and
+// vector-scalar), compares into predicates, select, duplicate/broadcast, moves and (de)interleave.
+// Low floats compute in float and round once per element (as the builtin backend's half does);
+// integers wrap; bitwise operations work on the element's bits whatever its type.
+#pragma once
+#include "vpred.h"
+
+namespace ascgen_devkit {
+namespace d3510 {
+template <class V> using elem_t = typename V::elem;
+
+template <class D, class A, class B, class F>
+inline void binary(D& d, const A& a, const B& b, const vector_bool& m, int mode, F f) {
+    using T = elem_t<D>;
+    apply(d, m, mode, [&](int i) {
+        return narrow<T>(f(compute_t<T>(a.e()[i]), compute_t<elem_t<B>>(b.e()[i])));
+    });
+    cost(D::lanes);
+}
+template <class D, class A, class F>
+inline void unary(D& d, const A& a, const vector_bool& m, int mode, F f) {
+    using T = elem_t<D>;
+    apply(d, m, mode, [&](int i) { return narrow<T>(f(compute_t<T>(a.e()[i]))); });
+    cost(D::lanes);
+}
+// On the element's bits (vand on float lanes, vnot...).
+template <class D, class A, class B, class F>
+inline void bitwise(D& d, const A& a, const B& b, const vector_bool& m, int mode, F f) {
+    using U = bits_t<D::esize>;
+    auto& du = reinterpret_cast<VReg<U>&>(d);
+    apply(du, m, mode, [&](int i) {
+        return U(f(reinterpret_cast<const U*>(a.b)[i], reinterpret_cast<const U*>(b.b)[i]));
+    });
+    cost(D::lanes);
+}
+template <class T, class S> inline compute_t<T> scalar_as(S s) { return compute_t<T>(compute_t<S>(s)); }
+template <class T> inline compute_t<T> vmax_(compute_t<T> a, compute_t<T> b) {
+    if constexpr (std::is_floating_point<compute_t<T>>::value) { if (std::isnan(a) || std::isnan(b)) return NAN; }
+    return a > b ? a : b;
+}
+template <class T> inline compute_t<T> vmin_(compute_t<T> a, compute_t<T> b) {
+    if constexpr (std::is_floating_point<compute_t<T>>::value) { if (std::isnan(a) || std::isnan(b)) return NAN; }
+    return a < b ? a : b;
+}
+// Shift of an integer lane: left in unsigned arithmetic; right arithmetic for signed types. A negative
+// amount shifts the other way.
+template <class T> inline T shift_right(T v, int64_t k);
+template <class T> inline T shift_left(T v, int64_t k) {
+    using U = std::make_unsigned_t<T>;
+    const int w = int(sizeof(T) * 8);
+    if (k < 0) return shift_right<T>(v, -k);
+    return k >= w ? T(0) : T(U(v) << k);
+}
+template <class T> inline T shift_right(T v, int64_t k) {
+    const int w = int(sizeof(T) * 8);
+    if (k < 0) return shift_left<T>(v, -k);
+    if (k >= w) return std::is_signed<T>::value && v < 0 ? T(-1) : T(0);
+    return T(v >> k);
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+
+#define ASCGEN_D3510_REG(R) std::enable_if_t<ascgen_devkit::d3510::is_reg_v<R>, int> = 0
+#define ASCGEN_D3510_VR(x) ascgen_devkit::d3510::vr(x)
+
+// vop(dst, src0, src1, mask, mode)
+#define ASCGEN_D3510_BINARY(name, expr)                                                                       \
+    template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)> \
+    inline void name(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {      \
+        using T = typename std::remove_reference_t<decltype(ASCGEN_D3510_VR(dst))>::elem;                   \
+        using C = ascgen_devkit::d3510::compute_t<T>;                                                        \
+        ascgen_devkit::d3510::binary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask, \
+                                     int(M), [](C a, auto b) { return expr; });                              \
+    }
+ASCGEN_D3510_BINARY(vadd, a + C(b))
+ASCGEN_D3510_BINARY(vsub, a - C(b))
+ASCGEN_D3510_BINARY(vmul, a * C(b))
+ASCGEN_D3510_BINARY(vdiv, (std::is_integral<T>::value && C(b) == 0) ? C(-1) : C(a / C(b)))
+ASCGEN_D3510_BINARY(vmax, ascgen_devkit::d3510::vmax_<T>(a, C(b)))
+ASCGEN_D3510_BINARY(vmin, ascgen_devkit::d3510::vmin_<T>(a, C(b)))
+#undef ASCGEN_D3510_BINARY
+
+// vops(dst, src, scalar, mask, mode)
+#define ASCGEN_D3510_SCALAR(name, expr)                                                                       \
+    template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A),                 \
+              std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0>                                 \
+    inline void name(D& dst, A& src, S scalar, vector_bool& mask, std::integral_constant<CpuMode, M>) {      \
+        using T = typename std::remove_reference_t<decltype(ASCGEN_D3510_VR(dst))>::elem;                   \
+        using C = ascgen_devkit::d3510::compute_t<T>;                                                        \
+        const C s = ascgen_devkit::d3510::scalar_as<T>(scalar);                                              \
+        ascgen_devkit::d3510::unary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, int(M),               \
+                                    [s](C a) { return expr; });                                              \
+    }
+ASCGEN_D3510_SCALAR(vadds, a + s)
+ASCGEN_D3510_SCALAR(vmuls, a * s)
+ASCGEN_D3510_SCALAR(vmaxs, ascgen_devkit::d3510::vmax_<T>(a, s))
+ASCGEN_D3510_SCALAR(vmins, ascgen_devkit::d3510::vmin_<T>(a, s))
+#undef ASCGEN_D3510_SCALAR
+
+// Bitwise, on the lanes' bits.
+#define ASCGEN_D3510_BITWISE(name, expr)                                                                      \
+    template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)> \
+    inline void name(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {      \
+        ascgen_devkit::d3510::bitwise(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask, \
+                                      int(M), [](auto a, auto b) { return expr; });                          \
+    }
+ASCGEN_D3510_BITWISE(vand, a & b)
+ASCGEN_D3510_BITWISE(vor, a | b)
+ASCGEN_D3510_BITWISE(vxor, a ^ b)
+#undef ASCGEN_D3510_BITWISE
+template <class D, class A, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vnot(D& dst, A& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    ascgen_devkit::d3510::bitwise(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), ASCGEN_D3510_VR(src), mask, int(M),
+                                  [](auto a, auto) { return ~a; });
+}
+
+// Shifts of integer lanes: by a register of amounts, or by a scalar.
+template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vshl(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_left<T>(a.e()[i], int64_t(b.e()[i])); });
+}
+template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vshr(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_right<T>(a.e()[i], int64_t(b.e()[i])); });
+}
+template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vshls(D& dst, A& src, S k, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_left<T>(a.e()[i], int64_t(k)); });
+}
+template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vshrs(D& dst, A& src, S k, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_right<T>(a.e()[i], int64_t(k)); });
+}
+
+// Unary arithmetic.
+#define ASCGEN_D3510_UNARY(name, expr)                                                                        \
+    template <class D, class A, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>                          \
+    inline void name(D& dst, A& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {                \
+        using T = typename std::remove_reference_t<decltype(ASCGEN_D3510_VR(dst))>::elem;                   \
+        using C = ascgen_devkit::d3510::compute_t<T>;                                                        \
+        ascgen_devkit::d3510::unary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, int(M),               \
+                                    [](C a) { return expr; });                                               \
+    }
+ASCGEN_D3510_UNARY(vabs, a < C(0) ? C(-a) : a)
+ASCGEN_D3510_UNARY(vneg, C(-a))
+ASCGEN_D3510_UNARY(vrelu, a > C(0) ? a : C(0))
+#undef ASCGEN_D3510_UNARY
+#define ASCGEN_D3510_FLOAT_UNARY(name, fn)                                                                    \
+    template <class D, class A, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>                          \
+    inline void name(D& dst, A& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {                \
+        using T = typename std::remove_reference_t<decltype(ASCGEN_D3510_VR(dst))>::elem;                   \
+        using C = ascgen_devkit::d3510::compute_t<T>;                                                        \
+        if constexpr (std::is_floating_point<C>::value)                                                      \
+            ascgen_devkit::d3510::unary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, int(M),           \
+                                        [](C a) { return C(fn(a)); });                                      \
+        else                                                                                                 \
+            ascgen_devkit::unimpl::name(dst, src, mask);                                                     \
+    }
+ASCGEN_D3510_FLOAT_UNARY(vexp, std::exp)
+ASCGEN_D3510_FLOAT_UNARY(vln, std::log)
+ASCGEN_D3510_FLOAT_UNARY(vsqrt, std::sqrt)
+#undef ASCGEN_D3510_FLOAT_UNARY
+
+// Compares into a predicate: active lanes where the relation holds; lanes outside mask are false.
+#define ASCGEN_D3510_CMP(suffix, op)                                                                          \
+    template <class A, class B, ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>                                     \
+    inline void vcmp_##suffix(vector_bool& dst, A& src0, B& src1, vector_bool& mask) {                       \
+        auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);                                   \
+        using V = std::remove_reference_t<decltype(a)>;                                                      \
+        using C = ascgen_devkit::d3510::compute_t<typename V::elem>;                                         \
+        vector_bool out{};                                                                                   \
+        for (int i = 0; i < V::lanes; ++i)                                                                   \
+            if (mask.get(i * V::esize) && (C(a.e()[i]) op C(b.e()[i]))) out.set(i * V::esize, true);        \
+        dst = out;                                                                                           \
+        ascgen_devkit::d3510::cost(V::lanes);                                                                \
+    }                                                                                                        \
+    template <class A, class S, ASCGEN_D3510_REG(A), std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0> \
+    inline void vcmps_##suffix(vector_bool& dst, A& src, S scalar, vector_bool& mask) {                      \
+        auto& a = ASCGEN_D3510_VR(src);                                                                      \
+        using V = std::remove_reference_t<decltype(a)>;                                                      \
+        using C = ascgen_devkit::d3510::compute_t<typename V::elem>;                                         \
+        const C s = ascgen_devkit::d3510::scalar_as<typename V::elem>(scalar);                               \
+        vector_bool out{};                                                                                   \
+        for (int i = 0; i < V::lanes; ++i)                                                                   \
+            if (mask.get(i * V::esize) && (C(a.e()[i]) op s)) out.set(i * V::esize, true);                  \
+        dst = out;                                                                                           \
+        ascgen_devkit::d3510::cost(V::lanes);                                                                \
+    }
+ASCGEN_D3510_CMP(eq, ==)
+ASCGEN_D3510_CMP(ne, !=)
+ASCGEN_D3510_CMP(gt, >)
+ASCGEN_D3510_CMP(ge, >=)
+ASCGEN_D3510_CMP(lt, <)
+ASCGEN_D3510_CMP(le, <=)
+#undef ASCGEN_D3510_CMP
+
+// vsel: lanes of src0 where sel is set, of src1 elsewhere.
+template <class D, class A, class B, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vsel(D& dst, A& src0, B& src1, vector_bool& sel) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using V = std::remove_reference_t<decltype(d)>;
+    V out;
+    for (int i = 0; i < V::lanes; ++i)
+        std::memcpy(out.b + i * V::esize, (sel.get(i * V::esize) ? a.b : b.b) + i * V::esize, V::esize);
+    d = out;
+    ascgen_devkit::d3510::cost(V::lanes);
+}
+
+// vdup: a scalar to the active lanes; vbr: a scalar to every lane.
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D)>
+inline void vdup(D& dst, S scalar, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    if constexpr (ascgen_devkit::d3510::is_reg_v<S>) {
+        ascgen_devkit::unimpl::vdup(dst, scalar, mask);     // the register-element form
+    } else {
+        const T v = ascgen_devkit::d3510::narrow<T>(ascgen_devkit::d3510::scalar_as<T>(scalar));
+        ascgen_devkit::d3510::apply(d, mask, int(M), [v](int) { return v; });
+    }
+}
+template <class D, class S, ASCGEN_D3510_REG(D), std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vbr(D& dst, S scalar) {
+    auto& d = ASCGEN_D3510_VR(dst);
+    using V = std::remove_reference_t<decltype(d)>;
+    using T = typename V::elem;
+    const T v = ascgen_devkit::d3510::narrow<T>(ascgen_devkit::d3510::scalar_as<T>(scalar));
+    for (int i = 0; i < V::lanes; ++i) d.e()[i] = v;
+}
+
+// Moves.
+template <class D, class A, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vmov(D& dst, A& src) {
+    std::memcpy(ASCGEN_D3510_VR(dst).b, ASCGEN_D3510_VR(src).b, ascgen_devkit::d3510::VL);
+}
+template <class D, class A, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vmov(D& dst, A& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return a.e()[i]; });
+}
+
+// vintlv: (s0[0], s1[0], s0[1], s1[1]...) split over dst0 (first half) and dst1; vdintlv: the even
+// elements of s0 ++ s1 to dst0, the odd ones to dst1.
+template <class D, class A, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vintlv(D& dst0, D& dst1, A& src0, A& src1) {
+    auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using V = std::remove_reference_t<decltype(a)>;
+    V o0, o1;
+    const int n = V::lanes, es = V::esize;
+    for (int k = 0; k < 2 * n; ++k)
+        std::memcpy((k < n ? o0 : o1).b + (k % n) * es, ((k % 2) ? b : a).b + (k / 2) * es, es);
+    std::memcpy(ASCGEN_D3510_VR(dst0).b, o0.b, ascgen_devkit::d3510::VL);
+    std::memcpy(ASCGEN_D3510_VR(dst1).b, o1.b, ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::cost(2 * n);
+}
+template <class D, class A, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vdintlv(D& dst0, D& dst1, A& src0, A& src1) {
+    auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using V = std::remove_reference_t<decltype(a)>;
+    V o0, o1;
+    const int n = V::lanes, es = V::esize;
+    for (int k = 0; k < 2 * n; ++k)
+        std::memcpy(((k % 2) ? o1 : o0).b + (k / 2) * es, (k < n ? a : b).b + (k % n) * es, es);
+    std::memcpy(ASCGEN_D3510_VR(dst0).b, o0.b, ascgen_devkit::d3510::VL);
+    std::memcpy(ASCGEN_D3510_VR(dst1).b, o1.b, ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::cost(2 * n);
+}
+
+// vselr (Gather within a register): lane i of dst is lane index[i] of src. An index past the register's
+// lanes is not defined by the tree: a KernelAssertError naming it, rather than a guess.
+template <class D, class S, class I, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S), ASCGEN_D3510_REG(I)>
+inline void vselr(D& dst, S& src, I& index) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src); auto& x = ASCGEN_D3510_VR(index);
+    using V = std::remove_reference_t<decltype(s)>;
+    V out;
+    for (int i = 0; i < V::lanes; ++i) {
+        const uint64_t k = uint64_t(x.e()[i]);
+        if (k >= uint64_t(V::lanes)) {
+            ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ascgen_devkit::at("vselr"),
+                               "vselr: index %llu in lane %d is past the register's %d lanes", (unsigned long long)k, i,
+                               V::lanes);
+            return;
+        }
+        std::memcpy(out.b + i * V::esize, s.b + k * V::esize, V::esize);
+    }
+    std::memcpy(d.b, out.b, ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::cost(V::lanes);
+}

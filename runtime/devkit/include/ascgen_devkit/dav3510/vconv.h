@@ -1,0 +1,187 @@
+// dav_3510 conversions on registers: vcvt (same width, widening 2x, narrowing 2x) and vtrc (round a
+// float to an integral value of the same type).
+//
+// The mode arguments come in several orders (round, saturation, part, merge mode); they are told apart
+// by type. Widening reads the source elements at 2i + part (part: the library's RegLayout, 0 even, 1
+// odd) into lane i; narrowing writes lane i's result to destination lane 2i + part, the other half of
+// each pair zero. The mask governs the wider type's lanes in both cases. Float -> integer rounds as
+// asked and saturates (NaN -> 0); integer narrowing saturates in SAT mode and keeps the low bits in NO_SAT
+// mode. Float -> float narrowing rounds to nearest even (CAST_RINT) only; other roundings, the 4x forms
+// (Part_T) and the fp8/fp4/int4 types call a declared-only ascgen_devkit::unimpl::vcvt, named at link.
+#pragma once
+#include <cfenv>
+#include <limits>
+#include "valu.h"
+
+namespace ascgen_devkit {
+namespace d3510 {
+struct CvtModes {
+    int round = 0;      // ROUND: 0 rint, 1 round (away), 2 floor, 3 ceil, 4 trunc, 5 odd, 6 hybrid
+    int sat = -1;       // RoundingSaturation: 0 off, 1 on, -1 not given
+    int part = 0;       // Part: 0 even, 1 odd
+    int merge = 2;      // CpuMode
+    bool pp = false;    // a Part_T (4x) form
+};
+template <class X> inline void cvt_mode(CvtModes&, X) {}   // not a mode: ignored
+template <ROUND V> inline void cvt_mode(CvtModes& m, std::integral_constant<ROUND, V>) { m.round = int(V); }
+template <RoundingSaturation V> inline void cvt_mode(CvtModes& m, std::integral_constant<RoundingSaturation, V>) {
+    m.sat = int(V);
+}
+template <Part V> inline void cvt_mode(CvtModes& m, std::integral_constant<Part, V>) { m.part = int(V); }
+template <Part_T V> inline void cvt_mode(CvtModes& m, std::integral_constant<Part_T, V>) { m.pp = true; }
+template <CpuMode V> inline void cvt_mode(CvtModes& m, std::integral_constant<CpuMode, V>) { m.merge = int(V); }
+
+inline double round_as(double v, int mode) {
+    switch (mode) {
+        case 0: return std::nearbyint(v);          // the default environment rounds to nearest even
+        case 1: return std::round(v);
+        case 2: return std::floor(v);
+        case 3: return std::ceil(v);
+        case 4: return std::trunc(v);
+        default: return std::nearbyint(v);
+    }
+}
+template <class T> constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
+template <class T> constexpr bool is_num = std::is_arithmetic<T>::value || is_low_float<T>;
+
+// One element; false when the model does not convert this pair in this mode.
+template <class To, class From>
+inline bool convert(To& out, From v, const CvtModes& m) {
+    if constexpr (!is_num<To> || !is_num<From>) {
+        return false;
+    } else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
+        const double x = double(float(v));
+        if (std::isnan(x)) { out = To(0); return true; }
+        const double r = round_as(x, m.round);
+        const double lo = double(std::numeric_limits<To>::min()), hi = double(std::numeric_limits<To>::max());
+        out = r <= lo ? std::numeric_limits<To>::min() : r >= hi ? std::numeric_limits<To>::max() : To(r);
+        return true;
+    } else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value) {
+        if (sizeof(From) >= 4 && m.round != 0) return false;     // inexact int -> float in another rounding
+        out = To(float(v));
+        return true;
+    } else if constexpr (!std::is_integral<To>::value) {             // float -> float
+        if (sizeof(To) < sizeof(From) && m.round != 0) return false;
+        out = To(float(v));
+        return true;
+    } else {                                                         // integer -> integer
+        if (sizeof(To) >= sizeof(From)) { out = To(v); return true; }
+        if (m.sat == 1) {
+            const int64_t x = int64_t(v);
+            const int64_t lo = int64_t(std::numeric_limits<To>::min()), hi = int64_t(std::numeric_limits<To>::max());
+            out = To(x < lo ? lo : x > hi ? hi : x);
+            return true;
+        }
+        if (m.sat == 0) { out = narrow<To>(v); return true; }
+        return false;
+    }
+}
+
+template <class D, class S>
+inline bool cvt_reg(D& d, const S& s, const vector_bool& mask, const CvtModes& m) {
+    using To = typename D::elem;
+    using From = typename S::elem;
+    if (m.pp) return false;
+    D out = d;
+    const int dw = D::esize, sw = S::esize;
+    if (dw == sw) {
+        for (int i = 0; i < D::lanes; ++i) {
+            if (active(mask, i, dw)) { if (!convert(out.e()[i], s.e()[i], m)) return false; }
+            else if (m.merge != MERGING) std::memset(&out.e()[i], 0, dw);
+        }
+    } else if (dw == 2 * sw) {                                       // widening: source lane 2i + part
+        for (int i = 0; i < D::lanes; ++i) {
+            if (active(mask, i, dw)) { if (!convert(out.e()[i], s.e()[2 * i + m.part], m)) return false; }
+            else if (m.merge != MERGING) std::memset(&out.e()[i], 0, dw);
+        }
+    } else if (sw == 2 * dw) {                                       // narrowing: destination lane 2i + part
+        for (int i = 0; i < S::lanes; ++i) {
+            To& slot = out.e()[2 * i + m.part];
+            if (active(mask, i, sw)) { if (!convert(slot, s.e()[i], m)) return false; }
+            else if (m.merge != MERGING) std::memset(&slot, 0, dw);
+            if (m.merge != MERGING) std::memset(&out.e()[2 * i + 1 - m.part], 0, dw);
+        }
+    } else {
+        return false;
+    }
+    d = out;
+    cost(D::lanes);
+    return true;
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+
+template <class D, class S, class... M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcvt(D& dst, S& src, vector_bool& mask, M... modes) {
+    ascgen_devkit::d3510::CvtModes m;
+    (ascgen_devkit::d3510::cvt_mode(m, modes), ...);
+    if (!ascgen_devkit::d3510::cvt_reg(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, m))
+        ascgen_devkit::unimpl::vcvt(dst, src, mask, modes...);
+}
+
+// vtrc: each active float lane rounded to an integral value as `round` says, same type.
+template <class D, class S, ROUND R, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vtrc(D& dst, S& src, std::integral_constant<ROUND, R>, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    if constexpr (std::is_integral<T>::value) {
+        ascgen_devkit::unimpl::vtrc(dst, src, mask);
+    } else {
+        ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) {
+            const double x = double(float(s.e()[i]));
+            return T(float(std::isfinite(x) ? ascgen_devkit::d3510::round_as(x, int(R)) : x));
+        });
+    }
+}
+
+// vcpadd: lane i of dst is the sum of source lanes 2i and 2i + 1 (inactive lanes count as 0); the upper
+// half of dst is zero.
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcpadd(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using V = std::remove_reference_t<decltype(s)>;
+    using T = typename V::elem;
+    using C = ascgen_devkit::d3510::compute_t<T>;
+    V out;
+    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
+    for (int i = 0; i < V::lanes / 2; ++i) {
+        C a = ascgen_devkit::d3510::active(mask, 2 * i, V::esize) ? C(s.e()[2 * i]) : C(0);
+        C b = ascgen_devkit::d3510::active(mask, 2 * i + 1, V::esize) ? C(s.e()[2 * i + 1]) : C(0);
+        out.e()[i] = ascgen_devkit::d3510::narrow<T>(C(a + b));
+    }
+    std::memcpy(d.b, out.b, ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::cost(V::lanes);
+}
+
+// plds: a predicate from UB. NORM (0): 32 bytes as they are; US (1): 16 bytes, each bit doubled;
+// DS (2): 64 bytes, every other bit.
+namespace ascgen_devkit {
+namespace d3510 {
+inline void load_pred(vector_bool& m, const uint8_t* src, int dist) {
+    const int bytes = dist == 1 ? VL / 16 : dist == 2 ? VL / 4 : VL / 8;
+    check_local(src, uint64_t(bytes), false, "plds");
+    vector_bool out{};
+    for (int i = 0; i < VL; ++i) {
+        const int bit = dist == 1 ? i / 2 : dist == 2 ? 2 * i : i;
+        out.set(i, (src[bit / 8] >> (bit % 8)) & 1u);
+    }
+    m = out;
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+// The offset and the post-update stride of a predicate load or store count bytes, whatever the pointer's
+// type (the library passes them unscaled with the pointer cast to uint32_t*: the select example's mask
+// loads step 32 bytes per repeat, VL / 8).
+template <class P> inline P* byte_step(P* p, int64_t bytes) {
+    return reinterpret_cast<P*>(reinterpret_cast<uint8_t*>(p) + bytes);
+}
+template <class P, Dist Dt>
+inline void plds(vector_bool& m, P* src, int32_t offset, std::integral_constant<Dist, Dt>) {
+    ascgen_devkit::d3510::load_pred(m, reinterpret_cast<const uint8_t*>(byte_step(src, offset)), int(Dt));
+}
+template <class P, Dist Dt>
+inline void plds(vector_bool& m, P*& src, int32_t stride, std::integral_constant<Dist, Dt>,
+                 std::integral_constant<Post, Post(1)>) {
+    ascgen_devkit::d3510::load_pred(m, reinterpret_cast<const uint8_t*>(src), int(Dt));
+    src = byte_step(src, stride);
+}

@@ -1,0 +1,94 @@
+// dav_3510 reductions and index generation on registers.
+//
+// vcadd: the sum of the active lanes into lane 0 of dst (which may be wider than src: int16 -> int32),
+// the other lanes zero. The sum is a pairwise tree over the lanes in order (inactive lanes count as 0);
+// low floats add in float and round once at the end. vcmax / vcmin: the extreme value of the active
+// lanes in lane 0 and the index of its first occurrence in lane 1 (as an integer of the lane's width),
+// the rest zero. vcgadd: one sum per 32-byte block, block k's into lane k. vci: scalar + i (increasing)
+// or scalar - i (decreasing) in lane i.
+#pragma once
+#include "valu.h"
+
+namespace ascgen_devkit {
+namespace d3510 {
+template <class C> inline C tree_sum(C* v, int n) {
+    for (int width = 1; width < n; width *= 2)
+        for (int i = 0; i + width < n; i += 2 * width) v[i] = v[i] + v[i + width];
+    return n ? v[0] : C(0);
+}
+template <class D, class S>
+inline void reduce_sum(D& d, const S& s, const vector_bool& m, int lo, int n, int out_lane) {
+    using T = typename D::elem;
+    using C = compute_t<typename S::elem>;
+    C v[VL];
+    for (int i = 0; i < n; ++i) v[i] = active(m, lo + i, S::esize) ? C(s.e()[lo + i]) : C(0);
+    d.e()[out_lane] = narrow<T>(compute_t<T>(tree_sum(v, n)));
+}
+template <class V>
+inline void reduce_extreme(V& d, const V& s, const vector_bool& m, bool want_max) {
+    using T = typename V::elem;
+    using C = compute_t<T>;
+    int best = -1;
+    for (int i = 0; i < V::lanes; ++i) {
+        if (!active(m, i, V::esize)) continue;
+        if (best < 0 || (want_max ? C(s.e()[i]) > C(s.e()[best]) : C(s.e()[i]) < C(s.e()[best]))) best = i;
+    }
+    V out;
+    std::memset(out.b, 0, VL);
+    if (best >= 0) {
+        out.e()[0] = s.e()[best];
+        const bits_t<V::esize> index = bits_t<V::esize>(best);
+        std::memcpy(out.b + V::esize, &index, V::esize);
+    }
+    d = out;
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcadd(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using SV = std::remove_reference_t<decltype(s)>;
+    std::remove_reference_t<decltype(d)> out;
+    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
+    ascgen_devkit::d3510::reduce_sum(out, s, mask, 0, SV::lanes, 0);
+    d = out;
+    ascgen_devkit::d3510::cost(SV::lanes);
+}
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcgadd(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using SV = std::remove_reference_t<decltype(s)>;
+    std::remove_reference_t<decltype(d)> out;
+    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
+    const int per_block = 32 / SV::esize;
+    for (int k = 0; k < ascgen_devkit::d3510::VL / 32; ++k)
+        ascgen_devkit::d3510::reduce_sum(out, s, mask, k * per_block, per_block, k);
+    d = out;
+    ascgen_devkit::d3510::cost(SV::lanes);
+}
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcmax(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    ascgen_devkit::d3510::reduce_extreme(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, true);
+}
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcmin(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    ascgen_devkit::d3510::reduce_extreme(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, false);
+}
+template <class D, class S, Order O, ASCGEN_D3510_REG(D), std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vci(D& dst, S start, std::integral_constant<Order, O>) {
+    auto& d = ASCGEN_D3510_VR(dst);
+    using V = std::remove_reference_t<decltype(d)>;
+    using T = typename V::elem;
+    using C = ascgen_devkit::d3510::compute_t<T>;
+    const C s = ascgen_devkit::d3510::scalar_as<T>(start);
+    for (int i = 0; i < V::lanes; ++i) d.e()[i] = ascgen_devkit::d3510::narrow<T>(int(O) ? C(s - C(i)) : C(s + C(i)));
+}
+// vdup of a register lane: lane 0 (LOWEST) or the last lane (HIGHEST) of src to the active lanes of dst.
+template <class D, class S, Pos P, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vdup(D& dst, S& src, vector_bool& mask, std::integral_constant<Pos, P>, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using V = std::remove_reference_t<decltype(d)>;
+    const auto v = s.e()[int(P) ? V::lanes - 1 : 0];
+    ascgen_devkit::d3510::apply(d, mask, int(M), [v](int) { return v; });
+}
