@@ -43,13 +43,14 @@ extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint3
 
 # Many element-wise forms in one kernel: conversions with rounding, compare to a bit mask, select,
 # scalar ops, a whole-tensor reduction (the accumulating vcadd), a mask/repeat-stride (level 0) call,
-# in-place ops (the vectorised flat loop) and a destination partly overlapping its source (the ordered loop).
+# in-place ops (the vectorised flat loop), a destination partly overlapping its source (the ordered loop),
+# half -> packed int4 with floor and saturation, and (devkit only: the builtin Cast has no int4 source) back.
 MIXED = """
 #include "kernel_operator.h"
 extern "C" __global__ __aicore__ void mixed(GM_ADDR x, GM_ADDR out) {
     AscendC::GlobalTensor<float> xg, og;
     xg.SetGlobalBuffer((__gm__ float*)x, 256);
-    og.SetGlobalBuffer((__gm__ float*)out, 1024);
+    og.SetGlobalBuffer((__gm__ float*)out, 1184);
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> b;
     pipe.InitBuffer(b, 64 * 1024);
@@ -72,12 +73,22 @@ extern "C" __global__ __aicore__ void mixed(GM_ADDR x, GM_ADDR out) {
     AscendC::LocalTensor<float> o = all[1536];
     AscendC::Adds(o, f, 0.0f, 248);
     AscendC::Adds(o[8], o, 1.0f, 240);   // the destination overlaps the source 8 elements on: elements in order
+    AscendC::LocalTensor<half> h2 = all[2304].ReinterpretCast<half>(), h3 = all[2688].ReinterpretCast<half>();
+    AscendC::LocalTensor<AscendC::int4b_t> q = all[2560].ReinterpretCast<AscendC::int4b_t>();
+    AscendC::Muls(h2, h, (half)24.0f, 256);
+    AscendC::Cast(q, h2, AscendC::RoundMode::CAST_FLOOR, 256);
+    AscendC::Duplicate(h3, (half)0.0f, 256);
+#if defined(ASCGEN_DEVKIT)
+    AscendC::Cast(h3, q, AscendC::RoundMode::CAST_NONE, 256);
+#endif
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(og, r, 256);
     AscendC::DataCopy(og[256], g, 256);
     AscendC::DataCopy(og[512], s, 256);
     AscendC::DataCopy(og[768], w, 8);
     AscendC::DataCopy(og[776], o, 248);
+    AscendC::DataCopy(og[1024], q.ReinterpretCast<float>(), 32);
+    AscendC::DataCopy(og[1056], h3.ReinterpretCast<float>(), 128);
 }
 """
 
@@ -321,18 +332,23 @@ def test_mixed_vector_forms_match_the_builtin_backend_bit_for_bit(built):
     x = (np.arange(256, dtype=np.float32) / 256 - 0.25).astype(np.float32)
     outs = {}
     for backend in ("builtin", "devkit"):
-        out = np.zeros(1024, np.float32)
+        out = np.zeros(1184, np.float32)
         built("mixed", MIXED, backend).launch("mixed", 1, x, out)
         outs[backend] = out
     # [768] is ReduceSum's result; the rest of that block is the library's scratch, not an output.
-    for lo, hi in ((0, 769), (776, 1024)):
+    for lo, hi in ((0, 769), (776, 1056)):
         assert outs["devkit"][lo:hi].tobytes() == outs["builtin"][lo:hi].tobytes(), \
             np.flatnonzero(outs["devkit"][lo:hi] != outs["builtin"][lo:hi])[:10]
     assert outs["devkit"][768] == np.float32(x.sum())
     shifted = x[:248].copy()
     for i in range(240):        # element by element: each write is read again 8 elements later
         shifted[8 + i] = shifted[i] + np.float32(1)
-    assert outs["devkit"][776:].tobytes() == shifted.tobytes()
+    assert outs["devkit"][776:1024].tobytes() == shifted.tobytes()
+    # int4: 24 x is exact in half; floor, saturate to -8..7, element 2i in the low nibble of byte i.
+    q = np.clip(np.floor(24 * x.astype(np.float64)), -8, 7).astype(np.int8)
+    packed = ((q[0::2] & 0xF) | (q[1::2] << 4)).astype(np.int8)
+    assert outs["devkit"][1024:1056].view(np.int8).tobytes() == packed.tobytes()
+    assert (outs["devkit"][1056:].view(np.float16) == q.astype(np.float16)).all()
 
 
 def test_each_core_runs_in_its_own_module_copy(built):

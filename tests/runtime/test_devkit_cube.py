@@ -4,7 +4,9 @@ path (DataCopy ND -> NZ, LoadData, Mmad, Fixpipe) on ascgen's emulation of the C
 * The cube matmul kernel of benchmarks/bench_cube.py on both backends: bit-identical outputs (both call
   ascgen/gemm.h in the same summation order), within the float-sum bound of a float64 reference.
 * A Fixpipe writing past the end of its GM output: KernelMemoryError naming the intrinsic.
-* A kernel that needs a cube intrinsic the model lacks (an int4 load): CompileError naming it and the
+* An int4 matmul (cube_int4.h: load2d, the transposing load, mad_s4) and a 4:2 sparse one (cube_sparse.h:
+  LoadDataWithSparse, MmadWithSparse) against numpy.
+* A kernel that needs a cube intrinsic the model lacks (a GM -> L0A load): CompileError naming it and the
   library function that calls it.
 * Cube-path asc-devkit examples run unchanged on `--backend devkit` and pass their own verify scripts.
 * A MIX Matmul with a vector epilogue as the middle task of a SuperKernel with early start: clean, and
@@ -70,23 +72,157 @@ def test_fixpipe_past_the_end_of_gm_is_a_memory_error_naming_the_intrinsic(matmu
     assert "copy_matrix_cc_to_gm" in str(exc.value)
 
 
-INT4_LOAD = r"""
+# int4 (cube_int4.h): C = A x B for A (M x K) and B (K x N) row-major in GM, packed two per byte along
+# the row. A: ND -> NZ, load2d per 16-row block into L0A (load_cbuf_to_ca_s4). B: ND -> NZ, then each
+# 64 x 64 square transposed into four zN fractals of L0B (load_cbuf_to_cb_transpose_s4; two squares per call,
+# dstGap 3 as the Matmul API passes for int4). Mmad: mad_s4.
+MATMUL_S4 = r"""
 #include "kernel_operator.h"
-extern "C" __global__ __aicore__ void load_s4(GM_ADDR x) {
+using namespace AscendC;
+constexpr uint32_t M = 32, N = 128, K = 128;
+extern "C" __global__ __cube__ void matmul_s4(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    GlobalTensor<int4b_t> ag, bg;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer((__gm__ int4b_t*)a, M * K);
+    bg.SetGlobalBuffer((__gm__ int4b_t*)b, K * N);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, M * N);
+    LocalTensor<int4b_t> a1(TPosition::A1, 0, M * K), b1(TPosition::B1, M * K / 2, K * N);
+    LocalTensor<int4b_t> a2(TPosition::A2, 0, M * K), b2(TPosition::B2, 0, K * N);
+    LocalTensor<int32_t> c1(TPosition::CO1, 0, M * N);
+    Nd2NzParams pa;                     // d values in bytes: the copy moves two int4 as one int8
+    pa.ndNum = 1, pa.nValue = M, pa.dValue = K / 2, pa.srcDValue = K / 2, pa.dstNzC0Stride = M, pa.dstNzNStride = 1;
+    DataCopy(a1, ag, pa);
+    Nd2NzParams pb;
+    pb.ndNum = 1, pb.nValue = K, pb.dValue = N / 2, pb.srcDValue = N / 2, pb.dstNzC0Stride = K, pb.dstNzNStride = 1;
+    DataCopy(b1, bg, pb);
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData2DParams la;
+    la.repeatTimes = K / 64, la.srcStride = M / 16;
+    for (uint32_t i = 0; i < M / 16; ++i) LoadData(a2[i * 16 * K], a1[i * 16 * 64], la);
+    LoadData2dTransposeParams lb;
+    lb.startIndex = 0, lb.repeatTimes = N / 64, lb.srcStride = K / 64, lb.dstGap = 3, lb.dstFracGap = 0;
+    for (uint32_t j = 0; j < K / 64; ++j) LoadDataWithTranspose(b2[j * 64 * N], b1[j * 64 * 64], lb);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    MmadParams mp;
+    mp.m = M, mp.n = N, mp.k = K, mp.cmatrixInitVal = true;
+    Mmad(c1, a2, b2, mp);
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    FixpipeParamsV220 fp;
+    fp.nSize = N, fp.mSize = M, fp.srcStride = M, fp.dstStride = N;
+    Fixpipe(cg, c1, fp);
+}
+"""
+
+
+def _pack_int4(x):
+    """Element 2i in the low nibble of byte i (the library's and the examples' packing)."""
+    x = x.astype(np.int8).reshape(-1)
+    return ((x[0::2] & 0xF) | (x[1::2] << 4)).astype(np.int8)
+
+
+def test_int4_matmul_matches_numpy(tree):
+    rng = np.random.default_rng(4)
+    m, n, k = 32, 128, 128
+    a = rng.integers(-8, 8, (m, k), dtype=np.int8)
+    b = rng.integers(-8, 8, (k, n), dtype=np.int8)
+    c = np.full((m, n), -1, np.int32)
+    load(MATMUL_S4, "ascend910b", filename="matmul_s4.cpp", backend="devkit").launch(
+        "matmul_s4", 1, _pack_int4(a), _pack_int4(b), c)
+    np.testing.assert_array_equal(c, a.astype(np.int32) @ b.astype(np.int32))
+
+
+# 4:2 sparse (cube_sparse.h): B (N x K) keeps two values of every four k, stored densified (zN fractals of
+# K/2 x N) with a 2-bit index per value (fractals of 16 n x 8 bytes). LoadDataWithSparse: SetIndexMatrix +
+# load_cbuf_to_cb_sp; MmadWithSparse: mad_sp. GM holds A, dense B and the index already in fractal order.
+MATMUL_SP = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t M = 32, N = 48, K = 64;
+extern "C" __global__ __cube__ void matmul_sp(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c) {
+    GlobalTensor<int8_t> ag, bg;
+    GlobalTensor<uint8_t> ig;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer((__gm__ int8_t*)a, M * K);
+    bg.SetGlobalBuffer((__gm__ int8_t*)b, K / 2 * N);
+    ig.SetGlobalBuffer((__gm__ uint8_t*)idx, K / 8 * N);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, M * N);
+    LocalTensor<int8_t> a1(TPosition::A1, 0, M * K), b1(TPosition::B1, M * K, K / 2 * N);
+    LocalTensor<uint8_t> i1(TPosition::B1, M * K + K / 2 * N, K / 8 * N);
+    LocalTensor<int8_t> a2(TPosition::A2, 0, M * K), b2(TPosition::B2, 0, K / 2 * N);
+    LocalTensor<int32_t> c1(TPosition::CO1, 0, M * N);
+    DataCopy(a1, ag, {1, M * K / 32, 0, 0});
+    DataCopy(b1, bg, {1, K / 2 * N / 32, 0, 0});
+    DataCopy(i1, ig, {1, K / 8 * N / 32, 0, 0});
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData2DParams la;
+    la.repeatTimes = K / 32, la.srcStride = M / 16;
+    for (uint32_t i = 0; i < M / 16; ++i) LoadData(a2[i * 16 * K], a1[i * 512], la);
+    LoadData2DParams lb;
+    lb.repeatTimes = K / 2 / 32 * (N / 16);
+    LoadDataWithSparse(b2, b1, i1, lb);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    MmadParams mp;
+    mp.m = M, mp.n = N, mp.k = K, mp.cmatrixInitVal = true;
+    MmadWithSparse(c1, a2, b2, mp);
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    FixpipeParamsV220 fp;
+    fp.nSize = N, fp.mSize = M, fp.srcStride = M, fp.dstStride = N;
+    Fixpipe(cg, c1, fp);
+}
+"""
+
+
+def _fractals(x, rows, cols):
+    """A matrix as NZ / zN fractals of rows x cols, column blocks outermost (the examples' transpose(2, 0, 1, 3))."""
+    r, c = x.shape
+    return np.ascontiguousarray(x.reshape(r // rows, rows, c // cols, cols).transpose(2, 0, 1, 3))
+
+
+def test_sparse_matmul_matches_numpy(tree):
+    rng = np.random.default_rng(5)
+    m, n, k = 32, 48, 64
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    # Per row of B and group of four k: two positions p0 < p1; entries p0 and p1 - 1 (0..2 each).
+    pairs = np.array([(p0, p1) for p0 in range(4) for p1 in range(p0 + 1, 4)])
+    chosen = pairs[rng.integers(0, len(pairs), (n, k // 4))]                  # n x groups x 2
+    dense = rng.integers(-128, 128, (n, k // 2), dtype=np.int8)
+    sparse = np.zeros((n, k), np.int32)
+    rows, groups = np.indices((n, k // 4))
+    sparse[rows, 4 * groups + chosen[..., 0]] = dense[:, 0::2]
+    sparse[rows, 4 * groups + chosen[..., 1]] = dense[:, 1::2]
+    entries = np.stack([chosen[..., 0], chosen[..., 1] - 1], -1).reshape(n, k // 2).astype(np.uint8)
+    index = (entries[:, 0::4] | entries[:, 1::4] << 2 | entries[:, 2::4] << 4 | entries[:, 3::4] << 6).astype(np.uint8)
+    c = np.full((m, n), -1, np.int32)
+    load(MATMUL_SP, "ascend910b", filename="matmul_sp.cpp", backend="devkit").launch(
+        "matmul_sp", 1, _fractals(a, 16, 32), _fractals(dense, 16, 32), _fractals(index, 16, 8), c)
+    np.testing.assert_array_equal(c, a.astype(np.int32) @ sparse.T)
+
+
+# LoadData from GM straight into L0A (load_gm_to_ca) is not emulated.
+GM_TO_L0 = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void load_gm(GM_ADDR x) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    AscendC::LocalTensor<AscendC::int4b_t> a1(AscendC::TPosition::A1, 0, 4096);
-    AscendC::LocalTensor<AscendC::int4b_t> a2(AscendC::TPosition::A2, 0, 4096);
+    AscendC::GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half*)x, 4096);
+    AscendC::LocalTensor<half> a2(AscendC::TPosition::A2, 0, 4096);
     AscendC::LoadData2DParams p;
-    AscendC::LoadData(a2, a1, p);
+    AscendC::LoadData(a2, g, p);
 }
 """
 
 
 def test_a_cube_intrinsic_the_model_lacks_is_a_compile_error_naming_it(tree):
     with pytest.raises(CompileError) as exc:
-        load(INT4_LOAD, "ascend910b", filename="load_s4.cpp", backend="devkit")
+        load(GM_TO_L0, "ascend910b", filename="load_gm.cpp", backend="devkit")
     text = str(exc.value)
-    assert "intrinsic load_cbuf_to_ca_s4" in text      # int4 L1 -> L0A: not emulated
+    assert "intrinsic load_gm_to_ca" in text            # GM -> L0A: not emulated
     assert "(needed by " in text             # the library function (or the kernel it was inlined into)
 
 

@@ -130,8 +130,7 @@ template <class S>
 int to_int4(S s, RoundMode mode) {
     double x = to_double(s);
     if (!std::is_integral<S>::value) x = round_int(x, mode);
-    if (m::isnan(x)) return 0;
-    return x <= -8 ? -8 : x >= 7 ? 7 : int(x);
+    return ::ascgen::int4::saturate(x);
 }
 
 template <class D, class S>

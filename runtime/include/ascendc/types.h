@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "ascendc/defs.h"
+#include "ascgen/int4.h"
 #include "ascendc/ub.h"
 
 namespace AscendC {
@@ -185,11 +186,7 @@ template <class T>
 constexpr uint64_t elems_in(uint64_t bytes) { return is_int4<T>::value ? bytes * 2 : bytes / sizeof(T); }
 template <class T>
 constexpr uint64_t bytes_of(uint64_t n) { return is_int4<T>::value ? (n + 1) / 2 : n * sizeof(T); }
-// Write a 4-bit value (already in -8..7) at nibble i.
-inline void set_nibble(void* base, uint64_t i, int v) {
-    uint8_t* b = static_cast<uint8_t*>(base) + i / 2;
-    uint8_t nib = uint8_t(v) & 0xF;
-    *b = i % 2 ? uint8_t((*b & 0x0F) | (nib << 4)) : uint8_t((*b & 0xF0) | nib);
-}
+// The packing rule is ascgen/int4.h, shared with the devkit backend.
+using ::ascgen::int4::set_nibble;
 }  // namespace lib
 }  // namespace ascgen

@@ -1,10 +1,14 @@
 // vconv_<src><dst>[mode]: element type conversion on the vector engine. An iteration covers
 // 256 / max(element sizes) elements. Modes: r nearest-even, a nearest-away, f floor, c ceil, z toward zero,
 // o round-to-odd (float narrowing only); no suffix: nearest-even. Integer results saturate.
+// int4 (vconv_f162s4*, vconv_s42f16): the int4 side is packed two per byte (ascgen/int4.h) and its 32-byte
+// blocks hold 64 elements, so one iteration of 128 elements covers two of its blocks; the library's
+// level-2 Cast passes repeat stride 2 for it (ONE_FOURTH_DEFAULT_REPEAT_STRIDE).
 #pragma once
 #include <cfenv>
 #include <cmath>
 #include <limits>
+#include "ascgen/int4.h"
 #include "vector.h"
 
 namespace ascgen_devkit {
@@ -81,7 +85,59 @@ inline void vconv(const char* name, D* dst, S* src, uint64_t repeat, uint64_t db
     unary(name, dst, src, repeat, db, sb, dr, sr, [mode](wide_t<S> x) -> D { return convert<D>(S(x), mode); });
 }
 
+// An int4 operand: element e of iteration r is nibble (r * rep + (e / 64) * blk) * 64 + e % 64.
+struct Int4Operand {
+    uint8_t* base;
+    uint64_t blk, rep;
+    uint64_t nibble(uint64_t r, uint64_t e) const { return (r * rep + (e / 64) * blk) * 64 + e % 64; }
+    uint64_t extent(uint64_t repeats, uint64_t per_repeat) const {
+        if (repeats == 0 || per_repeat == 0) return 0;
+        return ((repeats - 1) * rep + ((per_repeat - 1) / 64) * blk) * BLOCK + BLOCK;
+    }
+};
+
+// half <-> int4, one iteration = 128 elements. `to_int4`: dst int4 (rounded with `mode`, saturated to
+// -8..7), else dst half (exact). Masks and counter mode as for every vector instruction (vector.h).
+inline void vconv_int4(const char* name, void* dst, void* src, uint64_t repeat, uint64_t db, uint64_t sb,
+                       uint64_t dr, uint64_t sr, char mode, bool to_int4) {
+    tick();
+    constexpr uint64_t per_repeat = 128;
+    const Plan p = plan(repeat, per_repeat);
+    Int4Operand q{static_cast<uint8_t*>(to_int4 ? dst : src), to_int4 ? db : sb, to_int4 ? dr : sr};
+    Operand h = op(static_cast<half*>(to_int4 ? src : dst), to_int4 ? sb : db, to_int4 ? sr : dr);
+    check_ub(q.base, q.extent(p.repeats, per_repeat), name);
+    check_ub(h.base, h.extent(p.repeats, per_repeat), name);
+    ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per_repeat);
+    for (uint64_t r = 0; r < p.repeats; ++r)
+        for (uint64_t e = 0; e < per_repeat; ++e) {
+            if (!p.active(r, e)) continue;
+            auto* hp = reinterpret_cast<half*>(h.at(r, e));
+            if (to_int4)
+                ::ascgen::int4::set_nibble(q.base, q.nibble(r, e),
+                                           ::ascgen::int4::saturate(round_mode(double(float(*hp)), mode)));
+            else
+                *hp = half(float(::ascgen::int4::get_nibble(q.base, q.nibble(r, e))));
+        }
+}
+
 }  // namespace ascgen_devkit
+
+#define ASCGEN_DEVKIT_VCONV_S4(name, mode)                                                                   \
+    template <class DP, class SP>                                                                             \
+    inline void name(DP* dst, SP* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) { \
+        ascgen_devkit::vconv_int4(#name, (void*)dst, (void*)src, repeat, db, sb, dr, sr, mode, true);         \
+    }
+ASCGEN_DEVKIT_VCONV_S4(vconv_f162s4, 0)
+ASCGEN_DEVKIT_VCONV_S4(vconv_f162s4r, 'r')
+ASCGEN_DEVKIT_VCONV_S4(vconv_f162s4a, 'a')
+ASCGEN_DEVKIT_VCONV_S4(vconv_f162s4f, 'f')
+ASCGEN_DEVKIT_VCONV_S4(vconv_f162s4c, 'c')
+ASCGEN_DEVKIT_VCONV_S4(vconv_f162s4z, 'z')
+#undef ASCGEN_DEVKIT_VCONV_S4
+template <class DP, class SP>
+inline void vconv_s42f16(DP* dst, SP* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+    ascgen_devkit::vconv_int4("vconv_s42f16", (void*)dst, (void*)src, repeat, db, sb, dr, sr, 0, false);
+}
 
 #define ASCGEN_DEVKIT_VCONV(name, D, S, mode)                                                                  \
     template <class DP, class SP>                                                                             \

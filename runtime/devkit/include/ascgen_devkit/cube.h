@@ -11,15 +11,17 @@
 // Every local operand is checked against this core's buffer (state.h check_buf), every GM side goes
 // through rt::gm_access* (bounds + race records), like the vector DMA in dma.h.
 //
-// Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): int4
-// (`mad_s4`, `*_s4` loads), sparse `mad_sp`, load3d into UB, the load3d repeat register (`set_l3d_rpt`),
-// b16 through the transposing-load intrinsics (the library uses load2d's transpose flag for b16), loads
-// straight from GM to L0 (`load_gm_to_c[ab]`).
+// int4 (`mad_s4`, the `*_s4` loads) is cube_int4.h, on the same layouts with C0 = 64 nibbles.
+// 4:2 sparse B (`load_cbuf_to_cb_sp`, `mad_sp`) is cube_sparse.h.
+// Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): load3d into
+// UB, the load3d repeat register (`set_l3d_rpt`), b16 through the transposing-load intrinsics (the library
+// uses load2d's transpose flag for b16), loads straight from GM to L0 (`load_gm_to_c[ab]`).
 #pragma once
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 #include "ascgen/gemm.h"
+#include "ascgen/int4.h"
 #include "dma.h"
 #include "state.h"
 #include "tasksync.h"
@@ -143,10 +145,29 @@ struct Img2col {
     bool transpose, fmatrix_b;
 };
 
+// The elements img2col moves: plain T (C0 = 32 / sizeof(T)), or packed int4 (Int4Elems, C0 = 64 nibbles).
 template <class T>
-inline void img2col(int hw, T* dst, const T* src, const Img2col& p, const char* name) {
+struct PlainElems {
+    using V = T;
+    static constexpr uint64_t c0 = 32 / sizeof(T);
+    static uint64_t bytes(uint64_t n) { return n * sizeof(T); }
+    static V get(const void* p, uint64_t i) { return static_cast<const T*>(p)[i]; }
+    static void set(void* p, uint64_t i, V v) { static_cast<T*>(p)[i] = v; }
+    static V pad() { V v; std::memcpy(&v, &regs.padding, sizeof(T)); return v; }
+};
+struct Int4Elems {
+    using V = int;
+    static constexpr uint64_t c0 = 64;
+    static uint64_t bytes(uint64_t n) { return (n + 1) / 2; }
+    static V get(const void* p, uint64_t i) { return ::ascgen::int4::get_nibble(p, i); }
+    static void set(void* p, uint64_t i, V v) { ::ascgen::int4::set_nibble(p, i, v); }
+    static V pad() { const int v = int(regs.padding & 0xF); return v >= 8 ? v - 16 : v; }   // the low nibble
+};
+
+template <class E>
+inline void img2col_elems(int hw, void* dst, const void* src, const Img2col& p, const char* name) {
     tick();
-    constexpr uint64_t c0 = 32 / sizeof(T);
+    constexpr uint64_t c0 = E::c0;
     const uint64_t fm = p.fmatrix_b ? regs.fmatrix_b : regs.fmatrix;
     const int64_t W = int64_t(fm & 0xffff), H = int64_t((fm >> 16) & 0xffff);
     const int64_t pad_l = int64_t((fm >> 32) & 0xff), pad_r = int64_t((fm >> 40) & 0xff);
@@ -160,15 +181,14 @@ inline void img2col(int hw, T* dst, const T* src, const Img2col& p, const char* 
     const int64_t wo = (W + pad_l + pad_r - int64_t(p.dil_w * (p.filter_w - 1)) - 1) / int64_t(p.stride_w) + 1;
     const int64_t ho = (H + pad_t + pad_b - int64_t(p.dil_h * (p.filter_h - 1)) - 1) / int64_t(p.stride_h) + 1;
     const uint64_t c1 = (p.channels + c0 - 1) / c0;
-    check_buf(HW_L1, src, c1 * uint64_t(H * W) * c0 * sizeof(T), name, "src (L1 feature map)");
-    T pad;
-    std::memcpy(&pad, &regs.padding, sizeof(T));
+    check_buf(HW_L1, src, E::bytes(c1 * uint64_t(H * W) * c0), name, "src (L1 feature map)");
+    const typename E::V pad = E::pad();
     // Output extent in elements, by layout: rows of the written matrix rounded to 16, columns to C0.
     const bool b = hw == HW_L0B;
     const uint64_t rows = b ? p.m_ext : (p.transpose ? p.k_ext : p.m_ext);
     const uint64_t cols = b ? p.k_ext : (p.transpose ? p.m_ext : p.k_ext);
     const uint64_t rf = b ? (rows + c0 - 1) / c0 : (rows + 15) / 16, cf = b ? (cols + 15) / 16 : (cols + c0 - 1) / c0;
-    check_buf(hw, dst, rf * cf * 16 * c0 * sizeof(T), name, "dst");
+    check_buf(hw, dst, E::bytes(rf * cf * 16 * c0), name, "dst");
     for (uint64_t i = 0; i < p.m_ext; ++i) {
         const int64_t pos = int64_t(p.m_start + i);
         const int64_t oh = pos / wo, ow = pos % wo;
@@ -179,15 +199,20 @@ inline void img2col(int hw, T* dst, const T* src, const Img2col& p, const char* 
             const int64_t h = oh * int64_t(p.stride_h) + kh * int64_t(p.dil_h) - pad_t;
             const int64_t w = ow * int64_t(p.stride_w) + kw * int64_t(p.dil_w) - pad_l;
             const bool inside = oh < ho && h >= 0 && h < H && w >= 0 && w < W && ch1 < c1 && ch1 * c0 + e < p.channels;
-            const T v = inside ? src[((ch1 * uint64_t(H) + uint64_t(h)) * uint64_t(W) + uint64_t(w)) * c0 + e] : pad;
+            const auto v = inside ? E::get(src, ((ch1 * uint64_t(H) + uint64_t(h)) * uint64_t(W) + uint64_t(w)) * c0 + e)
+                                  : pad;
             uint64_t at_;
             if (b) at_ = ((i / c0) * cf + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;      // zN, B[i][j]
             else if (p.transpose) at_ = ((j / 16) * cf + i / c0) * 16 * c0 + (j % 16) * c0 + i % c0;
             else at_ = ((i / 16) * cf + j / c0) * 16 * c0 + (i % 16) * c0 + j % c0;
-            dst[at_] = v;
+            E::set(dst, at_, v);
         }
     }
-    ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, p.m_ext * p.k_ext * sizeof(T));
+    ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, E::bytes(p.m_ext * p.k_ext));
+}
+template <class T>
+inline void img2col(int hw, T* dst, const T* src, const Img2col& p, const char* name) {
+    img2col_elems<PlainElems<T>>(hw, dst, src, p, name);
 }
 
 // ---- mad -------------------------------------------------------------------------------------------
@@ -208,6 +233,23 @@ inline void check_unit_flag(uint64_t unit_flag, const char* name) {
                            (unsigned long long)unit_flag);
 }
 
+// L0C (m x n block, NZ) = bias (from BT, one value per column) or 0 or the old L0C, + A x B, for A and B
+// already checked and in gemm.h's layout (mad_s4 hands over its operands unpacked to int8).
+template <class C, class A>
+inline void mad_accumulate(C* c, const A* a, const A* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, bool init,
+                           bool gemv, const char* name) {
+    const uint64_t mf = (m + 15) / 16, nf = (n + 15) / 16;
+    check_buf(HW_L0C, c, mf * nf * 256 * sizeof(C), name, "c (L0C)");
+    if (bias) check_buf(HW_BIAS, bias, n * sizeof(C), name, "bias (BT)");
+    if (bias) {
+        for (uint64_t j = 0; j < n; ++j)
+            for (uint64_t i = 0; i < m; ++i) c[((j / 16) * mf + i / 16) * 256 + (i % 16) * 16 + j % 16] = bias[j];
+        init = false;
+    }
+    ::ascgen::gemm::mmad(c, a, b, int64_t(m), int64_t(n), int64_t(k), init, gemv);
+    ::ascgen::rt::cost(::ascgen::rt::pipe::M, m * n * k);
+}
+
 // L0C (m x n block, NZ) = bias (from BT, one value per column) or 0 or the old L0C, + A x B.
 template <class C, class A, class B>
 inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
@@ -226,8 +268,6 @@ inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, ui
     const uint64_t kfa = (k_align && sizeof(A) == 4 && !gemv) ? (kf + 1) / 2 * 2 : kf;
     check_buf(HW_L0A, a, gemv ? k * sizeof(A) : mf * kfa * FRACTAL, name, gemv ? "a (L0A, GEMV mode m == 1)" : "a (L0A)");
     check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
-    check_buf(HW_L0C, c, mf * nf * 256 * sizeof(C), name, "c (L0C)");
-    if (bias) check_buf(HW_BIAS, bias, n * sizeof(C), name, "bias (BT)");
     const A* ap = a;
     if (kfa != kf) {   // repack L0A to kf fractals per row block, the layout gemm.h reads
         static thread_local std::vector<A> tmp;
@@ -236,13 +276,7 @@ inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, ui
             std::memcpy(&tmp[i * kf * (FRACTAL / sizeof(A))], a + i * kfa * (FRACTAL / sizeof(A)), kf * FRACTAL);
         ap = tmp.data();
     }
-    if (bias) {
-        for (uint64_t j = 0; j < n; ++j)
-            for (uint64_t i = 0; i < m; ++i) c[((j / 16) * mf + i / 16) * 256 + (i % 16) * 16 + j % 16] = bias[j];
-        init = false;
-    }
-    ::ascgen::gemm::mmad(c, ap, b, int64_t(m), int64_t(n), int64_t(k), init, gemv);
-    ::ascgen::rt::cost(::ascgen::rt::pipe::M, m * n * k);
+    mad_accumulate(c, ap, b, bias, m, k, n, init, gemv, name);
 }
 
 // ---- Fixpipe: L0C -> GM / L1 --------------------------------------------------------------------------

@@ -11,6 +11,8 @@
 #include "sort.h"
 #include "dma.h"
 #include "cube.h"
+#include "cube_int4.h"
+#include "cube_sparse.h"
 #include "hooks.h"
 #include "copies.h"
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510

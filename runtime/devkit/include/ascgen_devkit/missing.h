@@ -36,12 +36,6 @@ ASCGEN_DEVKIT_MISSING(get_pc)
 ASCGEN_DEVKIT_MISSING(get_st_atomic_cfg)
 ASCGEN_DEVKIT_MISSING(hset_flag)
 ASCGEN_DEVKIT_MISSING(hwait_flag)
-ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca_s4)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_ca_s4)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_s4)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_sp)
-ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_transpose_s4)
-ASCGEN_DEVKIT_MISSING(mad_sp)
 ASCGEN_DEVKIT_MISSING(preload)
 ASCGEN_DEVKIT_MISSING(set_aipp_spr_0)
 ASCGEN_DEVKIT_MISSING(set_aipp_spr_18)
@@ -69,21 +63,21 @@ ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
 #endif
 ASCGEN_DEVKIT_MISSING(sflbits)
 ASCGEN_DEVKIT_MISSING(vconv_deq)
-ASCGEN_DEVKIT_MISSING(vconv_f162s4a)
-ASCGEN_DEVKIT_MISSING(vconv_f162s4c)
-ASCGEN_DEVKIT_MISSING(vconv_f162s4f)
-ASCGEN_DEVKIT_MISSING(vconv_f162s4r)
-ASCGEN_DEVKIT_MISSING(vconv_f162s4z)
-ASCGEN_DEVKIT_MISSING(vconv_f162s4)
-ASCGEN_DEVKIT_MISSING(vconv_s42f16)
+// The int4 cube intrinsics' other arities (the config-word and hwWaitCtrl forms of the load2d pair, the
+// 13-argument mad_s4); the forms the library's LoadData / Mmad use are defined in cube_int4.h.
+ASCGEN_DEVKIT_MISSING(img2colv2_cbuf_to_ca_s4)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_ca_s4)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_s4)
+ASCGEN_DEVKIT_MISSING(load_cbuf_to_cb_transpose_s4)
+ASCGEN_DEVKIT_MISSING(mad_s4)
 // vgather's dav_m200 form (dst, src, config); the dav_c220 form is defined in rearrange.h.
 ASCGEN_DEVKIT_MISSING(vgather)
 ASCGEN_DEVKIT_MISSING(vld_va_reg)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162s8)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)
 
-// Cube intrinsics the cube model (cube.h) does not emulate: int4, sparse, load3d into UB, GM -> L0 loads,
-// constant fills of L0/L1 and the image loads.
+// Cube intrinsics the cube model (cube.h, cube_int4.h, cube_sparse.h) does not emulate: load3d into UB,
+// GM -> L0 loads, constant fills of L0/L1 and the image loads.
 ASCGEN_DEVKIT_MISSING(copy_matrix_cbuf_to_cc)
 ASCGEN_DEVKIT_MISSING(create_ca_matrix)
 ASCGEN_DEVKIT_MISSING(create_ca_matrix_bf16)
@@ -94,7 +88,6 @@ ASCGEN_DEVKIT_MISSING(load_gm_to_ca)
 ASCGEN_DEVKIT_MISSING(load_gm_to_cb)
 ASCGEN_DEVKIT_MISSING(load_gm_to_cbuf)
 ASCGEN_DEVKIT_MISSING(load_image_to_cbuf)
-ASCGEN_DEVKIT_MISSING(mad_s4)
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
 // dav_m200 (ascend310p): the names its library code uses that dav_c220 does not have, or uses with other
@@ -126,6 +119,7 @@ ASCGEN_DEVKIT_MISSING(vcbd_s322s16)
 ASCGEN_DEVKIT_MISSING(get_status)
 ASCGEN_DEVKIT_MISSING(get_imm)
 // other arities than dav_c220's
+ASCGEN_DEVKIT_MISSING(vconv_f162s4)   // dav_m200 adds repeatStrideMode / strideSizeMode (convert.h has the 7-argument form)
 ASCGEN_DEVKIT_MISSING(vsel)
 ASCGEN_DEVKIT_MISSING(vcmax)
 ASCGEN_DEVKIT_MISSING(vcmin)

@@ -10,6 +10,7 @@
 #include <mutex>
 #include "ascgen/rt.h"
 #include "ascgen_devkit/state.h"
+#include "ascgen_devkit/cube_sparse.h"
 
 int64_t block_idx = 0;
 int64_t block_num = 1;
@@ -125,6 +126,10 @@ uint64_t GetHardWarebufferSize(uint8_t index) {
     return it->second;
 }
 }  // namespace check
+
+// LoadDataWithSparse's CPU mode passes the index matrix's L1 address here, then the dense B to
+// load_cbuf_to_cb_sp (cube_sparse.h).
+void SetIndexMatrix(void* indexMatrix) { ::ascgen_devkit::sparse.index_l1 = reinterpret_cast<uint64_t>(indexMatrix); }
 
 // The library's CPU mode announces vgather's / vgatherb's source before the instruction, whose operand
 // carries only the low 32 bits of the address (rearrange.h).
