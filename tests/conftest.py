@@ -15,3 +15,6 @@ def _test_cache() -> Path:
 
 
 os.environ["ASCGEN_CACHE_DIR"] = str(_test_cache())
+# The suite builds three devkit precompiled headers (about 200 MB each) besides hundreds of modules; under
+# the default 1 GiB cap their eviction would make later tests precompile the library again (minutes in CI).
+os.environ.setdefault("ASCGEN_CACHE_LIMIT", "4G")

@@ -23,6 +23,12 @@ _TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
              "# This folder is a cache created by ascgen (compiled Ascend C kernels); `ascgen cache clear` empties it.\n")
 
 
+# Folders whose files only work together: the devkit backend's precompiled headers, its host library and
+# object cache, its generated tiling header with the library's header links. Evicted whole or not at all
+# (a precompiled header without its header, or half the links of lib/, would break the next build).
+WHOLE_FOLDERS = ("devkit-",)
+
+
 @dataclass(frozen=True)
 class Entry:
     folder: str           # "" for the top level, else the subfolder ("host", "check"...)
@@ -33,7 +39,7 @@ class Entry:
 
     @property
     def name(self) -> str:
-        return f"{self.folder}/{self.stem}" if self.folder else self.stem
+        return f"{self.folder}/{self.stem}" if self.folder and self.stem else self.folder or self.stem
 
 
 def ensure(folder: Path | None = None) -> Path:
@@ -74,7 +80,9 @@ def entries(folder: Path | None = None) -> list[Entry]:
     for item in root.iterdir():
         if item.name.startswith(".") or item.name == TAG:
             continue
-        if item.is_dir():
+        if item.is_dir() and item.name.startswith(WHOLE_FOLDERS):
+            groups[(item.name, "")] = _files(item)
+        elif item.is_dir():
             for sub in item.iterdir():
                 if not sub.name.startswith("."):
                     groups.setdefault((item.name, _stem(sub.name)), []).extend(_files(sub))

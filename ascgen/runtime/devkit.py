@@ -28,6 +28,7 @@ from pathlib import Path
 from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
 from ascgen.runtime import build
+from ascgen.runtime import cache as cache_folder
 
 BACKENDS = ("builtin", "devkit")
 # The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
@@ -117,6 +118,7 @@ def tiling_dir(root: Path) -> Path:
     out = config.cache_dir() / f"devkit-tiling-{_tree_stamp(root)}"
     _link_lib(out, root)
     header = out / "kernel_tiling" / "kernel_tiling.h"
+    cache_folder.touch(header)          # a use of the folder (evicted whole: cache.WHOLE_FOLDERS)
     if not header.is_file():
         header.parent.mkdir(parents=True, exist_ok=True)
         tmp = header.with_name(f".kernel_tiling.{os.getpid()}.h")
@@ -195,6 +197,9 @@ def pch_flags(product, product_defines: dict) -> list[str]:
     folder = config.cache_dir() / f"devkit-pch-{product.npu_arch}-{key}"
     header, gch = folder / PCH_NAME, folder / (PCH_NAME + ".gch")
     if gch.is_file():
+        # a use: the cache's least-recently-used eviction (after another process's build) must not pick the
+        # PCH a compile is about to read, nor make every later build precompile the library again
+        cache_folder.touch(gch)
         return ["-include", str(header), "-Winvalid-pch"]
     folder.mkdir(parents=True, exist_ok=True)
     with build._lock(folder / "build.lock"):        # concurrent builders wait for one PCH, not build several

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ascgen import config, console, products, resources
 from ascgen.errors import CompileError
+from ascgen.runtime import cache as cache_folder
 from ascgen.runtime import build, devkit
 
 # Any of these in a host program's text means it uses the tiling API.
@@ -141,6 +142,8 @@ def library(root: Path, product) -> HostLibrary:
     folder = base / f"devkit-host-{product.npu_arch}-{key}"
     lib = HostLibrary(folder)
     if _complete(folder):
+        for name in (ARCHIVE, *SHARED_LIBS):     # a use: LRU eviction keeps what a link is about to read
+            cache_folder.touch(folder / name)
         return lib
     with build._lock(base / f"{folder.name}.lock"):
         if not _complete(folder):

@@ -15,6 +15,7 @@ from ascgen.runtime import build, cache
 def own_cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("ASCGEN_CACHE_DIR", str(folder))
+    monkeypatch.delenv("ASCGEN_CACHE_LIMIT", raising=False)      # the default cap (conftest raises the suite's)
     return folder
 
 
@@ -93,3 +94,23 @@ def test_clear_refuses_a_folder_that_is_not_an_ascgen_cache(tmp_path, monkeypatc
     assert main(["cache", "clear"]) == 2
     assert "refusing" in capsys.readouterr().err
     assert (precious / "thesis.tex").read_text() == "years of work"
+
+
+def test_a_devkit_folder_is_evicted_whole_or_not_at_all(own_cache, monkeypatch):
+    """A precompiled header without its header, or half of the tiling folder's header links, would break the
+    next build: such folders are one entry, and a use of one file keeps the whole folder."""
+    tiling = own_cache / "devkit-tiling-abc"
+    for rel in ("kernel_tiling/kernel_tiling.h", "lib/matmul_intf.h", "lib/matmul/tiling.h"):
+        (tiling / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tiling / rel).write_text("x" * 1000)
+    old = time.time() - 600
+    for f in tiling.rglob("*.h"):
+        os.utime(f, (old, old))
+    (entry,) = [e for e in cache.entries() if e.folder == "devkit-tiling-abc"]
+    assert entry.stem == "" and len(entry.files) == 3 and entry.name == "devkit-tiling-abc"
+    _age(_build("newer"), 300)
+    cache.touch(tiling / "kernel_tiling" / "kernel_tiling.h")       # a use of the folder
+    assert cache.entries()[-1].folder == "devkit-tiling-abc"        # now the most recently used
+    monkeypatch.setenv("ASCGEN_CACHE_LIMIT", "1")
+    _build("last")
+    assert not any(tiling.rglob("*.h"))                             # evicted whole
