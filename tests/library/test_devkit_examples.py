@@ -115,6 +115,12 @@ DEVKIT_ONLY = [
     # main compares with the golden and prints "test pass".
     Case("softmax", "examples/01_simd_cpp_api/04_advanced_api/01_activation/softmax", "softmax.asc",
          verify_args=None),
+    # ascend950 DataCopyPad in loop mode: Compact [4] packs the bursts and pads their end to 32 bytes, Normal
+    # [5] pads each burst to 32 bytes (runtime/devkit/include/ascgen_devkit/dav3510/dma.h); both gave wrong
+    # answers before that rule.
+    *[Case(f"data_copy_pad[{n}]", f"{BASIC}/00_data_movement/data_copy_pad_gm2ub_ub2gm", "data_copy_pad.asc",
+           (f"SCENARIO_NUM={n}",), (f"-scenarioNum={n}",),
+           ("output/output.bin", "output/golden.bin", f"-scenarioNum={n}"), product="ascend950") for n in (4, 5)],
 ]
 # cross_core_set_wait_flag[2]: the kernel's own flags 11-13 beside the library's SyncAll / task-sync flags
 # (runtime/devkit/include/ascgen_devkit/tasksync.h tells them apart by the library function that sets them).

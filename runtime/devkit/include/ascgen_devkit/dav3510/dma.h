@@ -21,23 +21,38 @@ inline uint64_t loop2_n(const DmaLoops& l) { return (l.size >> 21) & ((1ull << 2
 inline uint64_t gm_stride(uint64_t s) { return s & ((1ull << 40) - 1); }
 inline uint64_t local_stride(uint64_t s) { return s >> 40; }
 
-// One set of bursts GM -> local (UB or L1), with padding.
+// Fills [from, to) with the pad value, element by element from `from` (an element boundary).
+template <int ES>
+inline void fill_pad(uint8_t* base, uint64_t from, uint64_t to) {
+    for (uint64_t k = from; k < to; ++k) base[k] = reinterpret_cast<const uint8_t*>(&regs.pad_val)[(k - from) % ES];
+}
+
+// One set of bursts GM -> local (UB or L1), with padding. The local side is written in 32-byte units: in the
+// library's Normal mode (a local stride of at least the 32-byte-aligned row) each burst's row is filled up
+// to its 32-byte end with the pad value; in Compact mode (the stride is the row itself: bursts back to back)
+// only the end of the whole set is. The example data_copy_pad_gm2ub_ub2gm documents both (scenario 5: 40 B
+// rows padded to 64 B; scenario 4: two 40 B rows packed, then padded from 80 B to 96 B).
 template <int ES>
 inline void bursts_in(uint8_t* dst, const uint8_t* src, uint64_t nburst, uint64_t len, uint64_t left,
                       uint64_t right, uint64_t src_stride, uint64_t dst_stride, bool l1, const char* name) {
     const uint64_t row = left * ES + len + right * ES;
+    const uint64_t aligned_row = (row + 31) / 32 * 32;
+    const bool compact = dst_stride < aligned_row;
+    const uint64_t end = nburst ? (compact ? ((nburst - 1) * dst_stride + row + 31) / 32 * 32
+                                           : (nburst - 1) * dst_stride + aligned_row) : 0;
     gm_side(src, len, nburst, src_stride, false, name);
     if (nburst) {
-        if (l1) check_l1(dst, (nburst - 1) * dst_stride + row, name);
-        else { check_aligned32(dst, name); check_ub(dst, (nburst - 1) * dst_stride + row, name); }
+        if (l1) check_l1(dst, end, name);
+        else { check_aligned32(dst, name); check_ub(dst, end, name); }
     }
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE2, len * nburst);
     for (uint64_t i = 0; i < nburst; ++i) {
         uint8_t* r = dst + i * dst_stride;
-        for (uint64_t k = 0; k < left; ++k) std::memcpy(r + k * ES, &regs.pad_val, ES);
+        fill_pad<ES>(r, 0, left * ES);
         std::memmove(r + left * ES, src + i * src_stride, len);
-        for (uint64_t k = 0; k < right; ++k) std::memcpy(r + left * ES + len + k * ES, &regs.pad_val, ES);
+        fill_pad<ES>(r, left * ES + len, compact ? row : aligned_row);
     }
+    if (compact && nburst) fill_pad<ES>(dst, (nburst - 1) * dst_stride + row, end);
 }
 template <int ES>
 inline void copy_in(void* dst, void* src, uint64_t nburst, uint64_t len, uint64_t left, uint64_t right,
