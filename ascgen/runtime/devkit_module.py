@@ -83,12 +83,15 @@ class DevkitModule(Module):
         # The source analysis preprocesses the user's file too: it must find the generated tiling header,
         # and, for a program using the tiling API or the Matmul API, empty stand-ins of those headers (the
         # build uses the real ones), found first.
-        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), devkit_host.analysis_dir(),
-                                  devkit.tiling_dir(self._root)]
+        # Last, the tree's include folder: the headers only the library has (c_api/asc_simd.h,
+        # tensor_api/tensor.h), which the builtin headers the analysis reads do not stand in for.
+        self._analysis_only = [devkit_host.analysis_dir(), self._root / "include", self._root]
+        kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), self._analysis_only[0],
+                                  devkit.tiling_dir(self._root), *self._analysis_only[1:]]
         super().__init__(*args, **kwargs)
 
     def _build(self, instances) -> None:
-        self.include_dirs = [d for d in self.include_dirs if d != devkit_host.analysis_dir()]
+        self.include_dirs = [d for d in self.include_dirs if d not in self._analysis_only]
         # On the command line: the architecture and the backend's macros (the PCH is built with the same);
         # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
         self.cmd_defines = {**self.arch_defines, **devkit.defines(self.product)}
