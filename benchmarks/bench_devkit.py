@@ -357,6 +357,16 @@ def _folder(example: str) -> str:
     return "/".join(parts[:3] if parts[0] == "01_simd_cpp_api" else parts[:2])
 
 
+def _portable(cause: str) -> str:
+    """A cause without this machine's paths: the tree as <tree>, an ascgen checkout as <ascgen>."""
+    from ascgen import config
+    tree = config.asc_devkit()
+    if tree:
+        cause = cause.replace(str(Path(tree).resolve()) + "/", "<tree>/").replace(str(tree).rstrip("/") + "/", "<tree>/")
+    cause = re.sub(r"(?<![\w<>])/\S*?/(runtime/(?:devkit/)?include/)", r"<ascgen>/\1", cause)
+    return re.sub(r"(?<![\w<>])/tmp/\S*?/", "<tmp>/", cause)
+
+
 def table(args) -> int:
     """One markdown row per run with both backends side by side, then pass counts per folder and the runs
     the builtin backend passes that the devkit backend does not."""
@@ -366,7 +376,7 @@ def table(args) -> int:
     print("|---|---|---|---|")
     for e, s in runs:
         b, d = rows.get((e, s, "builtin")), rows.get((e, s, "devkit"))
-        cause = next((r["cause"] for r in (d, b) if r and r["result"] != "pass"), "")
+        cause = _portable(next((r["cause"] for r in (d, b) if r and r["result"] != "pass"), ""))
         print(f"| `{e}` [{s}] | {b['result'] if b else '-'} | {d['result'] if d else '-'} | {cause.replace('|', '/')} |")
     print("\n| folder | builtin | devkit | wrong answers (builtin / devkit) |\n|---|---|---|---|")
     folders = sorted({_folder(e) for e, _ in runs})
@@ -382,7 +392,7 @@ def table(args) -> int:
               and rows.get((e, s, "devkit"), {}).get("result") != "pass"]
     print(f"\nbuiltin passes, devkit does not ({len(behind)}):")
     for e, s in behind:
-        print(f"  {e} [{s}]: {rows.get((e, s, 'devkit'), {}).get('cause', 'not run on devkit')}")
+        print(f"  {e} [{s}]: {_portable(rows.get((e, s, 'devkit'), {}).get('cause', 'not run on devkit'))}")
     return 0
 
 
