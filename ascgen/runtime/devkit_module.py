@@ -75,6 +75,7 @@ def render(module: Module, instances) -> str:
 
 class DevkitModule(Module):
     backend = "devkit"
+    _system_workspace_bytes: int | None = None
 
     def __init__(self, *args, **kwargs):
         product = kwargs.get("product") if "product" in kwargs else args[3]
@@ -147,8 +148,10 @@ class DevkitModule(Module):
         size the C++ side defines."""
         if workspace_index(info.kernel) < 0:
             return []
-        size = _symbol(self._lib, self.so_path, "__ascgen_devkit_system_workspace_bytes", ctypes.c_uint64)()
-        return [("system workspace", np.zeros(size, dtype=np.uint8))]
+        if self._system_workspace_bytes is None:     # asked once per module, not per launch
+            self._system_workspace_bytes = _symbol(self._lib, self.so_path, "__ascgen_devkit_system_workspace_bytes",
+                                                   ctypes.c_uint64)()
+        return [("system workspace", np.zeros(self._system_workspace_bytes, dtype=np.uint8))]
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)

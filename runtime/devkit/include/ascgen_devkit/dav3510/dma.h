@@ -21,6 +21,8 @@ inline uint64_t loop2_n(const DmaLoops& l) { return (l.size >> 21) & ((1ull << 2
 inline uint64_t gm_stride(uint64_t s) { return s & ((1ull << 40) - 1); }
 inline uint64_t local_stride(uint64_t s) { return s >> 40; }
 
+inline uint64_t align32(uint64_t n) { return (n + 31) / 32 * 32; }
+
 // Fills [from, to) with the pad value, element by element from `from` (an element boundary).
 template <int ES>
 inline void fill_pad(uint8_t* base, uint64_t from, uint64_t to) {
@@ -36,9 +38,9 @@ template <int ES>
 inline void bursts_in(uint8_t* dst, const uint8_t* src, uint64_t nburst, uint64_t len, uint64_t left,
                       uint64_t right, uint64_t src_stride, uint64_t dst_stride, bool l1, const char* name) {
     const uint64_t row = left * ES + len + right * ES;
-    const uint64_t aligned_row = (row + 31) / 32 * 32;
+    const uint64_t aligned_row = align32(row);
     const bool compact = dst_stride < aligned_row;
-    const uint64_t end = nburst ? (compact ? ((nburst - 1) * dst_stride + row + 31) / 32 * 32
+    const uint64_t end = nburst ? (compact ? align32((nburst - 1) * dst_stride + row)
                                            : (nburst - 1) * dst_stride + aligned_row) : 0;
     gm_side(src, len, nburst, src_stride, false, name);
     if (nburst) {
