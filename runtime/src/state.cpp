@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "core_state.h"
 #include "ascgen/code_site.h"
@@ -134,6 +135,31 @@ int npu_arch() {
     return core::g_host_cfg.npu_arch;
 }
 const char* core_name() { return tl_core ? tl_core->label.c_str() : "host"; }
+
+void local_publish(int hw, uint64_t base, uint64_t bytes) {
+    if (!tl_core || hw < 0 || hw >= core::CoreState::kLocals) return;
+    tl_core->pub_base[hw].store(base, std::memory_order_relaxed);
+    tl_core->pub_len[hw].store(bytes, std::memory_order_relaxed);
+    tl_core->pub_task.store(tl_core->task, std::memory_order_release);
+}
+
+bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc) {
+    core::Run* run = tl_run;
+    if (!run || !tl_core || tl_core->task < 0 || hw < 0 || hw >= core::CoreState::kLocals) return false;
+    const int ratio = std::max(1, run->cfg.ratio);
+    const int id = sub < 0 ? tl_core->group : run->aic + tl_core->group * ratio + sub;
+    const bool exists = sub < 0 ? tl_core->group < run->aic : (sub < ratio && tl_core->group * ratio + sub < run->aiv);
+    const core::TaskInfo& t = run->tasks[tl_core->task];
+    if (!exists || (sub < 0 ? t.aic_need : t.aiv_need) == 0) return false;
+    core::CoreState& peer = run->core(id);
+    while (peer.pub_task.load(std::memory_order_acquire) != tl_core->task) {   // it enters the task shortly
+        poll(loc);
+        std::this_thread::yield();
+    }
+    *base = peer.pub_base[hw].load(std::memory_order_relaxed);
+    *bytes = peer.pub_len[hw].load(std::memory_order_relaxed);
+    return true;
+}
 
 void poll() {
     if (tl_run && tl_run->cancelled.load(std::memory_order_relaxed)) core::throw_cancelled();

@@ -94,6 +94,11 @@ struct CoreState {
     std::atomic<int> last_line{0};
     std::mt19937_64 rng;
     std::string line_buf;                 // printf text not yet ended by '\n'
+    // rt::local_publish: this core's local buffers in the task `pub_task` (set by its own thread, read by
+    // its group's cores once pub_task says the current task).
+    static constexpr int kLocals = 8;
+    std::atomic<uint64_t> pub_base[kLocals] = {}, pub_len[kLocals] = {};
+    std::atomic<int> pub_task{-1};
 };
 
 // Rounds of one flag source: the cores whose sets form a round, the cores a completed round increments.

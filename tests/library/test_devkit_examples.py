@@ -121,6 +121,16 @@ DEVKIT_ONLY = [
     *[Case(f"data_copy_pad[{n}]", f"{BASIC}/00_data_movement/data_copy_pad_gm2ub_ub2gm", "data_copy_pad.asc",
            (f"SCENARIO_NUM={n}",), (f"-scenarioNum={n}",),
            ("output/output.bin", "output/golden.bin", f"-scenarioNum={n}"), product="ascend950") for n in (4, 5)],
+    # The ascend950 cube (runtime/devkit/include/ascgen_devkit/dav3510/cube.h). [7]: int8 A loaded transposed
+    # into L0A (Nz) in 32 x 32 squares, a loop whose dstStride lets each load spill into the next column
+    # block; mad reads the Nz A; Fixpipe writes ND.
+    Case("load_data_2dv2_l12l0[7]", f"{BASIC}/03_matrix_compute/load_data_2dv2_l12l0", "load_data_2dv2_l12l0.asc",
+         ("SCENARIO_NUM=7",), ("-scenarioNum=7",), ("output/output.bin", "output/golden.bin", "-scenarioNum=7"),
+         product="ascend950"),
+    # [4]: MIX 1:2, the AIC's Fixpipe writes half of the columns into each AIV's UB (dual destination); the
+    # AIVs copy their halves to GM.
+    Case("fixpipe_l0c2ub[4]", f"{BASIC}/03_matrix_compute/fixpipe_l0c2ub", "fixpipe_l0c2ub.asc",
+         ("SCENARIO_NUM=4",), ("-scenarioNum=4",), product="ascend950"),
 ]
 # cross_core_set_wait_flag[2]: the kernel's own flags 11-13 beside the library's SyncAll / task-sync flags
 # (runtime/devkit/include/ascgen_devkit/tasksync.h tells them apart by the library function that sets them).

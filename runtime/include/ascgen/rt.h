@@ -97,6 +97,14 @@ ASCGEN_RT_API void sync_all(bool aiv_only, Loc loc);
 ASCGEN_RT_API void set_next_task_start(int aiv_pipe, int aic_pipe, bool force, Loc loc);
 ASCGEN_RT_API void wait_pre_task_end(bool force, Loc loc);
 
+// ---- local buffers across the cores of a group ----
+// dav_3510 moves data between the local buffers of an AIC and its AIVs (Fixpipe L0C -> an AIV's UB, an AIV's
+// UB -> the AIC's L1). Each core publishes its buffers on entering a task (`hw`: the library's Hardware
+// index); a core finds its peer's: the group's AIC (sub < 0) or its AIV `sub`. Waits until that core has
+// entered the current task; false when the launch has no such core.
+ASCGEN_RT_API void local_publish(int hw, uint64_t base, uint64_t bytes);
+ASCGEN_RT_API bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc);
+
 // ---- modeled timeline ----
 // Account work on a pipe of this core: `units` are bytes for MTE1/MTE2/MTE3/FIX, elements for V/M/S.
 // The cost model turns units into modeled cycles (parameters documented in docs/timeline.md).

@@ -14,8 +14,8 @@
 // int4 (`mad_s4`, the `*_s4` loads) is cube_int4.h, on the same layouts with C0 = 64 nibbles.
 // 4:2 sparse B (`load_cbuf_to_cb_sp`, `mad_sp`) is cube_sparse.h.
 // Not emulated (declared in missing.h, so a kernel needing them fails to build naming them): load3d into
-// UB, the load3d repeat register (`set_l3d_rpt`), b16 through the transposing-load intrinsics (the library
-// uses load2d's transpose flag for b16), loads straight from GM to L0 (`load_gm_to_c[ab]`).
+// UB, the load3d repeat register on dav_c220 (`set_l3d_rpt`; dav_3510 reads its dstStride), loads straight
+// from GM to L0 (`load_gm_to_c[ab]`).
 #pragma once
 #include <cmath>
 #include <cstring>
@@ -23,6 +23,7 @@
 #include "ascgen/gemm.h"
 #include "ascgen/int4.h"
 #include "dma.h"
+#include "globals.h"
 #include "state.h"
 #include "tasksync.h"
 
@@ -30,8 +31,20 @@ namespace ascgen_devkit {
 
 constexpr uint64_t FRACTAL = 512;   // bytes of one L0A / L0B fractal (16 rows of 32 bytes)
 
+// dav_3510 (ascend950) keeps this cube but changes three conventions: L0A holds A in Nz (its fractals in
+// column-block order; dav_c220: zZ, row-block order), mad's 8th argument is disableGemv (dav_c220:
+// kDirectionAlign), and Fixpipe's NZ dstStride counts elements (dav_c220: 32-byte units). Its own load
+// and Fixpipe forms are dav3510/cube.h.
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+constexpr bool kDav3510 = true;
+#else
+constexpr bool kDav3510 = false;
+#endif
+
 // The library's CPU-mode bias table (model.h: defined after the library's headers, which declare it).
 uint64_t library_bt_base();
+// This module copy's library buffer `hw` (the library's CPU-mode singleton; model.h).
+LocalBuf library_buffer(int hw);
 
 [[noreturn]] inline void unsupported(const char* intrinsic, const char* what) {
     ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(intrinsic),
@@ -96,21 +109,36 @@ inline void load2d(int hw, void* dst, const void* src, uint64_t esize, uint64_t 
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, repeat * FRACTAL);
 }
 
-// ---- L1 -> L0A / L0B with transpose, b8 / b32 (LoadDataWithTranspose) ----------------------------------
+// ---- L1 -> L0A / L0B with transpose, b8 / b16 / b32 (LoadDataWithTranspose) ----------------------------
 
 // Each repeat reads one 1024-byte block, two consecutive source fractals from block start + i * srcStride
 // (units of 1024 bytes), and writes its transpose as two fractals: the first at i * (1 + dstGap) fractals,
 // the second (1 + dstFracGap) fractals after it. b8: the block is 32 x 32 (the two fractals stacked, as in
 // NZ), the outputs are rows 0-15 and 16-31 of the transpose; b32: the block is 16 x 16 (the two 16 x 8
-// fractals side by side, as in Zz), the outputs are columns 0-7 and 8-15 of the transpose.
+// fractals side by side, as in Zz), the outputs are columns 0-7 and 8-15 of the transpose. b16: below.
 template <class T>
 inline void load_transpose(int hw, T* dst, const T* src, uint64_t start, uint64_t repeat, uint64_t src_stride,
                            uint64_t dst_gap, int mode, uint64_t frac_gap, const char* name) {
     tick();
     if (mode != 0) unsupported(name, "the decrementing address mode (addr_cal_mode_t dec)");
-    if (sizeof(T) != 1 && sizeof(T) != 4) unsupported(name, "a transposing load of 2-byte elements (use load2d's flag)");
     if (repeat == 0) return;
     constexpr uint64_t F = FRACTAL / sizeof(T);   // elements per fractal
+    if constexpr (sizeof(T) == 2) {
+        // A 16 x 16 fractal is square already: each repeat transposes one, from fractal start + i * srcStride
+        // (512-byte units; the dav_3510 library converts b8 / b32 block counts to fractals by doubling them
+        // and leaves b16 as it is) to fractal i * (1 + dstGap).
+        check_buf(HW_L1, src + start * F, ((repeat - 1) * src_stride + 1) * FRACTAL, name, "src");
+        check_buf(hw, dst, ((repeat - 1) * (1 + dst_gap) + 1) * FRACTAL, name, "dst");
+        T blk[F];
+        for (uint64_t i = 0; i < repeat; ++i) {
+            std::memcpy(blk, src + (start + i * src_stride) * F, FRACTAL);
+            T* o = dst + i * (1 + dst_gap) * F;
+            for (uint64_t r = 0; r < 16; ++r)
+                for (uint64_t c = 0; c < 16; ++c) o[r * 16 + c] = blk[c * 16 + r];
+        }
+        ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, repeat * FRACTAL);
+        return;
+    }
     check_buf(HW_L1, src + start * 2 * F, ((repeat - 1) * src_stride + 1) * 2 * FRACTAL, name, "src");
     check_buf(hw, dst, ((repeat - 1) * (1 + dst_gap) + 1 + (1 + frac_gap)) * FRACTAL, name, "dst");
     T blk[2 * F];
@@ -188,7 +216,21 @@ inline void img2col_elems(int hw, void* dst, const void* src, const Img2col& p, 
     const uint64_t rows = b ? p.m_ext : (p.transpose ? p.k_ext : p.m_ext);
     const uint64_t cols = b ? p.k_ext : (p.transpose ? p.m_ext : p.k_ext);
     const uint64_t rf = b ? (rows + c0 - 1) / c0 : (rows + 15) / 16, cf = b ? (cols + 15) / 16 : (cols + c0 - 1) / c0;
-    check_buf(hw, dst, E::bytes(rf * cf * 16 * c0), name, "dst");
+    // dav_3510 writes Nz: the window (L0A) or its transpose (L0A transposed, and always L0B), with dstStride
+    // 16-row fractals between column blocks, from the load3d repeat register (set_l3d_rpt [47:32]).
+    const bool nz_t = b || p.transpose;
+    const uint64_t ds = (regs.l3d_rpt >> 32) & 0xffff;
+    if (kDav3510) {
+        if (((regs.l3d_rpt >> 16) & 0xff) > 1) unsupported(name, "a load3d repeat (repeatTime > 1)");
+        const uint64_t nr = nz_t ? p.k_ext : p.m_ext, nc = nz_t ? p.m_ext : p.k_ext;   // written rows, columns
+        if (ds == 0)
+            ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(name),
+                               "%s: dstStride 0 in the load3d repeat register: call SetLoadDataRepeatWithStride "
+                               "before LoadDataWithStride", name);
+        check_buf(hw, dst, E::bytes(((nc - 1) / c0 * ds + (nr - 1) / 16 + 1) * 16 * c0), name, "dst");
+    } else {
+        check_buf(hw, dst, E::bytes(rf * cf * 16 * c0), name, "dst");
+    }
     for (uint64_t i = 0; i < p.m_ext; ++i) {
         const int64_t pos = int64_t(p.m_start + i);
         const int64_t oh = pos / wo, ow = pos % wo;
@@ -202,7 +244,9 @@ inline void img2col_elems(int hw, void* dst, const void* src, const Img2col& p, 
             const auto v = inside ? E::get(src, ((ch1 * uint64_t(H) + uint64_t(h)) * uint64_t(W) + uint64_t(w)) * c0 + e)
                                   : pad;
             uint64_t at_;
-            if (b) at_ = ((i / c0) * cf + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;      // zN, B[i][j]
+            if (kDav3510 && nz_t) at_ = ((i / c0) * ds + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;
+            else if (kDav3510) at_ = ((j / c0) * ds + i / 16) * 16 * c0 + (i % 16) * c0 + j % c0;
+            else if (b) at_ = ((i / c0) * cf + j / 16) * 16 * c0 + (j % 16) * c0 + i % c0;      // zN, B[i][j]
             else if (p.transpose) at_ = ((j / 16) * cf + i / c0) * 16 * c0 + (j % 16) * c0 + i % c0;
             else at_ = ((i / 16) * cf + j / c0) * 16 * c0 + (i % 16) * c0 + j % c0;
             E::set(dst, at_, v);
@@ -250,10 +294,23 @@ inline void mad_accumulate(C* c, const A* a, const A* b, const C* bias, uint64_t
     ::ascgen::rt::cost(::ascgen::rt::pipe::M, m * n * k);
 }
 
-// L0C (m x n block, NZ) = bias (from BT, one value per column) or 0 or the old L0C, + A x B.
+// dav_3510: A in L0A is Nz (fractal (row block i, column block t) at t * mf + i); gemm.h reads zZ
+// (i * kf + t). Copies the fractals into that order.
+template <class A>
+inline const A* l0a_nz_to_zz(const A* a, uint64_t mf, uint64_t kf) {
+    constexpr uint64_t fe = FRACTAL / sizeof(A);
+    static thread_local std::vector<A> tmp;
+    tmp.resize(mf * kf * fe);
+    for (uint64_t i = 0; i < mf; ++i)
+        for (uint64_t t = 0; t < kf; ++t) std::memcpy(&tmp[(i * kf + t) * fe], a + (t * mf + i) * fe, FRACTAL);
+    return tmp.data();
+}
+
+// L0C (m x n block, NZ) = bias (from BT, one value per column) or 0 or the old L0C, + A x B. `arg8` is
+// kDirectionAlign on dav_c220 and disableGemv on dav_3510.
 template <class C, class A, class B>
 inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
-                     bool k_align, bool init) {
+                     bool arg8, bool init) {
     constexpr const char* name = "mad";
     static_assert(cube_in<A>::ok && std::is_same<A, B>::value && std::is_same<C, typename cube_in<A>::acc>::value,
                   "ascgen devkit: mad is emulated for half / bfloat16 / float into float and int8 into int32");
@@ -262,6 +319,14 @@ inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, ui
     if (m == 0 || n == 0) return;
     constexpr uint64_t c0 = 32 / sizeof(A);
     const uint64_t mf = (m + 15) / 16, nf = (n + 15) / 16, kf = (k + c0 - 1) / c0;
+    if constexpr (kDav3510) {
+        if (m == 1 && !arg8) unsupported(name, "GEMV mode (m == 1 with disableGemv false) on dav_3510");
+        check_buf(HW_L0A, a, mf * kf * FRACTAL, name, "a (L0A, Nz)");
+        check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
+        mad_accumulate(c, l0a_nz_to_zz(a, mf, kf), b, bias, m, k, n, init, false, name);
+        return;
+    }
+    const bool k_align = arg8;
     const bool gemv = m == 1;   // dav_c220: m == 1 reads L0A as one contiguous row of k elements
     // kDirectionAlign (float): L0A rows hold whole 16-element K pairs of fractals (a transposing load
     // writes them so); B is unchanged. The K extent per 16 rows of A is then kf rounded up to even.
@@ -350,10 +415,28 @@ inline bool vector_quant(int q) {
 // dst[m * dst_stride + n], dst_stride in elements; ND_PARA: ndNum matrices, L0C srcNdStride x 1024 bytes
 // and dst dstNdStride elements apart) or NZ (16-column blocks
 // dst_stride * 32 bytes apart; 8-column with channel split). to_gm: GM bounds, races and atomics.
+// The output layouts: NZ (dst_stride: 32-byte units on dav_c220, elements on dav_3510, between 16-column
+// blocks), ND (row-major, dst_stride elements per row) and DN (dav_3510: column-major, dst_stride elements
+// per column).
+enum class FixLayout { NZ, ND, DN };
+inline uint64_t nz_block_bytes(uint64_t dst_stride, uint64_t esize) {
+    return kDav3510 ? dst_stride * esize : dst_stride * 32;
+}
+
+// Where Fixpipe writes: GM (bounds, races and atomics through rt), or a local buffer checked against `buf`
+// (this core's L1; on dav_3510 also an AIV's UB).
+struct FixDst {
+    int hw = HW_GM;
+    LocalBuf buf{};
+};
+inline FixDst fix_to_gm() { return FixDst{}; }
+inline FixDst fix_to_local(int hw) { return FixDst{hw, bufs[hw]}; }
+
 template <class D, class S>
 inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t dst_stride, uint64_t src_stride,
-                    uint64_t unit_flag, int quant, uint64_t relu, bool channel_split, bool nz2nd, bool to_gm,
-                    const char* name) {
+                    uint64_t unit_flag, int quant, uint64_t relu, bool channel_split, FixLayout layout,
+                    const FixDst& to, const char* name) {
+    const bool nz2nd = layout == FixLayout::ND, to_gm = to.hw == HW_GM;
     tick();
     check_unit_flag(unit_flag, name);
     if (relu > 1) unsupported(name, "a relu mode other than 0 (off) and 1 (normal relu)");
@@ -371,7 +454,7 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
     const uint64_t src_nd = (regs.nd_para >> 16) & 0xffff, dst_nd = (regs.nd_para >> 32) & 0xffff;
     if (nd > 1 && src_nd == 0) unsupported(name, "ndNum > 1 with srcNdStride 0");
     const uint64_t c0o = channel_split ? 8 : (sizeof(D) == 1 ? 32 : 16);   // NZ output columns per block
-    if (channel_split && (sizeof(S) != 4 || sizeof(D) != 4 || nz2nd))
+    if (channel_split && (sizeof(S) != 4 || sizeof(D) != 4 || layout != FixLayout::NZ))
         unsupported(name, "channel split other than float L0C to float NZ output");
     // L0C extent read.
     const uint64_t src_need = ((nd - 1) * src_nd * 256 + ((n_size - 1) / 16) * src_stride * 16 + (m_size - 1) * 16 +
@@ -386,24 +469,35 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
     for (uint64_t k = 0; k < nd; ++k) {
         const S* sk = src + k * src_nd * 256;     // srcNdStride: 1024-byte units (16 x 16 of 4 bytes)
         D* dk = dst + k * dst_nd;
-        if (nz2nd) {
+        if (layout == FixLayout::DN) {
+            // Column j of the block goes to dst + j * dst_stride, its m_size elements contiguous.
+            if (to_gm) gm_side(dk, m_size * sizeof(D), n_size, dst_stride * sizeof(D), true, name);
+            else check_in(to.buf, to.hw, dk, ((n_size - 1) * dst_stride + m_size) * sizeof(D), name, "dst");
+            row.resize(m_size);
+            for (uint64_t j = 0; j < n_size; ++j) {
+                for (uint64_t i = 0; i < m_size; ++i)
+                    row[i] = fix_convert<D>(sk[(j / 16) * src_stride * 16 + i * 16 + j % 16], o, j);
+                put(dk + j * dst_stride, row.data(), m_size);
+            }
+        } else if (nz2nd) {
             if (to_gm) gm_side(dk, n_size * sizeof(D), m_size, dst_stride * sizeof(D), true, name);
-            else check_buf(HW_L1, dk, ((m_size - 1) * dst_stride + n_size) * sizeof(D), name, "dst (L1)");
+            else check_in(to.buf, to.hw, dk, ((m_size - 1) * dst_stride + n_size) * sizeof(D), name, "dst");
             for (uint64_t i = 0; i < m_size; ++i) {
                 for (uint64_t j = 0; j < n_size; ++j)
                     row[j] = fix_convert<D>(sk[(j / 16) * src_stride * 16 + i * 16 + j % 16], o, j);
                 put(dk + i * dst_stride, row.data(), n_size);
             }
         } else {
-            // NZ out: column block b of c0o columns is m_size rows of c0o elements, dst_stride * 32 bytes apart.
-            const uint64_t blocks = (n_size + c0o - 1) / c0o, block_bytes = dst_stride * 32;
+            // NZ out: column block b of c0o columns is m_size rows of c0o elements, block_bytes apart.
+            const uint64_t blocks = (n_size + c0o - 1) / c0o, block_bytes = nz_block_bytes(dst_stride, sizeof(D));
             if (block_bytes < m_size * c0o * sizeof(D) && blocks > 1)
                 ::ascgen::rt::fail(::ascgen::rt::Fault::Memory, at(name),
-                                   "%s: dstStride %llu x 32 bytes is shorter than one NZ block of %llu rows",
-                                   name, (unsigned long long)dst_stride, (unsigned long long)m_size);
+                                   "%s: dstStride %llu (%llu bytes) is shorter than one NZ block of %llu rows",
+                                   name, (unsigned long long)dst_stride, (unsigned long long)block_bytes,
+                                   (unsigned long long)m_size);
             auto* db = reinterpret_cast<uint8_t*>(dk);
             if (to_gm) gm_side(db, m_size * c0o * sizeof(D), blocks, block_bytes, true, name);
-            else check_buf(HW_L1, db, (blocks - 1) * block_bytes + m_size * c0o * sizeof(D), name, "dst (L1)");
+            else check_in(to.buf, to.hw, db, (blocks - 1) * block_bytes + m_size * c0o * sizeof(D), name, "dst");
             for (uint64_t bl = 0; bl < blocks; ++bl) {
                 const uint64_t cols = (n_size - bl * c0o) < c0o ? n_size - bl * c0o : c0o;
                 for (uint64_t i = 0; i < m_size; ++i) {
@@ -471,18 +565,26 @@ inline void copy_matrix_cc_to_gm(D* dst, S* src, uint64_t /*sid*/, uint64_t n_si
                                  uint64_t dst_stride, uint64_t src_stride, uint64_t unit_flag, QuantMode_t quant,
                                  uint64_t relu, bool channel_split, bool nz2nd) {
     ascgen_devkit::fixpipe(dst, src, n_size, m_size, dst_stride, src_stride, unit_flag, int(quant), relu,
-                           channel_split, nz2nd, true, "copy_matrix_cc_to_gm");
+                           channel_split, nz2nd ? ascgen_devkit::FixLayout::ND : ascgen_devkit::FixLayout::NZ,
+                           ascgen_devkit::fix_to_gm(), "copy_matrix_cc_to_gm");
 }
 template <class D, class S>
 inline void copy_matrix_cc_to_cbuf(D* dst, S* src, uint64_t /*sid*/, uint64_t n_size, uint64_t m_size,
                                    uint64_t dst_stride, uint64_t src_stride, uint64_t unit_flag, QuantMode_t quant,
                                    uint64_t relu, bool channel_split, bool nz2nd) {
     ascgen_devkit::fixpipe(dst, src, n_size, m_size, dst_stride, src_stride, unit_flag, int(quant), relu,
-                           channel_split, nz2nd, false, "copy_matrix_cc_to_cbuf");
+                           channel_split, nz2nd ? ascgen_devkit::FixLayout::ND : ascgen_devkit::FixLayout::NZ,
+                           ascgen_devkit::fix_to_local(ascgen_devkit::HW_L1), "copy_matrix_cc_to_cbuf");
 }
 
 inline void set_fpc(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::regs.fpc = v; }
-inline void set_nd_para(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::regs.nd_para = v; }
+// ND_PARA is also the library's g_fixpipeNdNzParam (CANN's CPU model keeps the two equal): its CPU-mode
+// checks of a Fixpipe DataCopy read the global.
+inline void set_nd_para(uint64_t v) {
+    ascgen_devkit::tick();
+    ascgen_devkit::regs.nd_para = v;
+    g_fixpipeNdNzParam = v;
+}
 inline void set_quant_pre(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::regs.quant_pre = v; }
 
 // L1 -> FB: nburst bursts of len x 128 bytes (FB units); gaps in the same units.

@@ -57,7 +57,9 @@ ASCGEN_DEVKIT_MISSING(set_data_exp_2)
 ASCGEN_DEVKIT_MISSING(set_data_exp_3)
 ASCGEN_DEVKIT_MISSING(set_deqscale)
 ASCGEN_DEVKIT_MISSING(set_ffts_base_addr)
+#if !(defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510)   // dav3510/cube.h defines it
 ASCGEN_DEVKIT_MISSING(set_l3d_rpt)
+#endif
 #if !(defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510)   // dav3510/dma.h defines it
 ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
 #endif

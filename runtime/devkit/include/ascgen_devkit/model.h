@@ -147,6 +147,14 @@ namespace ascgen_devkit {
 // cube.h: where BT starts (mad with cmatrixSource and no bias address reads the table from there).
 uint64_t library_bt_base() { return reinterpret_cast<uint64_t>(AscendC::ConstDefiner::Instance().cpuBIAS); }
 
+LocalBuf library_buffer(int hw) {
+    auto& d = AscendC::ConstDefiner::Instance();
+    uint8_t* base = hw == HW_UB ? d.cpuUB : hw == HW_L1 ? d.cpuL1 : hw == HW_L0C ? d.cpuL0C : nullptr;
+    auto len = d.bufferInitLen.find(AscendC::Hardware(hw));
+    if (!base || len == d.bufferInitLen.end()) return LocalBuf{};
+    return LocalBuf{reinterpret_cast<uint64_t>(base), uint64_t(len->second)};
+}
+
 // Kernels that build their LocalTensors from positions and addresses (no TPipe) never report the local
 // buffers; the library's CPU-mode singleton holds them all the same, so the cube checks use its extents.
 inline void learn_library_buffers() {
@@ -177,6 +185,11 @@ inline void enter() {
     fresh.l1_base = regs.l1_base, fresh.l1_len = regs.l1_len;
     regs = fresh;
     if (aic) learn_library_buffers();
+    // Published for the group's other cores (dav_3510 moves data between an AIC's and its AIVs' buffers).
+    for (int hw : {HW_UB, HW_L1}) {
+        const LocalBuf b = library_buffer(hw);
+        rt::local_publish(hw, b.base, b.len);
+    }
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
     d3510::enter();
 #endif

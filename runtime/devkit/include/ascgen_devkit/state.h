@@ -24,6 +24,7 @@ struct CoreRegs {
     uint64_t ub_base = 0, ub_len = 0;
     uint64_t l1_base = 0, l1_len = 0;
     uint64_t padding = 0, l1_3d_size = 0;       // cube-side registers: stored, read by no implemented op
+    uint64_t l3d_rpt = 0;                       // dav_3510 load3d repeat: dstStride [47:32], repeatTime [23:16]
     // Fixpipe special registers (cube.h): FPC (relu / quant table addresses in FB), ND_PARA (ndNum and
     // the NZ->ND matrix strides), QUANT_PRE (the scalar quant parameter).
     uint64_t fpc = 0, nd_para = 0, quant_pre = 0;
@@ -68,9 +69,9 @@ inline void check_l1(const void* lo, uint64_t bytes, const char* intrinsic) {
                            (long long)(a - regs.l1_base), (unsigned long long)bytes,
                            (unsigned long long)regs.l1_len);
 }
-// A local operand of `bytes` bytes at `p` must lie inside this core's buffer `hw` (once reported).
-inline void check_buf(int hw, const void* p, uint64_t bytes, const char* intrinsic, const char* operand) {
-    const LocalBuf& b = bufs[hw];
+// A local operand of `bytes` bytes at `p` must lie inside the buffer `b` (kind `hw`; once known).
+inline void check_in(const LocalBuf& b, int hw, const void* p, uint64_t bytes, const char* intrinsic,
+                     const char* operand) {
     if (b.len == 0 || bytes == 0 || std::uncaught_exceptions() > 0) return;
     uint64_t a = reinterpret_cast<uint64_t>(p);
     if (a < b.base || a + bytes > b.base + b.len)
@@ -78,6 +79,10 @@ inline void check_buf(int hw, const void* p, uint64_t bytes, const char* intrins
                            "%s: %s [%s%+lld, +%llu bytes) is outside the %llu-byte %s", intrinsic, operand,
                            hw_name(hw), (long long)(a - b.base), (unsigned long long)bytes,
                            (unsigned long long)b.len, hw_name(hw));
+}
+// ... inside this core's buffer `hw`.
+inline void check_buf(int hw, const void* p, uint64_t bytes, const char* intrinsic, const char* operand) {
+    check_in(bufs[hw], hw, p, bytes, intrinsic, operand);
 }
 inline void check_aligned32(const void* p, const char* intrinsic) {
     if (std::uncaught_exceptions() > 0) return;

@@ -10,6 +10,7 @@
 #include "vreduce.h"
 #include "vconv.h"
 #include "dma.h"
+#include "cube.h"
 #include "others.h"
 
 // dav_3510 names the pipe of a flag wait: wait_flag_dev(pipe, flag).
