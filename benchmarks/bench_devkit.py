@@ -60,6 +60,16 @@ def _scenario_flag(gen: str):
     return m.group(1), values
 
 
+def _cmake_allowed(cmake: str, values: list) -> list:
+    """The values its CMakeLists accepts (`if(NOT SCENARIO_NUM MATCHES "^[1-4]$")` then FATAL_ERROR): a
+    gen_data.py may offer more choices than the example has scenarios."""
+    m = re.search(r'SCENARIO_NUM\s+MATCHES\s+"\^\[(\d)-(\d)\]\$"', cmake)
+    if not m:
+        return values
+    lo, hi = int(m.group(1)), int(m.group(2))
+    return [v for v in values if v is None or (isinstance(v, int) and lo <= v <= hi)]
+
+
 def _readme_args(readme: str, script: str) -> list[str] | None:
     for line in readme.splitlines():
         if script in line and "python" in line:
@@ -154,6 +164,7 @@ def discover(tree: Path, only=None, self_verify: bool = False, exclude=()):
         if flag is None:
             values = var_values
         cmake = (folder / "CMakeLists.txt").read_text(errors="replace") if (folder / "CMakeLists.txt").is_file() else ""
+        values = _cmake_allowed(cmake, values)
         # dav-3510 only: the README builds for dav-3510 alone, or its product table names only Ascend 950
         arch3510 = (("dav-3510" in readme and "dav-2201" not in readme)
                     or ("Ascend 950" in readme and not re.search(r"Atlas A[23]|dav-2201", readme)))
