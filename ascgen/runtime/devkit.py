@@ -89,6 +89,34 @@ def check_product(product) -> None:
         f"implements {have}. Use backend='builtin' for {product.id} (docs/devkit.md, \"Products\").")
 
 
+# dav_3510's library builds its Matmul client / server in one of two modes: SSBUF (UB inputs copied straight
+# into L1 by the AIV, with the UB's row stride) or, when ENABLE_CV_COMM_VIA_SSBUF is unset as in this CPU
+# build, the workspace mode (messages and data through GM). The workspace mode copies a UB-resident A or B
+# to GM as a flat tensor and the server reads it back with the matrix's own row stride, so rows padded in UB
+# land shifted: matmul_vecout (K = 31 halves, rows padded to 32) computed wrong numbers. The SSBUF mode is
+# not modelled, so such a Matmul is refused at load time, naming its line. Only the direct spelling
+# Matmul<MatmulType<TPosition::X, ...>, MatmulType<...>> is recognised.
+_MATMUL_AB = re.compile(r"\bMatmul\s*<\s*(?:AscendC::)?MatmulType\s*<\s*(?:AscendC::)?TPosition::(\w+)[^>]*>\s*,"
+                        r"\s*(?:AscendC::)?MatmulType\s*<\s*(?:AscendC::)?TPosition::(\w+)", re.S)
+_UB_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
+
+
+def check_matmul_inputs(text: str, filename: str, product) -> None:
+    if product.npu_arch != 3510:
+        return
+    for m in _MATMUL_AB.finditer(text):
+        ub = [name for name, pos in zip("AB", m.groups()) if pos in _UB_POSITIONS]
+        if ub:
+            line = text.count("\n", 0, m.start()) + 1
+            raise CompileError(
+                f"{filename}:{line}: a Matmul whose {' and '.join(ub)} input is in UB (TPosition::"
+                f"{m.group(1) if 'A' in ub else m.group(2)}) on {product.id}: in this CPU build the library's dav_3510 "
+                "Matmul runs its workspace mode, which passes a UB input through GM with the matrix's row stride "
+                "instead of the UB's, so padded rows come out shifted (wrong numbers); the SSBUF mode that copies "
+                "UB straight into L1 is not modelled. Put the input in GM or TSCM, or use backend='builtin' "
+                "(docs/devkit.md, \"The dav_3510 cube\").")
+
+
 def model_dir() -> Path:
     return resources.runtime_dir() / "devkit" / "include"
 

@@ -90,6 +90,7 @@ class DevkitModule(Module):
         kwargs["include_dirs"] = [*kwargs.get("include_dirs", ()), self._analysis_only[0],
                                   devkit.tiling_dir(self._root), *self._analysis_only[1:]]
         super().__init__(*args, **kwargs)
+        devkit.check_matmul_inputs(self.text, Path(str(self.source)).name, self.product)
 
     def _build(self, instances) -> None:
         self.include_dirs = [d for d in self.include_dirs if d not in self._analysis_only]

@@ -469,3 +469,20 @@ def test_ascend950_register_kernel_is_exact_and_its_ub_faults_name_the_line(tree
         module.launch("reg_past_ub", 1, x)
     text = str(err.value)
     assert "vlds" in text and "outside" in text and "reg3510.cpp:" in text, text
+
+
+def test_a_dav3510_matmul_with_a_ub_input_is_refused_at_its_line():
+    # The library's CPU build runs dav_3510's Matmul in its workspace mode, which reads a UB input back with
+    # the matrix's row stride (matmul_vecout computed wrong numbers): refused before any build.
+    from ascgen import products
+    from ascgen.runtime import devkit
+    text = ("#include \"lib/matmul_intf.h\"\n\n"
+            "AscendC::Matmul<\n"
+            "    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,\n"
+            "    AscendC::MatmulType<AscendC::TPosition::VECOUT, CubeFormat::ND, half>,\n"
+            "    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>> mm;\n")
+    with pytest.raises(CompileError) as err:
+        devkit.check_matmul_inputs(text, "k.asc", products.get("ascend950"))
+    assert "k.asc:3:" in str(err.value) and "B input is in UB (TPosition::VECOUT)" in str(err.value)
+    devkit.check_matmul_inputs(text, "k.asc", products.get("ascend910b"))          # dav_c220: runs
+    devkit.check_matmul_inputs(text.replace("VECOUT", "TSCM"), "k.asc", products.get("ascend950"))
