@@ -382,12 +382,22 @@ def _run(name, sources, cmd) -> None:
         raise CompileError(_diagnostics(name, sources, proc.stderr or proc.stdout, cmd))
 
 
+_ERROR_LINE = re.compile(r"\b(?:fatal )?error:")
+
+
 def _diagnostics(name, sources, text: str, cmd) -> str:
+    """The compiler's first DIAGNOSTIC_LINES lines, or, when its first error comes later (after warnings or a
+    long template instantiation chain), the DIAGNOSTIC_LINES lines that end just after that error."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    shown = lines[:DIAGNOSTIC_LINES]
-    more = len(lines) - len(shown)
+    first_error = next((i for i, ln in enumerate(lines) if _ERROR_LINE.search(ln)), 0)
+    start = max(0, min(first_error + 3, len(lines)) - DIAGNOSTIC_LINES)
+    shown = lines[start:start + DIAGNOSTIC_LINES]
+    more = len(lines) - len(shown) - start
     where = ", ".join(s.path if isinstance(s, SourceText) else str(s) for s in sources)
-    msg = [f"compiling {name} ({where}) failed:", *("  " + ln for ln in shown)]
+    msg = [f"compiling {name} ({where}) failed:"]
+    if start:
+        msg.append(f"  ... {start} lines before the first error not shown")
+    msg += ["  " + ln for ln in shown]
     if more > 0:
         msg.append(f"  ... {more} more lines (set ASCGEN_DEBUG=1 and rerun to keep the build folder)")
     if config.debug():

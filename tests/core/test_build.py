@@ -69,6 +69,16 @@ def test_diagnostics_are_truncated(cache):
     assert len(str(err.value).splitlines()) <= build.DIAGNOSTIC_LINES + 3
 
 
+def test_diagnostics_show_the_first_error_after_many_warnings(cache):
+    # A template error comes after a long instantiation chain; the message must still contain the error.
+    text = "".join(f"#warning w{i}\n" for i in range(60)) + "int y = ;\n"
+    with pytest.raises(CompileError) as err:
+        build.compile_shared([build.SourceText(text, "late.cpp")], name="late")
+    msg = str(err.value)
+    assert "late.cpp:61:" in msg and "error:" in msg and "before the first error not shown" in msg, msg
+    assert len(msg.splitlines()) <= build.DIAGNOSTIC_LINES + 3
+
+
 def test_missing_compiler_is_a_clear_error(cache, monkeypatch, tmp_path):
     monkeypatch.setenv("ASCGEN_CXX", "no-such-compiler-xyz")
     with pytest.raises(CompileError, match="ASCGEN_CXX"):

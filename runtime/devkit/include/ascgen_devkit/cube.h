@@ -261,7 +261,7 @@ inline void img2col(int hw, T* dst, const T* src, const Img2col& p, const char* 
 
 // ---- mad -------------------------------------------------------------------------------------------
 
-template <class A> struct cube_in { static constexpr bool ok = false; };
+template <class A> struct cube_in { static constexpr bool ok = false; using acc = void; };   // static_assert names it
 template <> struct cube_in<half> { static constexpr bool ok = true; using acc = float; };
 template <> struct cube_in<bfloat16_t> { static constexpr bool ok = true; using acc = float; };
 template <> struct cube_in<float> { static constexpr bool ok = true; using acc = float; };
@@ -313,7 +313,8 @@ inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, ui
                      bool arg8, bool init) {
     constexpr const char* name = "mad";
     static_assert(cube_in<A>::ok && std::is_same<A, B>::value && std::is_same<C, typename cube_in<A>::acc>::value,
-                  "ascgen devkit: mad is emulated for half / bfloat16 / float into float and int8 into int32");
+                  "ascgen devkit: mad is emulated for half / bfloat16 / float into float and int8 into int32 "
+                  "(not for fp8, hifloat8, fp4 or mixed input types)");
     tick();
     check_unit_flag(unit_flag, name);
     if (m == 0 || n == 0) return;
