@@ -307,3 +307,56 @@ def test_aic_set_next_task_start_before_the_last_fixpipe_is_a_race(mix, seed):
     # intrinsics back to user lines) by the Fixpipe intrinsic.
     where = (race.earlier.file.rsplit("/", 1)[-1], race.earlier.line)
     assert where in {("mix_matmul.cpp", 85), ("copy_matrix_cc_to_gm", 0)}, where
+
+
+# ascend950 (dav_3510) cube: fp8 A (e4m3fn, M x K) and B^T (e5m2, N x K), ND in GM; ND2NZ into L1, load2d v2
+# into L0A (Nz) and L0B, mad (fp8 widened to half), Fixpipe to GM as ND.
+MATMUL_FP8_3510 = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t M = 32, N = 48, K = 64;
+extern "C" __global__ __cube__ void mm_fp8(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    GlobalTensor<fp8_e4m3fn_t> ag;
+    GlobalTensor<fp8_e5m2_t> bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ fp8_e4m3fn_t*)a, M * K);
+    bg.SetGlobalBuffer((__gm__ fp8_e5m2_t*)b, N * K);
+    cg.SetGlobalBuffer((__gm__ float*)c, M * N);
+    LocalTensor<fp8_e4m3fn_t> a1(TPosition::A1, 0, M * K), a2(TPosition::A2, 0, M * K);
+    LocalTensor<fp8_e5m2_t> b1(TPosition::B1, M * K, N * K), b2(TPosition::B2, 0, N * K);
+    LocalTensor<float> c1(TPosition::CO1, 0, M * N);
+    DataCopy(a1, ag, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(b1, bg, Nd2NzParams(1, N, K, 0, K, N, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData2DParamsV2 la, lb;
+    la.mStep = M / 16, la.kStep = K / 32, la.srcStride = M / 16, la.dstStride = M / 16;
+    lb.mStep = N / 16, lb.kStep = K / 32, lb.srcStride = N / 16, lb.dstStride = N / 16;
+    LoadData(a2, a1, la);
+    LoadData(b2, b1, lb);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    MmadParams mp;
+    mp.m = M, mp.n = N, mp.k = K, mp.cmatrixInitVal = true;
+    Mmad(c1, a2, b2, mp);
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> fp;
+    fp.mSize = M, fp.nSize = N, fp.srcStride = M, fp.dstStride = N;
+    Fixpipe(cg, c1, fp);
+}
+"""
+
+
+def test_ascend950_fp8_matmul_matches_numpy(tree):
+    import ml_dtypes
+    rng = np.random.default_rng(7)
+    m, n, k = 32, 48, 64
+    # Small integers (exact in both formats, sums exact in float), plus the e4m3 subnormal 2^-9 and 0.5.
+    a = rng.integers(-4, 5, (m, k)).astype(np.float32)
+    a[0, :2] = (2.0 ** -9, 0.5)
+    bt = rng.integers(-4, 5, (n, k)).astype(np.float32)
+    c = np.full((m, n), -1, np.float32)
+    load(MATMUL_FP8_3510, "ascend950", filename="mm_fp8.cpp", backend="devkit").launch(
+        "mm_fp8", 1, a.astype(ml_dtypes.float8_e4m3fn).view(np.uint8), bt.astype(ml_dtypes.float8_e5m2).view(np.uint8), c)
+    np.testing.assert_array_equal(c, a @ bt.T)

@@ -306,15 +306,73 @@ inline const A* l0a_nz_to_zz(const A* a, uint64_t mf, uint64_t kf) {
     return tmp.data();
 }
 
-// L0C (m x n block, NZ) = bias (from BT, one value per column) or 0 or the old L0C, + A x B. `arg8` is
-// kDirectionAlign on dav_c220 and disableGemv on dav_3510.
+// ---- fp8 inputs (dav_3510) ---------------------------------------------------------------------------
+// e4m3fn (bias 7, no infinities, S.1111.111 NaN) and e5m2 (the top byte of an IEEE half) are exact in half,
+// so mad widens both operands to half in the layout gemm.h reads (C0 16 instead of 32) and runs the half
+// kernel: the same products, summed in float. hifloat8 is not decoded (mad's type check names it).
+template <class T> struct fp8_of { static constexpr bool ok = false; };
+template <> struct fp8_of<fp8_e4m3fn_t> {
+    static constexpr bool ok = true;
+    static half decode(uint8_t v) {
+        const int e = (v >> 3) & 15, m = v & 7;
+        const float mag = e == 15 && m == 7 ? NAN : e ? std::ldexp(1.0f + m / 8.0f, e - 7) : std::ldexp(m / 8.0f, -6);
+        return half((v & 0x80) ? -mag : mag);
+    }
+};
+template <> struct fp8_of<fp8_e5m2_t> {
+    static constexpr bool ok = true;
+    static half decode(uint8_t v) {
+        half h;
+        const uint16_t bits = uint16_t(v) << 8;
+        std::memcpy(&h, &bits, 2);
+        return h;
+    }
+};
+
+// Operand `x` (1-byte elements, zZ for A / zN for B with C0 32, `rows` x `cols` in fractals of 16 x 32)
+// as half with C0 16: element (r, c) of the 16-row block layout moves from C0 32 to C0 16.
+template <class F>
+inline const half* fp8_widen(const F* x, uint64_t rb, uint64_t k, bool b_side, std::vector<half>& out) {
+    const uint64_t k32 = (k + 31) / 32, k16 = (k + 15) / 16;
+    out.assign(rb * k16 * 256, half(0.0f));
+    const auto* v = reinterpret_cast<const uint8_t*>(x);
+    for (uint64_t blk = 0; blk < rb; ++blk)
+        for (uint64_t r = 0; r < 16; ++r)
+            for (uint64_t t = 0; t < k16 * 16; ++t) {
+                // A (zZ): fractal (row block, k block) at blk * kf + t / C0; B (zN): at (t / C0) * rb + blk
+                const uint64_t src = (b_side ? (t / 32) * rb + blk : blk * k32 + t / 32) * 512 + r * 32 + t % 32;
+                const uint64_t dst = (b_side ? (t / 16) * rb + blk : blk * k16 + t / 16) * 256 + r * 16 + t % 16;
+                out[dst] = fp8_of<F>::decode(v[src]);
+            }
+    return out.data();
+}
+
+// fp8 A and B (dav_3510): widened to half, then the half kernel (see fp8_of).
 template <class C, class A, class B>
-inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
-                     bool arg8, bool init) {
+inline void mad_fp8(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
+                    bool disable_gemv, bool init) {
+    constexpr const char* name = "mad";
+    tick();
+    check_unit_flag(unit_flag, name);
+    if (m == 0 || n == 0) return;
+    if (m == 1 && !disable_gemv) unsupported(name, "GEMV mode (m == 1 with disableGemv false) on dav_3510");
+    const uint64_t mf = (m + 15) / 16, nf = (n + 15) / 16, kf = (k + 31) / 32;
+    check_buf(HW_L0A, a, mf * kf * FRACTAL, name, "a (L0A, Nz)");
+    check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
+    static thread_local std::vector<half> ha, hb;
+    const half* a16 = fp8_widen(l0a_nz_to_zz(a, mf, kf), mf, k, false, ha);
+    const half* b16 = fp8_widen(b, nf, k, true, hb);
+    mad_accumulate(c, a16, b16, bias, m, k, n, init, false, name);
+}
+
+// mad for the types the cube computes in natively (gemm.h's operands).
+template <class C, class A, class B>
+inline void mad_native(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
+                       bool arg8, bool init) {
     constexpr const char* name = "mad";
     static_assert(cube_in<A>::ok && std::is_same<A, B>::value && std::is_same<C, typename cube_in<A>::acc>::value,
                   "ascgen devkit: mad is emulated for half / bfloat16 / float into float and int8 into int32 "
-                  "(not for fp8, hifloat8, fp4 or mixed input types)");
+                  "(and fp8 e4m3fn / e5m2 into float; not hifloat8, fp4 or other mixed input types)");
     tick();
     check_unit_flag(unit_flag, name);
     if (m == 0 || n == 0) return;
@@ -343,6 +401,17 @@ inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, ui
         ap = tmp.data();
     }
     mad_accumulate(c, ap, b, bias, m, k, n, init, gemv, name);
+}
+
+// L0C (m x n block, NZ) = bias (from BT, one value per column) or 0 or the old L0C, + A x B. `arg8` is
+// kDirectionAlign on dav_c220 and disableGemv on dav_3510.
+template <class C, class A, class B>
+inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
+                     bool arg8, bool init) {
+    if constexpr (kDav3510 && fp8_of<A>::ok && fp8_of<B>::ok && std::is_same<C, float>::value)
+        mad_fp8(c, a, b, bias, m, k, n, unit_flag, arg8, init);
+    else
+        mad_native(c, a, b, bias, m, k, n, unit_flag, arg8, init);
 }
 
 // ---- Fixpipe: L0C -> GM / L1 --------------------------------------------------------------------------
