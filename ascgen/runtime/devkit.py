@@ -89,32 +89,38 @@ def check_product(product) -> None:
         f"implements {have}. Use backend='builtin' for {product.id} (docs/devkit.md, \"Products\").")
 
 
-# dav_3510's library builds its Matmul client / server in one of two modes: SSBUF (UB inputs copied straight
-# into L1 by the AIV, with the UB's row stride) or, when ENABLE_CV_COMM_VIA_SSBUF is unset as in this CPU
-# build, the workspace mode (messages and data through GM). The workspace mode copies a UB-resident A or B
-# to GM as a flat tensor and the server reads it back with the matrix's own row stride, so rows padded in UB
-# land shifted: matmul_vecout (K = 31 halves, rows padded to 32) computed wrong numbers. The SSBUF mode is
-# not modelled, so such a Matmul is refused at load time, naming its line. Only the direct spelling
-# Matmul<MatmulType<TPosition::X, ...>, MatmulType<...>> is recognised.
+# dav_3510's Matmul inputs the model cannot run faithfully, refused at load time naming the line (only the
+# direct spelling Matmul<MatmulType<TPosition::X, ...>, MatmulType<...>> is recognised):
+# * UB (VECIN / VECOUT / VECCALC). The library's CPU build has no ENABLE_CV_COMM_VIA_SSBUF, so its dav_3510
+#   Matmul runs the workspace mode: the client copies a UB input to GM as a flat tensor and the server reads
+#   it back with the matrix's own row stride, so rows padded in UB land shifted (matmul_vecout: K = 31
+#   halves, 930 of 961 results wrong). The SSBUF mode, which copies UB straight into L1, is not modelled.
+# * TSCM. The AIVs copy their data into the AIC's L1 (copy_ubuf_to_cbuf), but each core's module copy
+#   places its L1 buffers on its own, and that copy is not ordered with the AIC's use of the same bytes:
+#   matmul_tscm_src_vecout gave a wrong answer in 1 of 3 identical runs.
 _MATMUL_AB = re.compile(r"\bMatmul\s*<\s*(?:AscendC::)?MatmulType\s*<\s*(?:AscendC::)?TPosition::(\w+)[^>]*>\s*,"
                         r"\s*(?:AscendC::)?MatmulType\s*<\s*(?:AscendC::)?TPosition::(\w+)", re.S)
-_UB_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
+_REFUSED_POSITIONS = {
+    **dict.fromkeys(("VECIN", "VECOUT", "VECCALC"),
+                    "in this CPU build the library's dav_3510 Matmul runs its workspace mode, which passes a UB "
+                    "input through GM with the matrix's row stride instead of the UB's, so padded rows come out "
+                    "shifted (wrong numbers); the SSBUF mode that copies UB straight into L1 is not modelled"),
+    "TSCM": "the AIVs' copy into the AIC's L1 is not ordered with the AIC's own use of L1 in this model "
+            "(matmul_tscm_src_vecout gave a wrong answer in 1 of 3 runs)",
+}
 
 
 def check_matmul_inputs(text: str, filename: str, product) -> None:
     if product.npu_arch != 3510:
         return
     for m in _MATMUL_AB.finditer(text):
-        ub = [name for name, pos in zip("AB", m.groups()) if pos in _UB_POSITIONS]
-        if ub:
-            line = text.count("\n", 0, m.start()) + 1
-            raise CompileError(
-                f"{filename}:{line}: a Matmul whose {' and '.join(ub)} input is in UB (TPosition::"
-                f"{m.group(1) if 'A' in ub else m.group(2)}) on {product.id}: in this CPU build the library's dav_3510 "
-                "Matmul runs its workspace mode, which passes a UB input through GM with the matrix's row stride "
-                "instead of the UB's, so padded rows come out shifted (wrong numbers); the SSBUF mode that copies "
-                "UB straight into L1 is not modelled. Put the input in GM or TSCM, or use backend='builtin' "
-                "(docs/devkit.md, \"The dav_3510 cube\").")
+        for name, pos in zip("AB", m.groups()):
+            if pos in _REFUSED_POSITIONS:
+                line = text.count("\n", 0, m.start()) + 1
+                raise CompileError(
+                    f"{filename}:{line}: a Matmul whose {name} input is in TPosition::{pos} on {product.id}: "
+                    f"{_REFUSED_POSITIONS[pos]}. Put the input in GM, or use backend='builtin' (docs/devkit.md, "
+                    "\"The dav_3510 cube\").")
 
 
 def model_dir() -> Path:
