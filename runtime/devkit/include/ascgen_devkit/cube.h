@@ -52,11 +52,14 @@ LocalBuf library_buffer(int hw);
                        "use backend='builtin' or change the call", intrinsic, what);
 }
 
-// ---- GM -> L1, ND -> NZ ---------------------------------------------------------------------------
+// ---- GM -> L1, ND -> NZ (and DN -> NZ) ----------------------------------------------------------------
 
+// `nd` matrices of rows x cols, src_nd_stride elements apart in GM and dst_nd_stride in L1. ND (row-major):
+// row r at src + r * src_d; DN (dav_3510, column-major): column c at src + c * src_d.
 template <int ES>
 inline void nd2nz(void* dst, const void* src, uint64_t nd, uint64_t rows, uint64_t cols, uint64_t src_nd_stride,
-                  uint64_t src_d, uint64_t c0_stride, uint64_t n_stride, uint64_t dst_nd_stride, const char* name) {
+                  uint64_t src_d, uint64_t c0_stride, uint64_t n_stride, uint64_t dst_nd_stride, const char* name,
+                  bool dn = false) {
     tick();
     constexpr uint64_t c0 = 32 / ES;
     if (nd == 0 || rows == 0 || cols == 0) return;
@@ -65,16 +68,22 @@ inline void nd2nz(void* dst, const void* src, uint64_t nd, uint64_t rows, uint64
     check_buf(HW_L1, dst, need * ES, name, "dst");
     auto* d0 = static_cast<uint8_t*>(dst);
     auto* s0 = static_cast<const uint8_t*>(src);
+    const auto at = [&](uint64_t r, uint64_t c) { return ((c / c0) * c0_stride * c0 + r * n_stride * c0 + c % c0) * ES; };
     for (uint64_t k = 0; k < nd; ++k) {
         const uint8_t* s = s0 + k * src_nd_stride * ES;
-        gm_side(s, cols * ES, rows, src_d * ES, false, name);
         uint8_t* d = d0 + k * dst_nd_stride * ES;
+        if (dn) {
+            gm_side(s, rows * ES, cols, src_d * ES, false, name);
+            for (uint64_t c = 0; c < cols; ++c)
+                for (uint64_t r = 0; r < rows; ++r) std::memcpy(d + at(r, c), s + (c * src_d + r) * ES, ES);
+            continue;
+        }
+        gm_side(s, cols * ES, rows, src_d * ES, false, name);
         const uint64_t whole = cols / c0 * c0;
         for (uint64_t r = 0; r < rows; ++r) {
             const uint8_t* sr = s + r * src_d * ES;
-            uint8_t* dr = d + r * n_stride * c0 * ES;
-            for (uint64_t c = 0; c < whole; c += c0) std::memcpy(dr + (c / c0) * c0_stride * c0 * ES, sr + c * ES, 32);
-            if (whole < cols) std::memcpy(dr + (whole / c0) * c0_stride * c0 * ES, sr + whole * ES, (cols - whole) * ES);
+            for (uint64_t c = 0; c < whole; c += c0) std::memcpy(d + at(r, c), sr + c * ES, 32);
+            if (whole < cols) std::memcpy(d + at(r, whole), sr + whole * ES, (cols - whole) * ES);
         }
     }
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE2, nd * rows * cols * ES);

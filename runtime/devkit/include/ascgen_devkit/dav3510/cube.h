@@ -62,28 +62,6 @@ inline void load2d_v2(int hw, T* dst, const T* src, uint64_t m_start, uint64_t k
     ::ascgen::rt::cost(::ascgen::rt::pipe::MTE1, m_step * k_step * FRACTAL);
 }
 
-// GM (DN: column-major, column c of `rows` elements at src + c * src_col) -> L1 (Nz, as nd2nz writes it):
-// nd matrices, src_nd_stride elements apart in GM and dst_nd_stride in L1.
-template <int ES>
-inline void dn2nz(uint8_t* dst, const uint8_t* src, uint64_t nd, uint64_t rows, uint64_t cols, uint64_t src_nd_stride,
-                  uint64_t src_col, uint64_t c0_stride, uint64_t n_stride, uint64_t dst_nd_stride, const char* name) {
-    tick();
-    constexpr uint64_t c0 = 32 / ES;
-    if (nd == 0 || rows == 0 || cols == 0) return;
-    check_l1(dst, ((nd - 1) * dst_nd_stride + ((cols - 1) / c0) * c0_stride * c0 + (rows - 1) * n_stride * c0 +
-                   (cols - 1) % c0 + 1) * ES, name);
-    for (uint64_t k = 0; k < nd; ++k) {
-        const uint8_t* s = src + k * src_nd_stride * ES;
-        gm_side(s, rows * ES, cols, src_col * ES, false, name);
-        uint8_t* d = dst + k * dst_nd_stride * ES;
-        for (uint64_t c = 0; c < cols; ++c)
-            for (uint64_t r = 0; r < rows; ++r)
-                std::memcpy(d + ((c / c0) * c0_stride * c0 + r * n_stride * c0 + c % c0) * ES, s + (c * src_col + r) * ES,
-                            ES);
-    }
-    ::ascgen::rt::cost(::ascgen::rt::pipe::MTE2, nd * rows * cols * ES);
-}
-
 // ---- between the cores of a group: an AIC and its AIVs ---------------------------------------------------
 
 // Every core's module copy has its own library buffers; a kernel names a peer's buffer by an address in its
@@ -135,34 +113,33 @@ inline void set_loop3_para(uint64_t v) {   // dav_3510's ND_PARA, also the libra
 }
 inline void set_channel_para(uint64_t v) { ascgen_devkit::tick(); ascgen_devkit::d3510::channel_para = v; }
 
-// GM (ND) -> L1 (Nz). Strides from GM in bytes (loop1: one row, loop4: one matrix); MTE2_NZ_PARA holds
-// the matrix count and the destination strides (n and C0 strides in C0 rows, the matrix stride in 32 bytes).
+// GM (ND, or DN: column-major) -> L1 (Nz). Strides from GM in bytes (loop1: one row, or one column for DN;
+// loop4: one matrix); MTE2_NZ_PARA holds the matrix count and the destination strides (n and C0 strides
+// in C0 rows, the matrix stride in 32 bytes).
+namespace ascgen_devkit {
+namespace d3510 {
 template <class T>
-inline void copy_gm_to_cbuf_multi_nd2nz(T* dst, T* src, uint64_t /*sid*/, uint64_t loop1_src_stride,
-                                        uint64_t /*l2_cache_ctl*/, uint64_t n_value, uint64_t d_value,
-                                        uint64_t loop4_src_stride, bool small_c0) {
-    using namespace ascgen_devkit;
-    constexpr const char* name = "copy_gm_to_cbuf_multi_nd2nz";
+inline void gm_to_nz(T* dst, T* src, uint64_t loop1_src_stride, uint64_t n_value, uint64_t d_value,
+                     uint64_t loop4_src_stride, bool small_c0, bool dn, const char* name) {
     if (small_c0) unsupported(name, "the small-C0 mode (enableSmallC0)");
-    const uint64_t p = d3510::mte2_nz_para, es = sizeof(T);
+    const uint64_t p = mte2_nz_para, es = sizeof(T);
     nd2nz<sizeof(T)>((void*)dst, (const void*)src, p & 0xffff, n_value, d_value, loop4_src_stride / es,
                      loop1_src_stride / es, (p >> 32) & 0xffff, (p >> 16) & 0xffff, ((p >> 48) & 0xffff) * 32 / es,
-                     name);
+                     name, dn);
 }
+}  // namespace d3510
+}  // namespace ascgen_devkit
 
-// The same from a DN (column-major) matrix: loop1 is one column's stride.
-template <class T>
-inline void copy_gm_to_cbuf_multi_dn2nz(T* dst, T* src, uint64_t /*sid*/, uint64_t loop1_src_stride,
-                                        uint64_t /*l2_cache_ctl*/, uint64_t n_value, uint64_t d_value,
-                                        uint64_t loop4_src_stride, bool small_c0) {
-    using namespace ascgen_devkit;
-    constexpr const char* name = "copy_gm_to_cbuf_multi_dn2nz";
-    if (small_c0) unsupported(name, "the small-C0 mode (enableSmallC0)");
-    const uint64_t p = d3510::mte2_nz_para, es = sizeof(T);
-    d3510::dn2nz<sizeof(T)>((uint8_t*)dst, (const uint8_t*)src, p & 0xffff, n_value, d_value, loop4_src_stride / es,
-                            loop1_src_stride / es, (p >> 32) & 0xffff, (p >> 16) & 0xffff,
-                            ((p >> 48) & 0xffff) * 32 / es, name);
-}
+#define ASCGEN_DEVKIT_GM_TO_NZ(fn, dn)                                                                         \
+    template <class T>                                                                                        \
+    inline void fn(T* dst, T* src, uint64_t /*sid*/, uint64_t loop1_src_stride, uint64_t /*l2_cache_ctl*/,    \
+                   uint64_t n_value, uint64_t d_value, uint64_t loop4_src_stride, bool small_c0) {           \
+        ascgen_devkit::d3510::gm_to_nz(dst, src, loop1_src_stride, n_value, d_value, loop4_src_stride,        \
+                                       small_c0, dn, #fn);                                                     \
+    }
+ASCGEN_DEVKIT_GM_TO_NZ(copy_gm_to_cbuf_multi_nd2nz, false)
+ASCGEN_DEVKIT_GM_TO_NZ(copy_gm_to_cbuf_multi_dn2nz, true)
+#undef ASCGEN_DEVKIT_GM_TO_NZ
 
 template <class T>
 inline void load_cbuf_to_ca(T* dst, T* src, uint64_t m_start, uint64_t k_start, uint64_t m_step, uint64_t k_step,
