@@ -68,7 +68,31 @@ def _stem(name: str) -> str:
 
 
 def _files(path: Path) -> list[Path]:
-    return [path] if not path.is_dir() else [p for p in path.rglob("*") if p.is_file() or p.is_symlink()]
+    """The files (and symlinks) under `path`. Dot-named items are another process's build in progress and are
+    left out; what vanishes while being read (another process renaming or evicting it) is skipped."""
+    if not path.is_dir():
+        return [path]
+    found = []
+    for root, dirs, names in os.walk(path, onerror=lambda _err: None):
+        base = Path(root)
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [base / n for n in names if not n.startswith(".")]
+        found += [base / d for d in dirs if (base / d).is_symlink()]
+    return found
+
+
+def _lstat(path: Path):
+    try:
+        return path.lstat()
+    except OSError:      # removed by another process since it was listed
+        return None
+
+
+def _children(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
 
 
 def entries(folder: Path | None = None) -> list[Entry]:
@@ -83,14 +107,14 @@ def entries(folder: Path | None = None) -> list[Entry]:
         if item.is_dir() and item.name.startswith(WHOLE_FOLDERS):
             groups[(item.name, "")] = _files(item)
         elif item.is_dir():
-            for sub in item.iterdir():
+            for sub in _children(item):
                 if not sub.name.startswith("."):
                     groups.setdefault((item.name, _stem(sub.name)), []).extend(_files(sub))
         else:
             groups.setdefault(("", _stem(item.name)), []).append(item)
     found = []
     for (sub, stem), files in groups.items():
-        stats = [f.lstat() for f in files if f.exists() or f.is_symlink()]
+        stats = [st for st in map(_lstat, files) if st is not None]
         if stats:
             found.append(Entry(sub, stem, tuple(files), sum(s.st_size for s in stats),
                                max(s.st_mtime for s in stats)))

@@ -114,3 +114,22 @@ def test_a_devkit_folder_is_evicted_whole_or_not_at_all(own_cache, monkeypatch):
     monkeypatch.setenv("ASCGEN_CACHE_LIMIT", "1")
     _build("last")
     assert not any(tiling.rglob("*.h"))                             # evicted whole
+
+
+def test_listing_skips_another_processs_build_in_progress_and_what_vanishes(own_cache, monkeypatch):
+    """Another process builds into a dot-named folder inside a devkit folder and renames it when done; the
+    listing that eviction runs must neither count it nor fail when it disappears mid-walk (a CI failure:
+    FileNotFoundError on devkit-tiling-*/.lib.N/activation)."""
+    tiling = own_cache / "devkit-tiling-abc"
+    (tiling / "lib").mkdir(parents=True)
+    (tiling / "lib" / "matmul_intf.h").write_text("x")
+    (tiling / ".lib.123" / "activation").mkdir(parents=True)
+    (tiling / ".lib.123" / "activation" / "half.h").write_text("x")
+    (entry,) = [e for e in cache.entries() if e.folder == "devkit-tiling-abc"]
+    assert [f.name for f in entry.files] == ["matmul_intf.h"]
+    real_lstat = os.lstat
+    gone = tiling / "lib" / "matmul_intf.h"
+    # A file removed between the walk and its stat: skipped, not an error.
+    monkeypatch.setattr(cache.Path, "lstat", lambda self: (_ for _ in ()).throw(FileNotFoundError(self))
+                        if self == gone else real_lstat(self))
+    assert not [e for e in cache.entries() if e.folder == "devkit-tiling-abc"]
