@@ -43,8 +43,6 @@ constexpr bool kDav3510 = false;
 
 // The library's CPU-mode bias table (model.h: defined after the library's headers, which declare it).
 uint64_t library_bt_base();
-// This module copy's library buffer `hw` (the library's CPU-mode singleton; model.h).
-LocalBuf library_buffer(int hw);
 
 [[noreturn]] inline void unsupported(const char* intrinsic, const char* what) {
     ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(intrinsic),
@@ -356,48 +354,42 @@ inline const half* fp8_widen(const F* x, uint64_t rb, uint64_t k, bool b_side, s
     return out.data();
 }
 
-// fp8 A and B (dav_3510): widened to half, then the half kernel (see fp8_of).
+// The input types mad computes in natively (gemm.h's operands), or fp8 A and B on dav_3510 (fp8_of).
 template <class C, class A, class B>
-inline void mad_fp8(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
-                    bool disable_gemv, bool init) {
-    constexpr const char* name = "mad";
-    tick();
-    check_unit_flag(unit_flag, name);
-    if (m == 0 || n == 0) return;
-    if (m == 1 && !disable_gemv) unsupported(name, "GEMV mode (m == 1 with disableGemv false) on dav_3510");
-    const uint64_t mf = (m + 15) / 16, nf = (n + 15) / 16, kf = (k + 31) / 32;
-    check_buf(HW_L0A, a, mf * kf * FRACTAL, name, "a (L0A, Nz)");
-    check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
-    static thread_local std::vector<half> ha, hb;
-    const half* a16 = fp8_widen(l0a_nz_to_zz(a, mf, kf), mf, k, false, ha);
-    const half* b16 = fp8_widen(b, nf, k, true, hb);
-    mad_accumulate(c, a16, b16, bias, m, k, n, init, false, name);
+constexpr bool mad_types_ok() {
+    return (cube_in<A>::ok && std::is_same<A, B>::value && std::is_same<C, typename cube_in<A>::acc>::value) ||
+           (kDav3510 && fp8_of<A>::ok && fp8_of<B>::ok && std::is_same<C, float>::value);
 }
 
-// mad for the types the cube computes in natively (gemm.h's operands).
+// dav_3510: L0A is Nz (copied into zZ for gemm.h); fp8 operands are widened to half first. `disable_gemv`
+// false with m == 1 would be GEMV mode, which is not modelled here.
 template <class C, class A, class B>
-inline void mad_native(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
-                       bool arg8, bool init) {
-    constexpr const char* name = "mad";
-    static_assert(cube_in<A>::ok && std::is_same<A, B>::value && std::is_same<C, typename cube_in<A>::acc>::value,
-                  "ascgen devkit: mad is emulated for half / bfloat16 / float into float and int8 into int32 "
-                  "(and fp8 e4m3fn / e5m2 into float; not hifloat8, fp4 or other mixed input types)");
-    tick();
-    check_unit_flag(unit_flag, name);
-    if (m == 0 || n == 0) return;
+inline void mad_nz(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, bool disable_gemv,
+                   bool init, const char* name) {
+    if (m == 1 && !disable_gemv) unsupported(name, "GEMV mode (m == 1 with disableGemv false) on dav_3510");
     constexpr uint64_t c0 = 32 / sizeof(A);
     const uint64_t mf = (m + 15) / 16, nf = (n + 15) / 16, kf = (k + c0 - 1) / c0;
-    if constexpr (kDav3510) {
-        if (m == 1 && !arg8) unsupported(name, "GEMV mode (m == 1 with disableGemv false) on dav_3510");
-        check_buf(HW_L0A, a, mf * kf * FRACTAL, name, "a (L0A, Nz)");
-        check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
-        mad_accumulate(c, l0a_nz_to_zz(a, mf, kf), b, bias, m, k, n, init, false, name);
-        return;
+    check_buf(HW_L0A, a, mf * kf * FRACTAL, name, "a (L0A, Nz)");
+    check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
+    const A* az = l0a_nz_to_zz(a, mf, kf);
+    if constexpr (fp8_of<A>::ok) {
+        static thread_local std::vector<half> ha, hb;
+        mad_accumulate(c, fp8_widen(az, mf, k, false, ha), fp8_widen(b, nf, k, true, hb), bias, m, k, n, init,
+                       false, name);
+    } else {
+        mad_accumulate(c, az, b, bias, m, k, n, init, false, name);
     }
-    const bool k_align = arg8;
-    const bool gemv = m == 1;   // dav_c220: m == 1 reads L0A as one contiguous row of k elements
-    // kDirectionAlign (float): L0A rows hold whole 16-element K pairs of fractals (a transposing load
-    // writes them so); B is unchanged. The K extent per 16 rows of A is then kf rounded up to even.
+}
+
+// dav_c220: L0A is zZ; m == 1 is GEMV mode (L0A one contiguous row of k elements); kDirectionAlign (float)
+// pads L0A's rows to whole 16-element K pairs of fractals (a transposing load writes them so), B unchanged.
+template <class C, class A, class B>
+inline void mad_zz(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, bool k_align, bool init,
+                   const char* name) {
+    constexpr uint64_t c0 = 32 / sizeof(A);
+    const uint64_t mf = (m + 15) / 16, nf = (n + 15) / 16, kf = (k + c0 - 1) / c0;
+    const bool gemv = m == 1;
+    // The K extent per 16 rows of A: kf, rounded up to even with kDirectionAlign.
     const uint64_t kfa = (k_align && sizeof(A) == 4 && !gemv) ? (kf + 1) / 2 * 2 : kf;
     check_buf(HW_L0A, a, gemv ? k * sizeof(A) : mf * kfa * FRACTAL, name, gemv ? "a (L0A, GEMV mode m == 1)" : "a (L0A)");
     check_buf(HW_L0B, b, kf * nf * FRACTAL, name, "b (L0B)");
@@ -417,10 +409,15 @@ inline void mad_native(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, 
 template <class C, class A, class B>
 inline void mad_impl(C* c, A* a, B* b, const C* bias, uint64_t m, uint64_t k, uint64_t n, uint64_t unit_flag,
                      bool arg8, bool init) {
-    if constexpr (kDav3510 && fp8_of<A>::ok && fp8_of<B>::ok && std::is_same<C, float>::value)
-        mad_fp8(c, a, b, bias, m, k, n, unit_flag, arg8, init);
-    else
-        mad_native(c, a, b, bias, m, k, n, unit_flag, arg8, init);
+    constexpr const char* name = "mad";
+    static_assert(mad_types_ok<C, A, B>(),
+                  "ascgen devkit: mad is emulated for half / bfloat16 / float into float and int8 into int32 "
+                  "(and fp8 e4m3fn / e5m2 into float; not hifloat8, fp4 or other mixed input types)");
+    tick();
+    check_unit_flag(unit_flag, name);
+    if (m == 0 || n == 0) return;
+    if constexpr (kDav3510) mad_nz(c, a, b, bias, m, k, n, arg8, init, name);
+    else mad_zz(c, a, b, bias, m, k, n, arg8, init, name);
 }
 
 // ---- Fixpipe: L0C -> GM / L1 --------------------------------------------------------------------------

@@ -147,26 +147,20 @@ namespace ascgen_devkit {
 // cube.h: where BT starts (mad with cmatrixSource and no bias address reads the table from there).
 uint64_t library_bt_base() { return reinterpret_cast<uint64_t>(AscendC::ConstDefiner::Instance().cpuBIAS); }
 
-LocalBuf library_buffer(int hw) {
+// This module copy's buffer `hw` in the library's CPU-mode singleton (empty if it has none of that kind).
+inline LocalBuf library_buffer(int hw) {
     auto& d = AscendC::ConstDefiner::Instance();
-    uint8_t* base = hw == HW_UB ? d.cpuUB : hw == HW_L1 ? d.cpuL1 : hw == HW_L0C ? d.cpuL0C : nullptr;
+    uint8_t* const base[HW_COUNT] = {nullptr, d.cpuUB, d.cpuL1, d.cpuL0A, d.cpuL0B, d.cpuL0C, d.cpuBIAS, d.cpuFIXBUF};
     auto len = d.bufferInitLen.find(AscendC::Hardware(hw));
-    if (!base || len == d.bufferInitLen.end()) return LocalBuf{};
-    return LocalBuf{reinterpret_cast<uint64_t>(base), uint64_t(len->second)};
+    if (!base[hw] || len == d.bufferInitLen.end()) return LocalBuf{};
+    return LocalBuf{reinterpret_cast<uint64_t>(base[hw]), uint64_t(len->second)};
 }
 
 // Kernels that build their LocalTensors from positions and addresses (no TPipe) never report the local
 // buffers; the library's CPU-mode singleton holds them all the same, so the cube checks use its extents.
 inline void learn_library_buffers() {
-    auto& d = AscendC::ConstDefiner::Instance();
-    const struct { int hw; uint8_t* base; } known[] = {
-        {HW_L1, d.cpuL1}, {HW_L0A, d.cpuL0A}, {HW_L0B, d.cpuL0B}, {HW_L0C, d.cpuL0C}, {HW_BIAS, d.cpuBIAS},
-        {HW_FIXBUF, d.cpuFIXBUF}};
-    for (const auto& k : known) {
-        auto len = d.bufferInitLen.find(AscendC::Hardware(k.hw));
-        if (bufs[k.hw].len == 0 && k.base && len != d.bufferInitLen.end())
-            bufs[k.hw] = LocalBuf{reinterpret_cast<uint64_t>(k.base), uint64_t(len->second)};
-    }
+    for (int hw : {HW_L1, HW_L0A, HW_L0B, HW_L0C, HW_BIAS, HW_FIXBUF})
+        if (bufs[hw].len == 0) bufs[hw] = library_buffer(hw);
 }
 
 // Called by this copy's trampoline on its core thread before the kernel: the core's identity in the
@@ -187,8 +181,8 @@ inline void enter() {
     if (aic) learn_library_buffers();
     // Published for the group's other cores (dav_3510 moves data between an AIC's and its AIVs' buffers).
     for (int hw : {HW_UB, HW_L1}) {
-        const LocalBuf b = library_buffer(hw);
-        rt::local_publish(hw, b.base, b.len);
+        lib_bufs[hw] = library_buffer(hw);
+        rt::local_publish(hw, lib_bufs[hw].base, lib_bufs[hw].len);
     }
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
     d3510::enter();

@@ -42,6 +42,9 @@ inline CoreRegs regs;
 enum Hw : int { HW_GM = 0, HW_UB, HW_L1, HW_L0A, HW_L0B, HW_L0C, HW_BIAS, HW_FIXBUF, HW_COUNT };
 struct LocalBuf { uint64_t base = 0, len = 0; };
 inline LocalBuf bufs[HW_COUNT];
+// This module copy's whole UB and L1 as the library's CPU-mode singleton allocated them, read on entering a
+// task (model.h): the frame in which a kernel names a peer core's buffer (dav3510/cube.h).
+inline LocalBuf lib_bufs[HW_COUNT];
 inline const char* hw_name(int hw) {
     static const char* names[HW_COUNT] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT (bias table)", "FB (fixpipe buffer)"};
     return hw >= 0 && hw < HW_COUNT ? names[hw] : "?";

@@ -68,7 +68,7 @@ inline void load2d_v2(int hw, T* dst, const T* src, uint64_t m_start, uint64_t k
 // own copy's buffer of that kind (the library's CPU mode does the same). `p` in this copy's buffer `hw`
 // becomes the same offset in the peer's: the group's AIC (sub < 0) or AIV `sub`.
 inline uint8_t* on_peer(int sub, int hw, const void* p, uint64_t bytes, LocalBuf* peer, const char* name) {
-    const LocalBuf own = library_buffer(hw);
+    const LocalBuf& own = lib_bufs[hw];
     uint64_t base = 0, len = 0;
     if (!::ascgen::rt::local_of_peer(sub, hw, &base, &len, at(name)))
         ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(name),
@@ -217,7 +217,7 @@ inline void local_to_peer(int from_hw, int to_hw, int sub, void* dst, const void
     tick();
     const uint64_t b = len * 32, ss = b + src_gap * 32, ds = b + dst_gap * 32;
     if (nburst == 0 || b == 0) return;
-    check_in(library_buffer(from_hw), from_hw, src, (nburst - 1) * ss + b, name, "src");
+    check_in(lib_bufs[from_hw], from_hw, src, (nburst - 1) * ss + b, name, "src");
     LocalBuf peer{};
     uint8_t* d = on_peer(sub, to_hw, dst, (nburst - 1) * ds + b, &peer, name);
     copy_rows(d, static_cast<const uint8_t*>(src), nburst, b, ds, ss, false);

@@ -246,31 +246,34 @@ inline void vmov(D& dst, A& src, vector_bool& mask, std::integral_constant<CpuMo
     ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return a.e()[i]; });
 }
 
-// vintlv: (s0[0], s1[0], s0[1], s1[1]...) split over dst0 (first half) and dst1; vdintlv: the even
-// elements of s0 ++ s1 to dst0, the odd ones to dst1.
-template <class D, class A, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
-inline void vintlv(D& dst0, D& dst1, A& src0, A& src1) {
+// vintlv: (s0[0], s1[0], s0[1], s1[1]...) split over dst0 (first half) and dst1; vdintlv, its inverse: the
+// even elements of s0 ++ s1 to dst0, the odd ones to dst1. Element k of the interleaved sequence is element
+// k / 2 of source k % 2 and element k % n of half k / n.
+namespace ascgen_devkit {
+namespace d3510 {
+template <class D, class A>
+inline void interleave(D& dst0, D& dst1, A& src0, A& src1, bool inverse) {
     auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
     using V = std::remove_reference_t<decltype(a)>;
     V o0, o1;
     const int n = V::lanes, es = V::esize;
-    for (int k = 0; k < 2 * n; ++k)
-        std::memcpy((k < n ? o0 : o1).b + (k % n) * es, ((k % 2) ? b : a).b + (k / 2) * es, es);
-    std::memcpy(ASCGEN_D3510_VR(dst0).b, o0.b, ascgen_devkit::d3510::VL);
-    std::memcpy(ASCGEN_D3510_VR(dst1).b, o1.b, ascgen_devkit::d3510::VL);
-    ascgen_devkit::d3510::cost(2 * n);
+    for (int k = 0; k < 2 * n; ++k) {
+        if (inverse) std::memcpy(((k % 2) ? o1 : o0).b + (k / 2) * es, (k < n ? a : b).b + (k % n) * es, es);
+        else std::memcpy((k < n ? o0 : o1).b + (k % n) * es, ((k % 2) ? b : a).b + (k / 2) * es, es);
+    }
+    std::memcpy(ASCGEN_D3510_VR(dst0).b, o0.b, VL);
+    std::memcpy(ASCGEN_D3510_VR(dst1).b, o1.b, VL);
+    cost(2 * n);
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+template <class D, class A, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
+inline void vintlv(D& dst0, D& dst1, A& src0, A& src1) {
+    ascgen_devkit::d3510::interleave(dst0, dst1, src0, src1, false);
 }
 template <class D, class A, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
 inline void vdintlv(D& dst0, D& dst1, A& src0, A& src1) {
-    auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
-    using V = std::remove_reference_t<decltype(a)>;
-    V o0, o1;
-    const int n = V::lanes, es = V::esize;
-    for (int k = 0; k < 2 * n; ++k)
-        std::memcpy(((k % 2) ? o1 : o0).b + (k / 2) * es, (k < n ? a : b).b + (k % n) * es, es);
-    std::memcpy(ASCGEN_D3510_VR(dst0).b, o0.b, ascgen_devkit::d3510::VL);
-    std::memcpy(ASCGEN_D3510_VR(dst1).b, o1.b, ascgen_devkit::d3510::VL);
-    ascgen_devkit::d3510::cost(2 * n);
+    ascgen_devkit::d3510::interleave(dst0, dst1, src0, src1, true);
 }
 
 // vselr (Gather within a register): lane i of dst is lane index[i] of src. An index past the register's

@@ -24,6 +24,16 @@ inline void reduce_sum(D& d, const S& s, const vector_bool& m, int lo, int n, in
     for (int i = 0; i < n; ++i) v[i] = active(m, lo + i, S::esize) ? C(s.e()[lo + i]) : C(0);
     d.e()[out_lane] = narrow<T>(compute_t<T>(tree_sum(v, n)));
 }
+// The sum of each group of `group_bytes` of src's lanes into lane k of d (group k), the other lanes zero.
+template <class D, class S>
+inline void group_sums(D& d, const S& s, const vector_bool& m, int group_bytes) {
+    D out;
+    std::memset(out.b, 0, VL);
+    const int per_group = group_bytes / S::esize;
+    for (int k = 0; k < VL / group_bytes; ++k) reduce_sum(out, s, m, k * per_group, per_group, k);
+    d = out;
+    cost(S::lanes);
+}
 template <class V>
 inline void reduce_extreme(V& d, const V& s, const vector_bool& m, bool want_max) {
     using T = typename V::elem;
@@ -47,25 +57,11 @@ inline void reduce_extreme(V& d, const V& s, const vector_bool& m, bool want_max
 
 template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
 inline void vcadd(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
-    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
-    using SV = std::remove_reference_t<decltype(s)>;
-    std::remove_reference_t<decltype(d)> out;
-    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
-    ascgen_devkit::d3510::reduce_sum(out, s, mask, 0, SV::lanes, 0);
-    d = out;
-    ascgen_devkit::d3510::cost(SV::lanes);
+    ascgen_devkit::d3510::group_sums(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, ascgen_devkit::d3510::VL);
 }
 template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
 inline void vcgadd(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
-    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
-    using SV = std::remove_reference_t<decltype(s)>;
-    std::remove_reference_t<decltype(d)> out;
-    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
-    const int per_block = 32 / SV::esize;
-    for (int k = 0; k < ascgen_devkit::d3510::VL / 32; ++k)
-        ascgen_devkit::d3510::reduce_sum(out, s, mask, k * per_block, per_block, k);
-    d = out;
-    ascgen_devkit::d3510::cost(SV::lanes);
+    ascgen_devkit::d3510::group_sums(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, 32);
 }
 template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
 inline void vcmax(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
