@@ -31,7 +31,7 @@ def gm_guard_max_bytes() -> int:
 
 def raw_gm_races() -> bool:
     """ASCGEN_RAW_GM_RACES=1: build kernel modules with load/store instrumentation so the race detector sees
-    raw (__gm__ T*) accesses too (runtime/src/raw_gm.cpp; off by default, see docs/reliability.md)."""
+    raw (__gm__ T*) accesses too (runtime/core/raw_gm.cpp; off by default, see docs/reliability.md)."""
     return os.environ.get("ASCGEN_RAW_GM_RACES", "") not in ("", "0")
 
 

@@ -24,5 +24,16 @@ def runtime_dir() -> Path:
 
 
 def include_dir() -> Path:
-    """The emulated Ascend C headers: put first on the include path to compile or parse kernels."""
+    """The emulated Ascend C headers (the builtin library)."""
     return runtime_dir() / "include"
+
+
+def core_dir() -> Path:
+    """The core runtime's sources (runtime/core); its interface headers are in core_dir() / "include"."""
+    return runtime_dir() / "core"
+
+
+def include_dirs() -> list[Path]:
+    """The builtin library's include path: its headers, then the core's interface (ascgen/rt.h,
+    ascgen/code_site.h). Put first on the include path to compile or parse kernels."""
+    return [include_dir(), core_dir() / "include"]

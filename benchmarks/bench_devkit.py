@@ -480,7 +480,7 @@ def host_library(args) -> int:
     """The devkit host library (the tree's tiling sources, devkit_host.py): cold into an empty cache, then
     warm (everything cached). Wall time and the compilers' CPU time."""
     code = (f"import time,sys; sys.path.insert(0,{str(REPO)!r}); from ascgen import products; "
-            "from ascgen.runtime import devkit, devkit_host; t=time.perf_counter(); "
+            "from ascgen.runtime.backends.devkit import toolchain as devkit, host as devkit_host; t=time.perf_counter(); "
             "devkit_host.library(devkit.tree(), products.get('ascend910b')); print(time.perf_counter()-t)")
     cache = _fresh_cache()
     rows = []

@@ -4,7 +4,7 @@ eviction after each build."""
 from __future__ import annotations
 
 from ascgen import config, console
-from ascgen.runtime import cache
+from ascgen.runtime.build import cache
 
 SHOWN = 20
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ascgen import config, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build, wrapper
+from ascgen.runtime import build
+from ascgen.runtime.build import wrapper
 from ascgen.source.signature import KernelEntry, Param, SourceInfo, analyse
 
 ANALYSIS_VERSION = 5
@@ -112,7 +113,7 @@ def _from_json(data: dict) -> SourceInfo:
 def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | None = None) -> SourceInfo:
     """Kernels and task-sync usage of a source, cached on disk."""
     defines = dict(defines or {})
-    include_dirs = [resources.include_dir(), *include_dirs]
+    include_dirs = [*resources.include_dirs(), *include_dirs]
     cache = _cache_path(text, filename, include_dirs, defines)
     try:
         return _from_json(json.loads(cache.read_text()))

@@ -1,8 +1,8 @@
-"""The Python side of the core runtime: the only module that calls `lib.` (cffi over runtime/src/core_api.h).
+"""The Python side of the core runtime: the only module that calls `lib.` (cffi over runtime/core/core_api.h).
 
 `run(RunRequest) -> RunResult` runs a plain launch (one task) or a SuperKernel (several tasks, `sk_options`
 set) on one thread per emulated core; a kernel-side fault raises the matching ascgen.errors class with
-its KernelSite. The core library (libascgen_core.so, built from runtime/src through build.py) is loaded
+its KernelSite. The core library (libascgen_core.so, built from runtime/core through build.py) is loaded
 once per process with RTLD_GLOBAL, before any kernel module, so kernels resolve the rt.h hooks from it.
 """
 from __future__ import annotations
@@ -113,7 +113,7 @@ def core_sources() -> list:
     """The core's own files as one translation unit (each behind a #line, so diagnostics name the real
     file): the standard headers they share are parsed once, which halves a cold build. The detectors
     compile beside it, in parallel."""
-    src = resources.runtime_dir() / "src"
+    src = resources.core_dir()
     own = [p for p in sorted(src.glob("*.cpp")) if p.name not in _SEPARATE]
     unity = "".join(f'#line 1 "{p}"\n{p.read_text()}\n' for p in own)
     return [build.SourceText(unity, str(src / "core_unity.cpp")), *(src / n for n in _SEPARATE if (src / n).is_file())]
@@ -122,8 +122,8 @@ def core_sources() -> list:
 def library_path() -> Path:
     """Build (or find in the cache) libascgen_core.so. -O1: the core's code is locking and bookkeeping;
     -O2 only made its cold build slower."""
-    root = resources.runtime_dir()
-    return build.compile_shared(core_sources(), include_dirs=[root / "include", root / "src"], name="ascgen_core",
+    return build.compile_shared(core_sources(), include_dirs=[*resources.include_dirs(), resources.core_dir()],
+                                name="ascgen_core",
                                 extra_flags=[] if config.debug() else ["-O1"])
 
 

@@ -1,4 +1,4 @@
-"""Generate ascgen/runtime/_autogen/core_cffi.py, cffi's out-of-line ABI module for runtime/src/core_api.h.
+"""Generate ascgen/runtime/_autogen/core_cffi.py, cffi's out-of-line ABI module for runtime/core/core_api.h.
 
 Parsing the header with cffi's cdef costs ~100 ms per process (pycparser); the generated module holds
 the parsed types and imports in about a millisecond. It is committed; tests/core/test_cffi_glue.py
@@ -20,7 +20,7 @@ MODULE = Path(__file__).parent / "_autogen" / "core_cffi.py"
 
 
 def header_text() -> str:
-    return (resources.runtime_dir() / "src" / "core_api.h").read_text()
+    return (resources.core_dir() / "core_api.h").read_text()
 
 
 def cdef_text(header: str) -> str:
@@ -43,7 +43,7 @@ def generate(target: Path = MODULE) -> str:
         out = Path(tmp) / "glue.py"
         ffibuilder.emit_python_code(str(out))
         text = out.read_text()
-    text += f"\n# sha256 of runtime/src/core_api.h this module was generated from\nHEADER_SHA256 = {header_hash(header)!r}\n"
+    text += f"\n# sha256 of runtime/core/core_api.h this module was generated from\nHEADER_SHA256 = {header_hash(header)!r}\n"
     target.write_text(text)
     return text
 

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ascgen import config
-from ascgen.runtime.cache_integrity import writable_root
+from ascgen.runtime.build.cache_integrity import writable_root
 from ascgen.errors import SpecError
 from ascgen.source.launches import find_launches
 from ascgen.source.program import with_main_return

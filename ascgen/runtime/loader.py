@@ -5,8 +5,8 @@ model (devkit_module.py). Kept apart from both so neither Module imports the oth
 """
 from __future__ import annotations
 
-from ascgen.runtime import devkit
-from ascgen.runtime.devkit_module import DevkitModule
+from ascgen.runtime.backends.devkit import toolchain as devkit
+from ascgen.runtime.backends.devkit.module import DevkitModule
 from ascgen.runtime.module import DEFAULT_PRODUCT, Module, _read_source
 
 

@@ -21,7 +21,8 @@ import cffi
 
 from ascgen import config, products, resources
 from ascgen.errors import KernelError, SpecError
-from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
+from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits
+from ascgen.runtime.build import wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
 
@@ -31,7 +32,7 @@ _mem = None
 
 DEFAULT_PRODUCT = "ascend910b"
 # GCC's kernel-address instrumentation in call mode: every load and store calls __asan_{load,store}N_noabort,
-# which the core library defines (runtime/src/raw_gm.cpp); no sanitizer runtime is linked.
+# which the core library defines (runtime/core/raw_gm.cpp); no sanitizer runtime is linked.
 RAW_GM_FLAGS = ("-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0",
                 "--param", "asan-stack=0", "--param", "asan-globals=0")
 
@@ -214,7 +215,7 @@ class Module:
         # after the emulated headers, so `-D X=5` cannot break them.
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
-            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
+            include_dirs=[*resources.include_dirs(), *self.include_dirs], defines=self.arch_defines,
             extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
         self.so_path = so
         self._lib = _dlopen(so)

@@ -1,7 +1,7 @@
 """Kernel types, as the toolchain decides them from a source: the one table the runtime (how many cores
 of each type a launch starts) and the checker (which core sides a kernel runs on) both read."""
 
-# Our names, in the core runtime's numbering (runtime/src/core_api.h).
+# Our names, in the core runtime's numbering (runtime/core/core_api.h).
 KERNEL_TYPES = ("aiv", "aic", "mix_1_1", "mix_1_2")
 KERNEL_TYPE_CODE = {name: i for i, name in enumerate(KERNEL_TYPES)}
 

@@ -18,7 +18,7 @@ class Kernels:
     def __init__(self, filename: str):
         path = CORE_KERNELS / filename
         core.ensure_loaded()
-        so = build.compile_shared([path], include_dirs=[resources.include_dir()], name=f"coretest_{path.stem}")
+        so = build.compile_shared([path], include_dirs=resources.include_dirs(), name=f"coretest_{path.stem}")
         names = re.findall(r'extern "C" void (\w+)\(void\*\* args\)', path.read_text())
         self.ffi = cffi.FFI()
         self.ffi.cdef("".join(f"void {n}(void**);\n" for n in names))

@@ -16,7 +16,7 @@ SRC = CORE_KERNELS / "host.cpp"
 @pytest.fixture(scope="module")
 def prog():
     core.ensure_loaded()
-    so = build.compile_shared([SRC], include_dirs=[resources.include_dir()], name="coretest_host")
+    so = build.compile_shared([SRC], include_dirs=resources.include_dirs(), name="coretest_host")
     ffi = cffi.FFI()
     ffi.cdef("int host_main(int, char**);")
     return ffi.dlopen(str(so))

@@ -1,4 +1,4 @@
-"""The host side of the advanced API on the devkit backend (ascgen/runtime/devkit_host.py,
+"""The host side of the advanced API on the devkit backend (ascgen/runtime/backends/devkit/host.py,
 runtime/devkit/host): the library's own tiling sources built over ascgen's CANN host pieces.
 
 * Layout: every tiling-data class the library declares with the registration macros saves the bytes of
@@ -21,7 +21,9 @@ from pathlib import Path
 import pytest
 
 from ascgen import products
-from ascgen.runtime import build, devkit, devkit_host
+from ascgen.runtime import build
+from ascgen.runtime.backends.devkit import toolchain as devkit
+from ascgen.runtime.backends.devkit import host as devkit_host
 from tests import devkit_tree
 
 PRODUCT = products.get("ascend910b")

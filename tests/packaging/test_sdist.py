@@ -12,7 +12,7 @@ from tests.paths import REPO
 
 MUST_HAVE = ["LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in", ".ci/run",
              "ascgen/py.typed", "ascgen/cli.py", "ascgen/runtime/_autogen/core_cffi.py",
-             "runtime/include/kernel_operator.h", "runtime/include/ascgen/rt.h", "runtime/src/core_api.h",
+             "runtime/include/kernel_operator.h", "runtime/core/include/ascgen/rt.h", "runtime/core/core_api.h",
              "templates/kernel.cpp.j2", "docs/architecture.md", "examples/add_relu.py",
              "generated/ascend910_93/add_relu.cpp", "tests/paths.py", "benchmarks/bench_runtime.py"]
 

@@ -8,7 +8,8 @@ import pytest
 from ascgen import config
 from ascgen.cli import main
 from ascgen.errors import SpecError
-from ascgen.runtime import build, cache
+from ascgen.runtime import build
+from ascgen.runtime.build import cache
 
 
 @pytest.fixture

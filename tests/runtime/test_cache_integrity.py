@@ -13,7 +13,8 @@ import time
 import pytest
 
 from ascgen.errors import CacheError
-from ascgen.runtime import build, cache_integrity
+from ascgen.runtime import build
+from ascgen.runtime.build import cache_integrity
 
 SOURCE = build.SourceText('extern "C" int answer() { return 42; }\n', "answer.cpp")
 

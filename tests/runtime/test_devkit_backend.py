@@ -475,7 +475,7 @@ def test_a_dav3510_matmul_with_a_ub_or_tscm_input_is_refused_at_its_line():
     # The library's CPU build runs dav_3510's Matmul in its workspace mode, which reads a UB input back with
     # the matrix's row stride (matmul_vecout computed wrong numbers): refused before any build.
     from ascgen import products
-    from ascgen.runtime import devkit
+    from ascgen.runtime.backends.devkit import toolchain as devkit
     text = ("#include \"lib/matmul_intf.h\"\n\n"
             "AscendC::Matmul<\n"
             "    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,\n"

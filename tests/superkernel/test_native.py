@@ -1,4 +1,4 @@
-"""C++ unit drivers for the race detector (runtime/src/hb.cpp) and the cost model (timeline.cpp).
+"""C++ unit drivers for the race detector (runtime/core/hb.cpp) and the cost model (timeline.cpp).
 
 Each driver links one core source directly (no threads, no Python), so these checks pin the detector's
 verdicts and the model's arithmetic independently of the rest of the runtime."""
@@ -14,7 +14,7 @@ from ascgen import config, resources
 from tests.paths import SK_NATIVE
 
 HERE = SK_NATIVE
-SRC = resources.runtime_dir() / "src"
+SRC = resources.core_dir()
 
 DRIVERS = {
     "hb_test": ["hb.cpp"],
@@ -38,7 +38,7 @@ def _build(name: str) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(f".tmp{os.getpid()}")   # per process: xdist workers may build it at once
     cmd = [_compiler(), "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror",
-           f"-I{resources.include_dir()}", f"-I{SRC}", *map(str, sources), "-o", str(tmp)]
+           *(f"-I{d}" for d in resources.include_dirs()), f"-I{SRC}", *map(str, sources), "-o", str(tmp)]
     subprocess.run(cmd, check=True)
     tmp.replace(out)
     return out

@@ -9,5 +9,5 @@ ffi = _cffi_backend.FFI('ascgen.runtime._autogen.core_cffi',
     _typenames = (b'\x00\x00\x00\x3Aascgen_access',b'\x00\x00\x00\x3Bascgen_buffer',b'\x00\x00\x00\x3Cascgen_config',b'\x00\x00\x00\x3Dascgen_event',b'\x00\x00\x00\x3Eascgen_fault',b'\x00\x00\x00\x3Fascgen_lint',b'\x00\x00\x00\x40ascgen_race',b'\x00\x00\x00\x41ascgen_task'),
 )
 
-# sha256 of runtime/src/core_api.h this module was generated from
+# sha256 of runtime/core/core_api.h this module was generated from
 HEADER_SHA256 = '1fcdc90b8b541f48d7c841f8a4c3d5f00a8329c1f2bddfb6affafa79f218b5df'

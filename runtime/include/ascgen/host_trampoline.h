@@ -1,4 +1,4 @@
-// Entry trampolines that ascgen generates for every kernel of a loaded module (ascgen/runtime/wrapper.py).
+// Entry trampolines that ascgen generates for every kernel of a loaded module (ascgen/runtime/build/wrapper.py).
 //
 // `invoke(&kernel, args)` calls a kernel with each argument read from args[i], a pointer to an 8-byte slot
 // holding the value (or, for a struct larger than 8 bytes passed by value, the address of its bytes) (Python fills the slots: pointer bits, integers, float bits, half bits, all

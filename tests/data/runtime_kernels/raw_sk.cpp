@@ -1,6 +1,6 @@
 // A SuperKernel producer that writes its output through a raw GM pointer after SetNextTaskStart: the next
 // task (sk_bugs/good.cpp shift) may already read it. Only raw-pointer race detection can see it
-// (ASCGEN_RAW_GM_RACES=1, runtime/src/raw_gm.cpp); the checker warns (tests/check/test_raw_gm.py).
+// (ASCGEN_RAW_GM_RACES=1, runtime/core/raw_gm.cpp); the checker warns (tests/check/test_raw_gm.py).
 #include "kernel_operator.h"
 
 // y = 2 * x, each core on its slice, written element by element after the set.

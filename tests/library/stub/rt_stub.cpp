@@ -1,4 +1,4 @@
-// A single-threaded stand-in for the core runtime (runtime/src), implementing ascgen/rt.h just enough
+// A single-threaded stand-in for the core runtime (runtime/core), implementing ascgen/rt.h just enough
 // to unit-test the emulated library: one core whose identity comes from the environment, a GM registry
 // with bounds checks, counters of hook calls, and faults printed as one line then thrown as Cancelled.
 //

@@ -1,4 +1,4 @@
-// Unit driver for runtime/src/hb.cpp: happens-before and cross-task race detection, without threads
+// Unit driver for runtime/core/hb.cpp: happens-before and cross-task race detection, without threads
 // (hb's verdicts depend on clocks only, so calling the hooks in any order must give the same answer).
 // Built and run by tests/superkernel/test_native.py; prints "ok <name>" per check, exits 1 on the first failure.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Unit driver for runtime/src/timeline.cpp: the per-pipe cost model and event marks.
+// Unit driver for runtime/core/timeline.cpp: the per-pipe cost model and event marks.
 // Built and run by tests/superkernel/test_native.py; prints "ok <name>" per check, exits 1 on a failure.
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // ascgen: fe::PlatFormInfos / fe::PlatformInfoManager filled from ascgen's product table
-// (ascgen/products.py, written into ascgen_soc_table.h by ascgen/runtime/devkit_host.py).
+// (ascgen/products.py, written into ascgen_soc_table.h by ascgen/runtime/backends/devkit/host.py).
 //
 // The keys are the ones asc-devkit's platform_ascendc.cpp reads. A key or memory type the table does not
 // hold throws std::runtime_error naming it: the library would otherwise log and carry on with zero.

@@ -4,17 +4,17 @@
 // default __builtin_FILE argument. `at(intrinsic)` instead walks the frame-pointer chain (modules are built
 // with -fno-omit-frame-pointer and line tables, devkit.MODEL_FLAGS) and keeps the return addresses in a
 // CodeSite of this module copy; the core turns a site into "add.cpp:42 (AscendC::DataCopy) -> copy_gm_to_ubuf"
-// only when a report needs it (runtime/src/code_site.cpp). Per call: a short walk, a hash, one table probe.
+// only when a report needs it (runtime/core/code_site.cpp). Per call: a short walk, a hash, one table probe.
 #pragma once
 #include <dlfcn.h>
 #include <link.h>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
-#include "../../../include/ascgen/code_site.h"
+#include "../../../core/include/ascgen/code_site.h"
 
 // Path prefixes that are not the user's source ('\n'-separated): the library tree, ascgen's runtime, the
-// system headers and the module wrapper. Defined by the module wrapper (ascgen/runtime/devkit_module.py).
+// system headers and the module wrapper. Defined by the module wrapper (ascgen/runtime/backends/devkit/module.py).
 extern "C" const char __ascgen_devkit_not_user[];
 
 namespace ascgen_devkit {

@@ -11,7 +11,7 @@
 // shared by all its cores, and the kernel's argument is left wholly to the kernel.
 //
 // Which kernels: those with a parameter written `__kfc_workspace__`, or one named `workspace` (the cube-only
-// examples pass it unmarked). The module wrapper (ascgen/runtime/devkit_module.py) registers them by name for
+// examples pass it unmarked). The module wrapper (ascgen/runtime/backends/devkit/module.py) registers them by name for
 // host <<<>>> launches; for Python launches the module appends the buffer as a hidden last argument.
 #pragma once
 #include <cstdint>

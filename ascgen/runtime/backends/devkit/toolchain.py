@@ -28,7 +28,7 @@ from pathlib import Path
 from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
 from ascgen.runtime import build
-from ascgen.runtime import cache as cache_folder
+from ascgen.runtime.build import cache as cache_folder
 
 BACKENDS = ("builtin", "devkit")
 # The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
@@ -222,7 +222,7 @@ def pch_flags(product, product_defines: dict) -> list[str]:
     if os.environ.get("ASCGEN_DEVKIT_NO_PCH"):
         return []
     root = tree()
-    incs = [*include_dirs(root), resources.include_dir()]
+    incs = [*include_dirs(root), *resources.include_dirs()]
     flags = build.build_flags(incs, product_defines, model_flags())
     flags = [f for f in flags if f != "-shared"]
     compiler = build.find_compiler()

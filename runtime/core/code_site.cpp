@@ -1,4 +1,4 @@
-// Code-address locations (runtime/include/ascgen/code_site.h): symbolised only when a report needs them.
+// Code-address locations (runtime/core/include/ascgen/code_site.h): symbolised only when a report needs them.
 //
 // A site holds the return addresses of the intrinsic's call chain in a kernel module (the devkit backend).
 // `addr2line -i` expands each address into its inline chain (the module has line tables); the user's line is
@@ -27,7 +27,7 @@ extern char** environ;
 namespace ascgen {
 namespace core {
 
-namespace sites {   // named: runtime/src is compiled as one unity translation unit
+namespace sites {   // named: runtime/core is compiled as one unity translation unit
 
 struct SiteText {
     std::string file;     // the user's file as the module's line table names it, or the intrinsic

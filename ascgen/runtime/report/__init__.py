@@ -263,11 +263,11 @@ class Report:
     # Timeline views live in trace.py; these delegate so users only meet the Report.
     def timeline(self):
         """The modeled timeline summary (trace.Summary), or None when the run kept no timeline."""
-        from ascgen.runtime import trace
+        from ascgen.runtime.report import trace
         return trace.summarize(self) if self.events else None
 
     def to_chrome_trace(self, path) -> Path:
-        from ascgen.runtime import trace
+        from ascgen.runtime.report import trace
         return trace.write_chrome_trace(self, path)
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 """Compile C++ sources into a shared object, cached by content.
 
 The cache key is one readable expression of named parts (see `_key_parts`): the source texts, every
-header of the runtime (runtime/include and runtime/src), headers next to the sources, the flags, the
+header of the runtime (runtime/include and runtime/core), headers next to the sources, the flags, the
 compiler's path and `--version`, and CACHE_VERSION. An entry is `<name>-<key>.so` plus
 `<name>-<key>.json` (the manifest). Both are written to temporary files in the cache directory and
 renamed into place, the manifest last: a reader that sees the manifest sees a complete .so, so any number
@@ -28,8 +28,9 @@ from typing import Iterable, Sequence, Union
 
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import cache as cache_folder
-from ascgen.runtime import cache_integrity, wrapper
+from ascgen.runtime.build import cache as cache_folder
+from ascgen.runtime.build import cache_integrity
+from ascgen.runtime.build import wrapper
 
 CACHE_VERSION = 1
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
@@ -158,7 +159,7 @@ def _digest_files(files: Sequence[Path]) -> str:
 
 def _runtime_headers() -> list[Path]:
     root = resources.runtime_dir()
-    return _headers_under(root / "include", True) + _headers_under(root / "src", True)
+    return _headers_under(root / "include", True) + _headers_under(root / "core", True)
 
 
 def _local_headers(sources: Sequence[Source], include_dirs: Sequence[Path]) -> list[Path]:

@@ -4,7 +4,7 @@
 // name the user's line. The intrinsic layer instead records the return addresses of its call chain (a
 // frame-pointer walk, a few loads) in a CodeSite it keeps for the life of its module, and hands the core
 // `Loc{site->key, CODE_SITE_LINE}`. The core symbolises a site (addr2line over the module's line tables)
-// only when a report needs its text (runtime/src/code_site.cpp), so the hot path of a DMA stays cheap.
+// only when a report needs its text (runtime/core/code_site.cpp), so the hot path of a DMA stays cheap.
 #pragma once
 #include <atomic>
 #include "rt.h"

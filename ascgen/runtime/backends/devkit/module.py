@@ -13,7 +13,10 @@ import numpy as np
 
 from ascgen import products, resources
 from ascgen.errors import CompileError
-from ascgen.runtime import build, devkit, devkit_host, wrapper
+from ascgen.runtime import build
+from ascgen.runtime.backends.devkit import toolchain as devkit
+from ascgen.runtime.backends.devkit import host as devkit_host
+from ascgen.runtime.build import wrapper
 from ascgen.runtime.module import KernelInfo, Module, _address, _dlopen, _symbol
 from ascgen.source.signature import uses_matmul_object
 
@@ -100,7 +103,7 @@ class DevkitModule(Module):
         label = Path(self.source).stem
         extra = self._wrapped_extra_sources()
         product_defines = dict(self.cmd_defines)
-        incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
+        incs = [*devkit.include_dirs(self._root), *resources.include_dirs(), *self.include_dirs]
         flags = [*devkit.model_flags(), *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
         libs: list[str] = []

@@ -1,5 +1,5 @@
 // ascgen runtime hooks: the only functions the emulated Ascend C library (runtime/include) calls in the
-// core runtime (runtime/src, one shared library per process). Kernel shared objects resolve these
+// core runtime (runtime/core, one shared library per process). Kernel shared objects resolve these
 // symbols from the core library at load time, so every module shares one scheduler, one GM registry and
 // one set of cross-core flags.
 //
