@@ -52,6 +52,12 @@ def native() -> bool:
     return os.environ.get("ASCGEN_NATIVE", "1") not in ("", "0")
 
 
+def devkit_pch() -> bool:
+    """ASCGEN_DEVKIT_NO_PCH=1: the devkit backend compiles without its precompiled library header (slower;
+    for telling a PCH problem from a kernel's)."""
+    return os.environ.get("ASCGEN_DEVKIT_NO_PCH", "") in ("", "0")
+
+
 def debug() -> bool:
     """ASCGEN_DEBUG=1: keep build directories, compile with -O0 -g, print tracebacks in the CLI."""
     return os.environ.get("ASCGEN_DEBUG", "") not in ("", "0")

@@ -219,7 +219,7 @@ def pch_flags(product, product_defines: dict) -> list[str]:
     """["-include", <header>] for a precompiled kernel_operator.h matching these flags, built once.
     GCC checks the PCH against each compile (-Winvalid-pch warns and falls back to the headers if a
     define the library tests differs), so user defines such as SCENARIO_NUM share one PCH."""
-    if os.environ.get("ASCGEN_DEVKIT_NO_PCH"):
+    if not config.devkit_pch():
         return []
     root = tree()
     incs = [*include_dirs(root), *resources.include_dirs()]
