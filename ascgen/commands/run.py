@@ -25,7 +25,7 @@ import numpy as np
 
 from ascgen import console, products
 from ascgen.errors import SpecError
-from ascgen.runtime import limits
+from ascgen.runtime import backends, limits
 from ascgen.source.signature import KERNEL_TYPES, strip_comments
 
 ARG_HELP = ("kernel argument, in parameter order: a number (scalar), in:PATH (GM input read from a file), "
@@ -45,9 +45,7 @@ def add_arguments(parser) -> None:
                         help="preprocessor define, e.g. -D SCENARIO_NUM=1")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                         help="extra include folder (the source's own folder is always searched)")
-    parser.add_argument("--backend", choices=("builtin", "devkit"), default="builtin",
-                        help="builtin: ascgen's AscendC:: headers (default); devkit: the real asc-devkit library "
-                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT)")
+    parser.add_argument("--backend", choices=backends.names(), default=backends.DEFAULT, help=backends.help_text())
     parser.add_argument("--kernel-type", choices=KERNEL_TYPES,
                         help="force the kernel type instead of inferring it from the source")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
@@ -91,11 +89,11 @@ def has_main(text: str) -> bool:
 
 
 def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type=None, extra_flags=(),
-                 backend="builtin"):
+                 backend=backends.DEFAULT):
     """A Module for a whole host program (its `main` exported as __ascgen_host_main). `sources`: one path,
     or several (e.g. `ascgen emit --host` output: main.cpp plus the kernel files); exactly one defines main."""
     from ascgen.runtime.host_rewrite import compilable_copy
-    from ascgen.runtime.loader import module_class
+    from ascgen.runtime.module import Module
     paths = [Path(s).expanduser().resolve() for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
     for path in paths:
         if not path.is_file():
@@ -108,10 +106,10 @@ def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type
     if len(mains) > 1:
         raise SpecError(f"main() is defined in several sources: {', '.join(map(str, mains))}")
     main = mains[0]
-    return module_class(backend)(texts[main], str(main), main, product, defines=defines,
-                                 include_dirs=include_dirs, kernel_type=kernel_type, host_main=True,
-                                 compile_path=compilable_copy(texts[main], str(main), program=True), extra_flags=extra_flags,
-                                 extra_sources=[p for p in paths if p != main])
+    return Module(texts[main], str(main), main, product, defines=defines, include_dirs=include_dirs,
+                  kernel_type=kernel_type, host_main=True,
+                  compile_path=compilable_copy(texts[main], str(main), program=True), extra_flags=extra_flags,
+                  extra_sources=[p for p in paths if p != main], backend=backend)
 
 
 def run_program(module, argv=(), *, time_limit_s: float = 60.0, detect_races: bool = False) -> int:
@@ -227,7 +225,7 @@ def _argv_without_isolated(args) -> list[str]:
         argv += ["-I", str(Path(d).resolve())]
     if args.kernel_type:
         argv += ["--kernel-type", args.kernel_type]
-    if args.backend != "builtin":
+    if args.backend != backends.DEFAULT:
         argv += ["--backend", args.backend]
     if args.races:
         argv.append("--races")

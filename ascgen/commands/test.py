@@ -20,6 +20,7 @@ import numpy as np
 
 from ascgen import console, products
 from ascgen.errors import KernelError
+from ascgen.runtime import backends
 
 _GARBAGE = 0x5A                      # byte pattern the outputs start with
 
@@ -276,10 +277,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--length", type=int, action="append", default=None,
                         help="test this length instead of the default set (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
-    parser.add_argument("--backend", choices=("builtin", "devkit", "both"), default="builtin",
-                        help="builtin: ascgen's AscendC:: headers (default); devkit: the real asc-devkit library "
-                             "on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT); both: run every case on both and "
-                             "require bit-identical outputs (a differential test)")
+    parser.add_argument("--backend", choices=(*backends.names(), "both"), default=backends.DEFAULT,
+                        help=f"{backends.help_text()}; both: run every case on builtin and devkit and require "
+                             "bit-identical outputs (a differential test)")
 
 
 def run(args) -> int:

@@ -174,6 +174,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
         "product": module.product.id, "defines": module.user_defines, "include_dirs": [str(d) for d in module.include_dirs],
         "kernel_type": kernel_type or module.kernel_type_override, "name": name, "block_dim": block_dim,
         "args": list(args), "time_limit_s": time_limit_s, "tiling_key": tiling_key,
+        "backend": module.backend.name,     # the worker must build the same backend's module
     }
     with tempfile.TemporaryDirectory(prefix="ascgen-isolated-") as tmp:
         req, res, started = Path(tmp) / "request.pkl", Path(tmp) / "result.pkl", Path(tmp) / "started"

@@ -62,7 +62,7 @@ def _worker(req_path: str, res_path: str, started_path: str) -> int:
         module = Module(request["text"], request["source"], path, request["product"],
                         defines=request["defines"], include_dirs=request["include_dirs"],
                         kernel_type=request["kernel_type"], extra_flags=CRASH_FLAGS,
-                        instances=[request["name"]] if "<" in request["name"] else ())
+                        instances=[request["name"]] if "<" in request["name"] else (), backend=request["backend"])
         module.install_crash_handler()
         args = request["args"]
         Path(started_path).touch()

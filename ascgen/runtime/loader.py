@@ -1,36 +1,23 @@
-"""`load(source, product, backend=...)`: the one entry point that picks a backend's Module class.
-
-builtin: ascgen's own AscendC:: headers (module.py); devkit: the real asc-devkit library on ascgen's CPU
-model (devkit_module.py). Kept apart from both so neither Module imports the other.
-"""
+"""`load(source, product, backend=...)`: the one entry point that reads a source and builds its Module."""
 from __future__ import annotations
 
-from ascgen.runtime.backends.devkit import toolchain as devkit
-from ascgen.runtime.backends.devkit.module import DevkitModule
+from ascgen.runtime import backends
 from ascgen.runtime.module import DEFAULT_PRODUCT, Module, _read_source
-
-
-def module_class(backend: str = "builtin"):
-    """The Module class of a backend: "builtin" (ascgen's own AscendC:: headers) or "devkit" (the real
-    asc-devkit library on ascgen's CPU model, runtime/devkit)."""
-    if devkit.check_backend(backend) == "devkit":
-        return DevkitModule
-    return Module
 
 
 def load(source_or_path, product=DEFAULT_PRODUCT, *, defines: dict | None = None, include_dirs=(),
          kernel_type: str | None = None, instances=(), filename: str | None = None,
-         backend: str = "builtin") -> Module:
+         backend: str = backends.DEFAULT) -> Module:
     """Compile a kernel source (a path, or the text of one) for `product` and return the Module.
 
     defines: extra -D macros; include_dirs: extra -I folders (the source's own folder is added);
     kernel_type: force "aiv" | "aic" | "mix_1_1" | "mix_1_2" instead of inferring it;
     instances: template instances to compile up front ("add_custom<2048>");
     filename: the name diagnostics and reports use for source text (default "kernel.cpp");
-    backend: "builtin" (default) or "devkit" (the real library; docs/devkit.md).
+    backend: a name of backends.REGISTRY: "builtin" (default) or "devkit" (the real library; docs/devkit.md).
     """
     text, name, path = _read_source(source_or_path)
     if path is None and filename:
         name = filename
-    return module_class(backend)(text, name, path, product, defines=defines, include_dirs=include_dirs,
-                                 kernel_type=kernel_type, instances=instances)
+    return Module(text, name, path, product, defines=defines, include_dirs=include_dirs,
+                  kernel_type=kernel_type, instances=instances, backend=backend)

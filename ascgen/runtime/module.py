@@ -4,7 +4,9 @@
     mod.launch("add_relu", 8, x, y, z, np.uint32(x.size))       # numpy arrays are written in place
 
 load: analyse the source (entry points, kernel types, task-sync use; analysis.py) -> generate the wrapper
-TU with one trampoline per kernel (wrapper.py) -> compile it, cached (build.compile_shared) -> dlopen.
+TU with one trampoline per kernel (build/wrapper.py) -> compile it, cached (build.compile_shared) -> dlopen.
+What depends on the Ascend C library compiled against (include path, macros, flags, wrapper, entry symbol,
+hidden launch buffers, checks) comes from the module's Backend (backends/).
 launch: bind the arguments (binding.py) -> one Task -> core.run(RunRequest). `Module.task()` gives the
 bound Task to SuperKernel ("Modules -> SuperKernel" in docs/architecture.md).
 """
@@ -19,9 +21,9 @@ from pathlib import Path
 
 import cffi
 
-from ascgen import config, products, resources
+from ascgen import config, products
 from ascgen.errors import KernelError, SpecError
-from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits
+from ascgen.runtime import analysis, backends, binding, build, gm_guard, host_rewrite, limits
 from ascgen.runtime.build import wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
@@ -170,8 +172,10 @@ class Module:
 
     def __init__(self, text: str, name: str, path: Path | None, product, *, defines=None, include_dirs=(),
                  kernel_type: str | None = None, instances=(), host_main: bool = False, extra_flags=(),
-                 compile_path: Path | None = None, extra_sources=()):
+                 compile_path: Path | None = None, extra_sources=(), backend: str = backends.DEFAULT):
+        self.backend = backends.create(backend)
         self.product = products.get(product)
+        self.backend.check_product(self.product)
         self.source = name
         self.path = path
         self.compile_path = compile_path or path      # a rewritten copy for host programs (commands/run.py)
@@ -183,6 +187,7 @@ class Module:
         self.user_defines = _checked_defines(defines)
         self.defines = {**self.arch_defines, **self.user_defines}
         self.include_dirs = [Path(d).resolve() for d in include_dirs]
+        self._user_dirs = len(self.include_dirs)       # the backend's analysis folders go after these
         if path is not None:
             self.include_dirs.append(path.parent)
         self.extra_flags = tuple(extra_flags) + (RAW_GM_FLAGS if config.raw_gm_races() else ())
@@ -190,12 +195,14 @@ class Module:
             raise SpecError(f"kernel_type {kernel_type!r} is not one of {', '.join(KERNEL_TYPES)}")
         self.kernel_type_override = kernel_type
         self.is_program = host_main
-        self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
+        self._analysis_dirs = self.backend.analysis_include_dirs()
+        self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), self.defines)
         # Further translation units of a program (commands/run.py); their kernels are launched from host code only.
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
-        self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self.include_dirs,
+        self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self._analysis_path(),
                                                     self.defines) for s in self.extra_sources]
+        self.backend.check_source(self)
         self._kernels: dict[str, KernelInfo] = {}
         self._lock = threading.Lock()
         plain = [k.name for k in self.info.kernels if k.template is None]
@@ -203,20 +210,19 @@ class Module:
 
     # ---- building --------------------------------------------------------------------------------
 
+    def _analysis_path(self) -> list[Path]:
+        """The include path of the source analysis: the user's folders, the backend's stand-ins, the source's own."""
+        n = self._user_dirs
+        return [*self.include_dirs[:n], *self._analysis_dirs, *self.include_dirs[n:]]
+
     def _build(self, instances) -> None:
-        digest = hashlib.sha256(self.text.encode()).hexdigest()
-        text = wrapper.render(str(self.compile_path) if self.compile_path else None,
-                              None if self.compile_path else self.text,
-                              self.source, digest, instances, self.is_program,
-                              {k.name: k.scope for k in self.info.kernels if k.scope}, self.user_defines)
-        label = Path(self.source).stem
         extra = self._wrapped_extra_sources()
-        # Only the architecture macros go on the command line; the user's are #defined inside the wrapper
-        # after the emulated headers, so `-D X=5` cannot break them.
-        so = build.compile_shared(
-            [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
-            include_dirs=[*resources.include_dirs(), *self.include_dirs], defines=self.arch_defines,
-            extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
+        sources = [build.SourceText(self.backend.wrapper_text(self, instances),
+                                    f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
+        options = self.backend.build_options(self, extra)
+        so = build.compile_shared(sources, include_dirs=options.include_dirs, defines=options.defines,
+                                  extra_flags=options.flags, link_libs=options.link_libs, name=options.name)
+        self.backend.after_link(self, so, sources, options)
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:
@@ -235,20 +241,24 @@ class Module:
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)
-        sig = _symbol(self._lib, self.so_path, wrapper.sig_symbol(instance), ctypes.c_char_p)
-        entry = _symbol(self._lib, self.so_path, wrapper.entry_symbol(instance))
+        sig = self.symbol(wrapper.sig_symbol(instance), ctypes.c_char_p)
+        entry = self.symbol(self.backend.entry_symbol(instance))
         kinds = tuple(k for k in sig().decode().split(",") if k)
         info = KernelInfo(instance, kernel, kinds, _address(entry))
         self._kernels[instance] = info
         return info
 
+    def symbol(self, name: str, restype=None):
+        """A function of the loaded module by name (SpecError if the module lacks it)."""
+        return _symbol(self._lib, self.so_path, name, restype)
+
     def host_main(self) -> int:
         """Address of the program's renamed `main` (modules built with host_main=True): int(*)(int, char**)."""
-        return _address(_symbol(self._lib, self.so_path, wrapper.HOST_MAIN_SYMBOL, ctypes.c_int))
+        return _address(self.symbol(wrapper.HOST_MAIN_SYMBOL, ctypes.c_int))
 
     def install_crash_handler(self) -> None:
         """Isolated workers only: report a crash (signal) with core and code offset before dying."""
-        _symbol(self._lib, self.so_path, wrapper.CRASH_HANDLER_SYMBOL)()
+        self.symbol(wrapper.CRASH_HANDLER_SYMBOL)()
 
     # ---- queries ---------------------------------------------------------------------------------
 
@@ -295,11 +305,6 @@ class Module:
             raise SpecError(f"{self.source}: the module has no tiling key variable (ascgen_tiling_key); "
                             "is kernel_operator.h included?") from exc
 
-    def _hidden_buffers(self, info: KernelInfo) -> list:
-        """(name, array) of GM buffers a launch passes after the kernel's own arguments (none here; the devkit
-        backend's system workspace)."""
-        return []
-
     def task(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
              tiling_key: int | None = None) -> BoundTask:
         """Bind `args` to kernel `name` and return the Task (for SuperKernel.add and launch)."""
@@ -312,8 +317,9 @@ class Module:
         ktype = kernel_type or self.kernel_type_override or info.kernel.kernel_type
         if ktype not in KERNEL_TYPES:
             raise SpecError(f"kernel_type {ktype!r} is not one of {', '.join(KERNEL_TYPES)}")
+        self.backend.check_launch(self, ktype, block_dim)
         bound = binding.bind(name, info.params, list(info.kinds), args, getattr(info.kernel, "gm_casts", ()))
-        for pname, arr in self._hidden_buffers(info):
+        for pname, arr in self.backend.hidden_buffers(self, info):
             binding.append_buffer(bound, pname, arr)
         n = len(bound.slots)
         slots = _ffi().new("uint64_t[]", max(n, 1))
@@ -356,4 +362,4 @@ class Module:
         return result
 
     def __repr__(self) -> str:
-        return f"<ascgen Module {self.source} on {self.product.id}: {', '.join(self.kernels)}>"
+        return f"<ascgen Module {self.source} on {self.product.id} ({self.backend.name}): {', '.join(self.kernels)}>"

@@ -486,3 +486,32 @@ def test_a_dav3510_matmul_with_a_ub_or_tscm_input_is_refused_at_its_line():
     assert "k.asc:3:" in str(err.value) and "B input is in TPosition::VECOUT" in str(err.value)
     devkit.check_matmul_inputs(text, "k.asc", products.get("ascend910b"))          # dav_c220: runs
     devkit.check_matmul_inputs(text.replace("VECOUT", "GM"), "k.asc", products.get("ascend950"))
+
+
+# ---- the Backend object follows the module (issue 19 / 25 defects) -------------------------------------
+
+# A LocalMemAllocator (its bookkeeping must not outlive a launch) and a backend marker.
+ALLOC = """
+#include "kernel_operator.h"
+#if defined(ASCGEN_DEVKIT)
+#define BACKEND_MARK 1
+#else
+#define BACKEND_MARK 2
+#endif
+extern "C" __global__ __aicore__ void alloc(GM_ADDR out) {
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> t = ub.Alloc<AscendC::TPosition::VECCALC, int32_t>(8);
+    AscendC::GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t*)out, 8);
+    AscendC::Duplicate(t, int32_t(BACKEND_MARK), 8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(o, t, 8);
+}
+"""
+
+
+def test_an_isolated_launch_runs_on_the_modules_backend(built):
+    out = np.zeros(8, np.int32)
+    built("alloc", ALLOC).launch("alloc", 1, out, isolated=True)
+    np.testing.assert_array_equal(out, 1)     # 2: the worker built the kernel for the builtin backend
+

@@ -118,3 +118,12 @@ def render(include_path: str | None, inline_text: str | None, user_name: str, di
         lines.append(f'extern "C" __attribute__((visibility("default"))) int {HOST_MAIN_SYMBOL}(int argc, char** argv) '
                      f'{{ return ::ascgen::entry::call_main(&{USER_MAIN}, argc, argv); }}')
     return "\n".join(lines) + "\n"
+
+
+def render_module(module, instances) -> str:
+    """render() for a Module (module.py): its source, name, program flag, kernel scopes and macros."""
+    digest = hashlib.sha256(module.text.encode()).hexdigest()
+    return render(str(module.compile_path) if module.compile_path else None,
+                  None if module.compile_path else module.text,
+                  module.source, digest, instances, module.is_program,
+                  {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)

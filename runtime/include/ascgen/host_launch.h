@@ -14,9 +14,12 @@
 #include <type_traits>
 #include <utility>
 
-#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
-#include "ascendc/ub.h"
+// The backend's hooks (enter/leave a kernel, host launches): the builtin library's unless the backend
+// names its own header (ascgen/runtime/backends/).
+#if !defined(ASCGEN_BACKEND_HOOKS)
+#define ASCGEN_BACKEND_HOOKS "ascgen/backend_hooks.h"
 #endif
+#include ASCGEN_BACKEND_HOOKS
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -54,11 +57,7 @@ public:
         char buf[256];
         const char* bare = bare_name(name_, buf, sizeof buf);
         Ctx ctx{kernel_, &values, bare};
-#if defined(ASCGEN_DEVKIT)
-        ::ascgen_devkit::host_launch(bare, &thunk, &ctx, block_dim_, loc_);   // per-core module copies
-#else
-        rt::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
-#endif
+        backend::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
     }
 
 private:
@@ -76,13 +75,7 @@ private:
         } mark;
         crash::current_kernel = ctx->name;
         crash::on_core_thread();
-#if defined(ASCGEN_DEVKIT)
-        // This thunk runs in the calling core's module copy; the kernel pointer was taken in copy 0.
-        std::apply(::ascgen_devkit::relocate(ctx->kernel, reinterpret_cast<const void*>(&thunk)), *ctx->values);
-#else
-        lib::poison_local_memories();
-        std::apply(ctx->kernel, *ctx->values);
-#endif
+        std::apply(backend::on_host_core(ctx->kernel, reinterpret_cast<const void*>(&thunk)), *ctx->values);
     }
     void (*kernel_)(P...);
     const char* name_;

@@ -16,9 +16,12 @@
 #include <type_traits>
 #include <utility>
 
-#if !defined(ASCGEN_DEVKIT)   // the devkit backend's local memory belongs to the real library
-#include "ascendc/ub.h"
+// The backend's hooks (enter/leave a kernel, host launches): the builtin library's unless the backend
+// names its own header (ascgen/runtime/backends/).
+#if !defined(ASCGEN_BACKEND_HOOKS)
+#define ASCGEN_BACKEND_HOOKS "ascgen/backend_hooks.h"
 #endif
+#include ASCGEN_BACKEND_HOOKS
 #include "ascgen/host_crash.h"
 #include "ascgen/rt.h"
 
@@ -94,15 +97,9 @@ void invoke(void (*kernel)(P...), void** args, const char* name) {
     } mark;
     crash::current_kernel = name;
     crash::on_core_thread();
-#if defined(ASCGEN_DEVKIT)
-    __ascgen_devkit_enter();   // this core's identity in the real library's globals (runtime/devkit)
-#else
-    lib::poison_local_memories();
-#endif
+    backend::enter_kernel();
     call(kernel, args, std::index_sequence_for<P...>{});
-#if defined(ASCGEN_DEVKIT)
-    __ascgen_devkit_leave();
-#endif
+    backend::leave_kernel();
 }
 
 template <class... P>

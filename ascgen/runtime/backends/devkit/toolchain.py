@@ -1,8 +1,8 @@
-"""The `devkit` backend: kernels compiled against the real Ascend C library (asc-devkit) in its CPU-debug
+"""The devkit backend's toolchain: kernels compiled against the real Ascend C library (asc-devkit) in its CPU-debug
 configuration, with ascgen's own CPU model below the CCE intrinsics (runtime/devkit, see docs/devkit.md).
 
 The library tree is found only through config.asc_devkit() (ASCGEN_ASC_DEVKIT); it is never copied into the project. What this
-module adds to a normal build (module.py):
+module adds to a builtin build (backends/builtin.py):
 
 * include path: runtime/devkit/include (the CPU-model headers), the library's generated
   kernel_tiling/kernel_tiling.h (made by the tree's own script into the cache) and `lib/` (the advanced
@@ -30,7 +30,6 @@ from ascgen.errors import CompileError, SpecError, UnsupportedProductError
 from ascgen.runtime import build
 from ascgen.runtime.build import cache as cache_folder
 
-BACKENDS = ("builtin", "devkit")
 # The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
 # same form; dav_3510: its register ISA, runtime/devkit/include/ascgen_devkit/dav3510; the others are declared
 # only, so a kernel reaching one is refused by name at load time).
@@ -57,12 +56,6 @@ def model_flags() -> tuple[str, ...]:
     """MODEL_FLAGS plus the kernel modules' native flags (build.native_flags: AVX2 for the vector engine's
     flat loops and gemm.h, -ffp-contract=off so no float op is fused); the PCH is built with the same."""
     return (*MODEL_FLAGS, *build.native_flags())
-
-
-def check_backend(backend: str) -> str:
-    if backend not in BACKENDS:
-        raise SpecError(f"backend {backend!r} is not one of {', '.join(BACKENDS)}")
-    return backend
 
 
 def tree() -> Path:

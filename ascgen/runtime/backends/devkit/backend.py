@@ -1,0 +1,164 @@
+"""The devkit backend's Backend (toolchain.py builds, host.py links the host tiling library): same analysis,
+binding and launch as the builtin backend; a different build, and each kernel's entry is a dispatcher that
+runs every core in its own copy of the module (runtime/devkit/include/ascgen_devkit/copies.h).
+"""
+from __future__ import annotations
+
+import ctypes
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ascgen import products, resources
+from ascgen.errors import CompileError
+from ascgen.runtime import build
+from ascgen.runtime.backends.base import Backend, BuildOptions
+from ascgen.runtime.backends.devkit import host as devkit_host
+from ascgen.runtime.backends.devkit import toolchain as devkit
+from ascgen.runtime.build import wrapper
+from ascgen.source.signature import uses_matmul_object
+
+# The header that supplies host_launch.h's and host_trampoline.h's backend hooks (runtime/include/ascgen/
+# backend_hooks.h is the builtin's).
+HOOKS_HEADER = '"ascgen_devkit/backend_hooks.h"'
+
+
+def dispatch_symbol(instance: str) -> str:
+    return f"__ascgen_devkit_dispatch_{wrapper.symbol_id(instance)}"
+
+
+def not_user_prefixes(root: Path) -> str:
+    """Path prefixes a report never names as the user's line ('\n'-separated, see ascgen_devkit/site.h): the
+    library tree, ascgen's runtime and the system headers (pseudo-files such as the wrapper's are skipped too)."""
+    return "\n".join([f"{root.resolve()}/", f"{resources.runtime_dir().resolve()}/", "/usr/include/", "/usr/lib/",
+                      "/usr/local/include/"])
+
+
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def workspace_index(kernel) -> int:
+    """The kernel's workspace parameter: the one written `__kfc_workspace__`, else the one named `workspace`;
+    -1 if none. A kernel with one gets a system workspace of its own per launch (runtime/devkit/include/
+    ascgen_devkit/workspace.h)."""
+    params = kernel.params if kernel else ()
+    for i, p in enumerate(params):
+        if "__kfc_workspace__" in p.ctype:
+            return i
+    for i, p in enumerate(params):
+        if p.name.lower() == "workspace":
+            return i
+    return -1
+
+
+def render(module, root: Path, instances) -> str:
+    lines = [wrapper.render_module(module, instances)]
+    if uses_matmul_object(module.text):
+        # the Matmul API's server notifies both AIVs of a group and each waits for its own flag, so counts
+        # remain on the sibling's flag by design (runtime/devkit/include/ascgen_devkit/model.h, enter())
+        lines.append("#define ASCGEN_DEVKIT_MATMUL_KFC 1")
+    lines += ['#include "ascgen_devkit/model.h"   // the CPU model\'s definitions, once per module',
+              f'extern "C" const char __ascgen_devkit_not_user[] = {_c_string(not_user_prefixes(root))};']
+    for inst in instances:
+        # the launch's system workspace is the hidden argument after the kernel's own (hidden_buffers)
+        kernel = module.info.kernel(inst)
+        index = len(kernel.params) if kernel and workspace_index(kernel) >= 0 else -1
+        lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
+                     f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a, {index}); }}')
+    for kernel in module.info.kernels:       # host <<<>>> launches find out by kernel name
+        if workspace_index(kernel) >= 0:
+            lines.append(f'static const int __ascgen_devkit_ws_{wrapper.symbol_id(kernel.name)} = '
+                         f'::ascgen_devkit::register_workspace_kernel("{kernel.name}");')
+    return "\n".join(lines) + "\n"
+
+
+class DevkitBackend(Backend):
+    name = "devkit"
+    summary = "the real asc-devkit library on ascgen's CPU model (needs ASCGEN_ASC_DEVKIT; docs/devkit.md)"
+
+    def __init__(self):
+        self._root: Path | None = None
+        self._system_workspace_bytes: int | None = None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            self._root = devkit.tree()
+        return self._root
+
+    def check_product(self, product) -> None:
+        devkit.check_product(products.get(product))
+
+    def analysis_include_dirs(self) -> list[Path]:
+        # The source analysis preprocesses the user's file too: it must find the generated tiling header,
+        # and, for a program using the tiling API or the Matmul API, empty stand-ins of those headers (the
+        # build uses the real ones), found first.
+        # Last, the tree's include folder: the headers only the library has (c_api/asc_simd.h,
+        # tensor_api/tensor.h), which the builtin headers the analysis reads do not stand in for.
+        return [devkit_host.analysis_dir(), devkit.tiling_dir(self.root), self.root / "include", self.root]
+
+    def check_source(self, module) -> None:
+        devkit.check_matmul_inputs(module.text, Path(str(module.source)).name, module.product)
+
+    def wrapper_text(self, module, instances) -> str:
+        return render(module, self.root, instances)
+
+    def build_options(self, module, extra_sources) -> BuildOptions:
+        # On the command line: the architecture and the backend's macros (the PCH is built with the same);
+        # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
+        defines = {**module.arch_defines, **devkit.defines(module.product), "ASCGEN_BACKEND_HOOKS": HOOKS_HEADER}
+        incs = [*devkit.include_dirs(self.root), *resources.include_dirs(), *module.include_dirs]
+        flags = [*devkit.model_flags(), *devkit.pch_flags(module.product, defines), *module.extra_flags]
+        libs: list[str] = []
+        if devkit_host.needs_host(_host_texts(module, extra_sources)):
+            # the host program uses the tiling API: the library's tiling sources, built once per product
+            incs.append(devkit_host.include_dir())
+            host_flags, libs = devkit_host.library(self.root, module.product).link_flags()
+            flags += host_flags
+        return BuildOptions(include_dirs=incs, defines=defines, flags=flags, link_libs=libs,
+                            name=f"{Path(module.source).stem}-devkit")
+
+    def after_link(self, module, so: Path, sources, options: BuildOptions) -> None:
+        with tempfile.TemporaryDirectory(prefix="ascgen-devkit-relink-") as tmp:
+            problem = devkit.missing_report(so, lambda: _relink_cmd(Path(tmp), sources, options))
+        if problem:
+            raise CompileError(f"{module.source}: {problem}")
+
+    def entry_symbol(self, instance: str) -> str:
+        return dispatch_symbol(instance)
+
+    def hidden_buffers(self, module, info) -> list:
+        """A kernel with a workspace parameter gets a zeroed system workspace per launch (workspace.h), the
+        size the C++ side defines."""
+        if workspace_index(info.kernel) < 0:
+            return []
+        if self._system_workspace_bytes is None:     # asked once per module, not per launch
+            self._system_workspace_bytes = module.symbol("__ascgen_devkit_system_workspace_bytes", ctypes.c_uint64)()
+        return [("system workspace", np.zeros(self._system_workspace_bytes, dtype=np.uint8))]
+
+
+def _host_texts(module, extra) -> list[str]:
+    """The program's text, its other sources and the headers beside them: where a tiling-API include can be."""
+    texts = [module.text]
+    folders = {Path(module.source).resolve().parent} if Path(str(module.source)).is_file() else set()
+    for s in extra:
+        if isinstance(s, build.SourceText):
+            texts.append(s.text)
+        else:
+            texts.append(Path(s).read_text(errors="replace"))
+            folders.add(Path(s).resolve().parent)
+    for folder in folders:
+        texts += [h.read_text(errors="replace") for h in sorted(folder.glob("*.h")) if h.is_file()]
+    return texts
+
+
+def _relink_cmd(tmp: Path, sources, options: BuildOptions):
+    """The build command again, in `tmp` (for naming the callers of missing intrinsics); None for multi-file."""
+    if len(sources) != 1:
+        return None
+    src = tmp / "wrapper.cpp"
+    src.write_text(f'#line 1 "{sources[0].path}"\n{sources[0].text}')
+    return [build.find_compiler(), *build.build_flags(options.include_dirs, options.defines, options.flags),
+            "-x", "c++", str(src), "-x", "none", "-o", str(tmp / "out.so"), *options.link_libs]
