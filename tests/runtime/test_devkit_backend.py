@@ -510,6 +510,14 @@ extern "C" __global__ __aicore__ void alloc(GM_ADDR out) {
 """
 
 
+def test_a_local_mem_allocator_works_in_every_launch_of_a_module(built):
+    mod = built("alloc", ALLOC)
+    for _ in range(2):      # the second launch reuses copy 0, whose library singleton saw the first
+        out = np.zeros(8, np.int32)
+        mod.launch("alloc", 1, out)
+        np.testing.assert_array_equal(out, 1)
+
+
 def test_an_isolated_launch_runs_on_the_modules_backend(built):
     out = np.zeros(8, np.int32)
     built("alloc", ALLOC).launch("alloc", 1, out, isolated=True)

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include "ascgen/rt.h"
 #include "ascgen_devkit/state.h"
 #include "ascgen_devkit/cube_sparse.h"
@@ -163,6 +164,27 @@ inline void learn_library_buffers() {
         if (bufs[hw].len == 0) bufs[hw] = library_buffer(hw);
 }
 
+// The library's CPU mode records each LocalMemAllocator's hardware position in ConstDefiner::allocatorUsed
+// and never removes it: CANN's CPU mode runs every launch in fresh processes. A module copy here serves
+// every launch of its core, so the second launch's allocator failed "only one LocalMemAllocator can exist";
+// enter() empties the set. It is private, so it is named through an explicit instantiation, whose template
+// arguments are not access-checked ([temp.spec.general]).
+namespace library_private {
+struct AllocatorUsed {
+    using type = std::set<AscendC::Hardware> AscendC::ConstDefiner::*;
+    friend type member(AllocatorUsed);
+};
+template <class Tag, typename Tag::type M>
+struct Expose {
+    friend typename Tag::type member(Tag) { return M; }
+};
+template struct Expose<AllocatorUsed, &AscendC::ConstDefiner::allocatorUsed>;
+}  // namespace library_private
+
+inline void forget_local_allocators() {
+    (AscendC::ConstDefiner::Instance().*member(library_private::AllocatorUsed{})).clear();
+}
+
 // Called by this copy's trampoline on its core thread before the kernel: the core's identity in the
 // library's globals, and fresh registers (a module copy can run several tasks of a SuperKernel).
 inline void enter() {
@@ -178,6 +200,7 @@ inline void enter() {
     fresh.ub_base = regs.ub_base, fresh.ub_len = regs.ub_len;
     fresh.l1_base = regs.l1_base, fresh.l1_len = regs.l1_len;
     regs = fresh;
+    forget_local_allocators();
     if (aic) learn_library_buffers();
     // Published for the group's other cores (dav_3510 moves data between an AIC's and its AIVs' buffers).
     for (int hw : {HW_UB, HW_L1}) {
