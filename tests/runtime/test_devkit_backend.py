@@ -523,3 +523,12 @@ def test_an_isolated_launch_runs_on_the_modules_backend(built):
     built("alloc", ALLOC).launch("alloc", 1, out, isolated=True)
     np.testing.assert_array_equal(out, 1)     # 2: the worker built the kernel for the builtin backend
 
+
+def test_block_dim_past_the_module_copies_is_refused_before_any_core_runs(built):
+    mod = built("add", ADD)
+    n = 257 * 256
+    x, y, z = (np.zeros(n, np.float32) for _ in range(3))
+    copies = sorted(mod.so_path.parent.glob(mod.so_path.name + ".core*"))
+    with pytest.raises(SpecError, match=r"257 AIV cores.*256 per core type.*block_dim <= 256"):
+        mod.launch("add", 257, x, y, z, np.uint32(n))
+    assert sorted(mod.so_path.parent.glob(mod.so_path.name + ".core*")) == copies   # no copy written

@@ -11,14 +11,17 @@ from pathlib import Path
 import numpy as np
 
 from ascgen import products, resources
-from ascgen.errors import CompileError
-from ascgen.runtime import build
+from ascgen.errors import CompileError, SpecError
+from ascgen.runtime import build, geometry
 from ascgen.runtime.backends.base import Backend, BuildOptions
 from ascgen.runtime.backends.devkit import host as devkit_host
 from ascgen.runtime.backends.devkit import toolchain as devkit
 from ascgen.runtime.build import wrapper
 from ascgen.source.signature import uses_matmul_object
 
+# Module copies per core type: copies.h's slot() gives AIV cores slots 0..255 and AIC cores 256..511, so
+# a core past 256 of its type would run in another core's copy (or past the last one).
+COPIES_PER_CORE_TYPE = 256
 # The header that supplies host_launch.h's and host_trampoline.h's backend hooks (runtime/include/ascgen/
 # backend_hooks.h is the builtin's).
 HOOKS_HEADER = '"ascgen_devkit/backend_hooks.h"'
@@ -137,6 +140,16 @@ class DevkitBackend(Backend):
         if self._system_workspace_bytes is None:     # asked once per module, not per launch
             self._system_workspace_bytes = module.symbol("__ascgen_devkit_system_workspace_bytes", ctypes.c_uint64)()
         return [("system workspace", np.zeros(self._system_workspace_bytes, dtype=np.uint8))]
+
+    def check_launch(self, module, kernel_type: str, block_dim: int) -> None:
+        aic, aiv = geometry.needs(module.product, kernel_type, block_dim)
+        for cores, kind in ((aiv, "AIV"), (aic, "AIC")):
+            if cores > COPIES_PER_CORE_TYPE:
+                raise SpecError(
+                    f"{module.source}: a {kernel_type} launch with block_dim {block_dim} runs {cores} {kind} cores; "
+                    f"the devkit backend runs each core in its own module copy and has {COPIES_PER_CORE_TYPE} per "
+                    f"core type. Use block_dim <= {block_dim * COPIES_PER_CORE_TYPE // cores} (split the work into "
+                    "several launches), or backend='builtin'.")
 
 
 def _host_texts(module, extra) -> list[str]:

@@ -127,6 +127,12 @@ struct HostCtx {
 };
 inline void host_thunk(void* c) {
     auto* h = static_cast<HostCtx*>(c);
+    // Python launches are checked before they start (backends/devkit/backend.py, check_launch); a host
+    // program's <<<>>> is not, so a core past its type's 256 slots stops here instead of sharing a copy.
+    if (::ascgen::rt::block_idx() >= SLOTS / 2)
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen::rt::Loc{"devkit backend", 0},
+                           "devkit backend: core %s is beyond the %d module copies per core type; launch at most "
+                           "%d blocks of each core type", ::ascgen::rt::core_name(), SLOTS / 2, SLOTS / 2);
     int s = slot();
     void* enter = symbol_in_copy(s, "__ascgen_devkit_enter");
     reinterpret_cast<void (*)(void*)>(symbol_in_copy(s, "__ascgen_devkit_set_workspace"))(h->workspace);
