@@ -259,6 +259,7 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
             return so_path
         cache_integrity.discard(so_path, manifest, why)
         cache_integrity.clean_stale(cache)
+        cache_folder.pinned(cache)            # also removes the pin files of processes that have ended
         _compile_into(so_path, sources, flags, compiler, name)
         record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
         _write_atomic(manifest, json.dumps(record, indent=1).encode())

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -280,11 +279,8 @@ def clear() -> tuple[int, int]:
         return 0, 0
     in_use = pinned(root)
     items = [e for e in entries(root) if e.folder or e.stem not in in_use]
-    for entry in items:
-        if entry.folder and not entry.stem:           # a whole folder (devkit-*): its links go, not their targets
-            shutil.rmtree(root / entry.folder, ignore_errors=True)
-        else:
-            _remove(entry, root)
+    for entry in items:                               # files and links one by one: a build in progress stays
+        _remove(entry, root)
     for item in _children(root):                      # folders emptied above
         if _is_dir(item) and owned(item) and not item.name.startswith("."):
             _remove_empty_tree(item)

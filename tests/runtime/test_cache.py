@@ -16,6 +16,7 @@ def own_cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("ASCGEN_CACHE_DIR", str(folder))
     monkeypatch.delenv("ASCGEN_CACHE_LIMIT", raising=False)      # the default cap (conftest raises the suite's)
+    assert config.cache_dir() == folder         # created and tagged: ascgen's (files made below stay in it)
     return folder
 
 
