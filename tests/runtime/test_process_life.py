@@ -66,7 +66,7 @@ def test_a_fork_during_another_threads_launch_gives_a_child_that_says_why_instea
     def long_launch():
         inside.set()
         try:
-            faults.launch("spin_with_api", 2, x, 4, time_limit_s=1.5)
+            faults.launch("spin_with_api", 2, x, 4, time_limit_s=1.0)
         except KernelTimeoutError as exc:
             errors.append(exc)
 
