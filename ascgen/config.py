@@ -6,9 +6,66 @@ from pathlib import Path
 from ascgen.errors import SpecError
 
 
+CACHE_TAG = "CACHEDIR.TAG"     # https://bford.info/cachedir/: backup tools skip the folder; ascgen knows it
+CACHE_SUBFOLDER = "ascgen"     # where ascgen keeps its cache inside a folder of the user's (see cache_dir)
+_CACHE_TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                   "# This folder is a cache created by ascgen (compiled Ascend C kernels); "
+                   "`ascgen cache clear` empties it.\n")
+_claimed: dict[str, Path] = {}  # configured folder -> the folder in use, once decided (a stat per call after)
+
+
+def cache_setting() -> tuple[Path, bool]:
+    """ASCGEN_CACHE_DIR as set, and whether it is the default (~/.cache/ascgen, when unset)."""
+    explicit = os.environ.get("ASCGEN_CACHE_DIR")
+    return (Path(explicit), False) if explicit else (Path.home() / ".cache" / "ascgen", True)
+
+
+def cache_shared() -> bool:
+    """ASCGEN_CACHE_SHARED=1: the cache folder is shared by a team on purpose. New folders and files take the
+    user's umask (not 0700 / 0600), and entries owned by another user or in a group-writable folder are
+    loaded; a world-writable one never is (docs/runtime.md, "Cache")."""
+    return os.environ.get("ASCGEN_CACHE_SHARED", "") not in ("", "0")
+
+
 def cache_dir() -> Path:
-    """ASCGEN_CACHE_DIR: compiled kernels and the core runtime (default ~/.cache/ascgen)."""
-    return Path(os.environ.get("ASCGEN_CACHE_DIR") or Path.home() / ".cache" / "ascgen")
+    """The cache folder in use (compiled kernels, the core runtime, ...): ASCGEN_CACHE_DIR, default
+    ~/.cache/ascgen. ascgen tags a folder it creates, or finds empty, with CACHEDIR.TAG and then owns it;
+    a folder holding other files and no tag (a mistaken ASCGEN_CACHE_DIR=$HOME) is never written into:
+    the cache goes to its `ascgen/` subfolder instead (runtime/cache.py warns)."""
+    configured, _ = cache_setting()
+    known = _claimed.get(str(configured))
+    if known is not None:
+        return known
+    folder = configured
+    for _ in range(2):
+        verdict = _claim(folder)
+        if verdict != "foreign":
+            if verdict == "ours":
+                _claimed[str(configured)] = folder
+            return folder
+        folder = folder / CACHE_SUBFOLDER
+    raise SpecError(f"neither {configured} nor {folder.parent} is an ascgen cache: both hold other files and no "
+                    f"{CACHE_TAG}. Hint: set ASCGEN_CACHE_DIR to a new or empty folder.")
+
+
+def _claim(folder: Path) -> str:
+    """"ours" (tagged, or created / found empty and tagged now), "foreign" (other files, no tag) or
+    "unwritable" (missing or empty and cannot be tagged: a read-only place, used as it is)."""
+    if (folder / CACHE_TAG).is_file():
+        return "ours"
+    try:
+        if folder.is_dir() and any(os.scandir(folder)):
+            return "foreign"
+        folder.mkdir(mode=0o777 if cache_shared() else 0o700, parents=True, exist_ok=True)
+        fd = os.open(folder / CACHE_TAG, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                     0o666 if cache_shared() else 0o600)
+    except FileExistsError:
+        return "ours"               # another process tagged it first
+    except OSError:
+        return "unwritable"
+    with os.fdopen(fd, "w") as f:
+        f.write(_CACHE_TAG_TEXT)
+    return "ours"
 
 
 def compiler() -> str | None:

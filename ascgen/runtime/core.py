@@ -7,6 +7,7 @@ once per process with RTLD_GLOBAL, before any kernel module, so kernels resolve 
 """
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -18,6 +19,7 @@ from ascgen.errors import (HangError, KernelAssertError, KernelError, KernelMemo
                       SpecError, SyncCountError)
 from ascgen.products import Product
 from ascgen.runtime import build, geometry, limits
+from ascgen.runtime.build import cache
 from ascgen.runtime.geometry import KERNEL_TYPE_CODE, KERNEL_TYPES, Geometry
 from ascgen.runtime.sk_options import SkOptions
 
@@ -102,6 +104,19 @@ _ffi = _make_ffi()
 _lib = None
 _load_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
+_forked_mid_run = False            # this process is a fork taken while another thread was inside run()
+
+
+def _after_fork_in_child() -> None:
+    """A fork copies the locks as they were, but only the forking thread: a lock another thread held (inside
+    run(), or loading) would never be released. New locks; and if a run was under way, its cores do not
+    exist here, so run() says so instead of waiting for them."""
+    global _run_lock, _load_lock, _forked_mid_run
+    _forked_mid_run = _forked_mid_run or _run_lock.locked()
+    _run_lock, _load_lock = threading.Lock(), threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 # Compiled as their own translation units: the detectors (race detection and the modeled timeline), which
@@ -133,7 +148,9 @@ def ensure_loaded():
     if _lib is None:
         with _load_lock:
             if _lib is None:
-                _lib = _ffi.dlopen(str(library_path()), _ffi.RTLD_NOW | _ffi.RTLD_GLOBAL)
+                path = library_path()
+                cache.pin(path)
+                _lib = _ffi.dlopen(str(path), _ffi.RTLD_NOW | _ffi.RTLD_GLOBAL)
     return _lib
 
 
@@ -148,6 +165,11 @@ def register_kernel(name: str, kernel_type: str, uses_wait: bool = False, uses_s
 
 def run(request: RunRequest) -> RunResult:
     """Run the request's tasks; returns the RunResult or raises the typed KernelError of the first fault."""
+    if _forked_mid_run:
+        raise SpecError("this process was forked (os.fork, multiprocessing's 'fork' start method) while another "
+                        "thread of its parent was inside a launch: that launch's emulated cores do not exist here, "
+                        "so this process cannot launch. Hint: fork before the first launch or while none runs, or "
+                        "use multiprocessing.get_context('spawn') (or 'forkserver').")
     lib = ensure_loaded()
     geo, opts = _plan(request)
     keep: list = []

@@ -24,11 +24,19 @@ import cffi
 from ascgen import config, products
 from ascgen.errors import KernelError, SpecError
 from ascgen.runtime import analysis, backends, binding, build, gm_guard, host_rewrite, limits
-from ascgen.runtime.build import wrapper
+from ascgen.runtime.build import cache, wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
 
 _open_lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    global _open_lock
+    _open_lock = threading.Lock()      # another thread of the parent may have held it (core._after_fork_in_child)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 _libs: dict[str, ctypes.CDLL] = {}      # .so path -> handle (a library is opened once per process)
 _mem = None
 
@@ -106,6 +114,7 @@ def _dlopen(path: Path) -> ctypes.CDLL:
         lib = _libs.get(str(path))
         if lib is None:
             _core().ensure_loaded()                 # the rt:: symbols must be global before a kernel loads
+            cache.pin(path)                         # never evicted while loaded (the devkit copies read it)
             lib = ctypes.CDLL(str(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
             _libs[str(path)] = lib
         return lib

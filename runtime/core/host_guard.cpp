@@ -6,11 +6,13 @@
 //
 // Only when nothing else handles the signal: an isolated worker has its own crash handler, whose
 // machine-readable line the parent turns into a KernelCrashError, and pytest's faulthandler prints
-// tracebacks; both keep their handler and get no hint. Async-signal-safe: the line is built before main
-// runs and written with write(2).
+// tracebacks; both keep their handler and get no hint. Async-signal-safe: the line is built in a local buffer
+// and written with one write(2). Several cores may fault at once: the first one writes, the others wait for
+// the process to die, so the report is one whole line, never two interleaved.
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
@@ -38,18 +40,28 @@ const char* describe(int sig) {
     }
 }
 
-void put(const char* s) {
-    ssize_t ignored = write(2, s, std::strlen(s));
-    (void)ignored;
+std::atomic_flag g_reporting = ATOMIC_FLAG_INIT;
+
+void put(char*& p, const char* end, const char* s) {
+    while (*s && p < end) *p++ = *s++;
 }
 
 void on_fatal(int sig) {
-    put("ascgen: error: the host program ");
-    put(g_program);
-    put(" died of ");
-    put(describe(sig));
-    put(" inside this process, which cannot survive it. Rerun with `ascgen run --isolated` for a report "
-        "naming the source line (and the kernel and core, if a kernel crashed).\n");
+    if (g_reporting.test_and_set()) {
+        for (;;) pause();       // another thread is reporting and will take the process down
+    }
+    char line[1024];
+    char* p = line;
+    const char* end = line + sizeof line - 1;
+    put(p, end, "ascgen: error: the host program ");
+    put(p, end, g_program);
+    put(p, end, " died of ");
+    put(p, end, describe(sig));
+    put(p, end, " inside this process, which cannot survive it. Rerun with `ascgen run --isolated` for a report "
+        "naming the source line (and the kernel and core, if a kernel crashed).");
+    *p++ = '\n';
+    ssize_t ignored = write(2, line, static_cast<size_t>(p - line));
+    (void)ignored;
     for (int i = 0; i < kCount; ++i) {
         if (kSignals[i] == sig) sigaction(sig, &g_before[i], nullptr);
     }

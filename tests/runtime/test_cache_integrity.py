@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from ascgen import config
 from ascgen.errors import CacheError
 from ascgen.runtime import build
 from ascgen.runtime.build import cache_integrity
@@ -24,6 +25,12 @@ def cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("ASCGEN_CACHE_DIR", str(folder))
     monkeypatch.setattr(cache_integrity, "_fallback", None)
+    return folder
+
+
+def claimed(folder):
+    """The folder created and tagged as ascgen's cache (files a test plants below it stay in it)."""
+    assert config.cache_dir() == folder
     return folder
 
 
@@ -84,7 +91,7 @@ def test_manifest_without_hash_is_rebuilt(cache):
 
 
 def test_build_folder_of_a_killed_compiler_is_removed(cache):
-    cache.mkdir(parents=True)
+    claimed(cache)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     prefix = cache_integrity.build_folder_prefix("victim").replace(f"-{os.getpid()}-", f"-{dead.pid}-")
@@ -132,6 +139,7 @@ def test_read_only_cache_falls_back_to_a_temporary_one_with_a_warning(cache, tmp
         cache.mkdir(parents=True)
         cache.chmod(0o500)
     fallback = tmp_path / "fallback"
+    fallback.mkdir()
     monkeypatch.setattr(cache_integrity.tempfile, "gettempdir", lambda: str(fallback))
     so = built()
     assert str(so).startswith(str(fallback))

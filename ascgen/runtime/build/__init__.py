@@ -10,6 +10,7 @@ A lock file only avoids duplicate work; correctness never depends on it.
 """
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import hashlib
 import json
@@ -17,7 +18,9 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -242,25 +245,37 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
     key = cache_key(parts)
     stem = f"{_safe_name(name)}-{key}"
     configured = config.cache_dir()
-    if _complete(configured / f"{stem}.so", configured / f"{stem}.json"):
-        cache_folder.touch(configured / f"{stem}.json")
-        return configured / f"{stem}.so"      # a read-only cache still serves what it holds
+    hit = _cached(configured / f"{stem}.so", configured / f"{stem}.json")
+    if hit:
+        return hit                            # a read-only cache still serves what it holds
     cache = cache_folder.ensure(cache_integrity.writable_root(configured))
     so_path, manifest = cache / f"{stem}.so", cache / f"{stem}.json"
-    if _complete(so_path, manifest):
-        cache_folder.touch(manifest)       # a use: least-recently-used eviction keeps it longer
-        return so_path
+    hit = _cached(so_path, manifest)
+    if hit:
+        return hit
     with _lock(cache / f"{stem}.lock"):
+        cache_integrity.check_trusted(so_path, manifest)
         why = cache_integrity.problem(so_path, manifest)
         if why is None:                       # another process built it while we waited
             return so_path
         cache_integrity.discard(so_path, manifest, why)
         cache_integrity.clean_stale(cache)
+        cache_folder.pinned(cache)            # also removes the pin files of processes that have ended
         _compile_into(so_path, sources, flags, compiler, name)
         record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
         _write_atomic(manifest, json.dumps(record, indent=1).encode())
     if cache == configured:                   # a temporary fallback cache is not capped
         cache_folder.evict(keep=so_path)
+    return so_path
+
+
+def _cached(so_path: Path, manifest: Path) -> Path | None:
+    """`so_path` if the entry is complete and trusted (cache_integrity.check_trusted: CacheError if not);
+    None when it must be built."""
+    if not _complete(so_path, manifest):
+        return None
+    cache_integrity.check_trusted(so_path, manifest)
+    cache_folder.touch(manifest)              # a use: least-recently-used eviction keeps it longer
     return so_path
 
 
@@ -276,7 +291,7 @@ class _lock:
         self.path = path
 
     def __enter__(self):
-        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self
 
@@ -290,10 +305,19 @@ def _write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        _share(tmp)
         os.replace(tmp, path)
     except BaseException:
         _unlink(tmp)
         raise
+
+
+def _share(path) -> None:
+    """mkstemp makes files 0600; a team cache (ASCGEN_CACHE_SHARED=1) gives them the user's umask instead."""
+    if config.cache_shared():
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(path, 0o666 & ~mask)
 
 
 def _unlink(path) -> None:
@@ -317,9 +341,13 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
                 _compile_parallel(name, sources, compiler, flags, inputs, workdir, tmp_so)
         finally:
             console.done()
+        if not tmp_so.is_file() or tmp_so.stat().st_size == 0:
+            raise CompileError(f"compiling {name}: the compiler {compiler} reported success but wrote no shared "
+                               f"object. Hint: set ASCGEN_CXX (or CXX) to g++ or clang++.")
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{so_path.name}.", suffix=".tmp")
         os.close(fd)
         shutil.copyfile(tmp_so, tmp)
+        _share(tmp)
         os.replace(tmp, so_path)
     finally:
         if config.debug():
@@ -362,39 +390,107 @@ def _compile_parallel(name, sources, compiler, flags, inputs, workdir: Path, out
                               zip(inputs, objects)))
     failed = [(cmd, p) for cmd, p in procs if p.returncode != 0]
     if failed:
-        raise CompileError(_diagnostics(name, sources, "\n".join(p.stderr or p.stdout for _, p in failed), failed[0][0]))
+        raise CompileError(_diagnostics(name, sources, "\n".join(p.stderr or p.stdout for _, p in failed), failed[0][0],
+                                        failed[0][1].returncode))
     # Every non-library flag again at link time (-shared, -pthread, -g, -L, -Wl,...); -I/-D are ignored there.
     link = [compiler, *[f for f in flags if not f.startswith("-l")], *map(str, objects), "-o", str(out),
             *[f for f in flags if f.startswith("-l")]]
     _run(name, sources, link)
 
 
-def _spawn(cmd):
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def _die_with_parent(parent: int):
+    """preexec_fn: the compiler gets SIGKILL when this process dies (kill -9 included), Linux only; it
+    runs between fork and exec, so only a prctl and a getppid."""
+    def setup():
+        if _libc is not None:
+            _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:           # died before the prctl took effect
+            os._exit(1)
+    return setup
+
+
+def run_tool(cmd: Sequence[str], timeout: float = COMPILE_TIMEOUT_S) -> subprocess.CompletedProcess:
+    """Run a compiler (or linker, archiver) in a process group of its own that dies with this process: on a
+    timeout, Ctrl-C or any error here the whole group (g++ and its cc1plus, as, ld) is killed, and after a
+    kill -9 of Python the kernel kills the tool itself. CompileError if it cannot be started or times out."""
+    cmd = [str(c) for c in cmd]
     try:
-        return cmd, subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                text=True, errors="replace", start_new_session=True,
+                                preexec_fn=_die_with_parent(os.getpid()))
+    except OSError as exc:
+        raise CompileError(f"cannot run {cmd[0]}: {exc.strerror or exc}. Hint: set ASCGEN_CXX (or CXX) to the path "
+                           "of g++ or clang++.") from exc
+    try:
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        raise CompileError(f"compiling {cmd[-3] if len(cmd) > 3 else cmd} took more than {COMPILE_TIMEOUT_S} s; "
-                           f"gave up") from exc
+        _kill_group(proc)
+        raise CompileError(f"{Path(cmd[0]).name} took more than {timeout:.0f} s ({_target(cmd)}); gave up") from exc
+    except BaseException:
+        _kill_group(proc)
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.wait()
+
+
+def _target(cmd) -> str:
+    return cmd[cmd.index("-o") + 1] if "-o" in cmd[:-1] else " ".join(cmd[1:4])
+
+
+def _spawn(cmd):
+    return cmd, run_tool(cmd)
 
 
 def _run(name, sources, cmd) -> None:
     _, proc = _spawn(cmd)
     if proc.returncode != 0:
-        raise CompileError(_diagnostics(name, sources, proc.stderr or proc.stdout, cmd))
+        raise CompileError(_diagnostics(name, sources, proc.stderr or proc.stdout, cmd, proc.returncode))
 
 
 _ERROR_LINE = re.compile(r"\b(?:fatal )?error:")
+# Failures of the machine, not of the source: said first, whatever the compiler printed around them.
+_MACHINE_FAULTS = ((re.compile(r"No space left on device|Disk quota exceeded", re.I),
+                    "the disk is full (no space left on device)",
+                    "free space on the disk holding the cache folder ({cache}) and the temporary folder, or set "
+                    "ASCGEN_CACHE_DIR to a folder on another disk"),
+                   (re.compile(r"Killed signal terminated program|virtual memory exhausted|Cannot allocate memory"),
+                    "the compiler ran out of memory",
+                    "close other programs, or build fewer sources at once"))
 
 
-def _diagnostics(name, sources, text: str, cmd) -> str:
-    """The compiler's first DIAGNOSTIC_LINES lines, or, when its first error comes later (after warnings or a
-    long template instantiation chain), the DIAGNOSTIC_LINES lines that end just after that error."""
+def _diagnostics(name, sources, text: str, cmd, returncode: int | None = None) -> str:
+    """The useful line first, then the compiler's first DIAGNOSTIC_LINES lines, or, when its first error comes
+    later (after warnings or a long template instantiation chain), the DIAGNOSTIC_LINES lines that end just
+    after that error. A full disk or memory is named first, however much linker noise surrounds it."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
+    where = ", ".join(s.path if isinstance(s, SourceText) else str(s) for s in sources)
+    for pattern, what, hint in _MACHINE_FAULTS:
+        hit = next((ln for ln in lines if pattern.search(ln)), None)
+        if hit:
+            return "\n".join([f"compiling {name} ({where}) failed: {what}: {hit.strip()}",
+                               "  Hint: " + hint.format(cache=config.cache_dir()),
+                               *("  " + ln for ln in lines[:8]),
+                               *([f"  ... {len(lines) - 8} more lines"] if len(lines) > 8 else [])])
+    if not lines:
+        status = (f"was killed by signal {-returncode}" if returncode is not None and returncode < 0
+                  else f"exited with status {returncode}")
+        return (f"compiling {name} ({where}) failed: the compiler {cmd[0]} {status} and printed nothing. "
+                "Hint: check ASCGEN_CXX / CXX (a C++17 compiler: g++ or clang++) and the free disk space.")
     first_error = next((i for i, ln in enumerate(lines) if _ERROR_LINE.search(ln)), 0)
     start = max(0, min(first_error + 3, len(lines)) - DIAGNOSTIC_LINES)
     shown = lines[start:start + DIAGNOSTIC_LINES]
     more = len(lines) - len(shown) - start
-    where = ", ".join(s.path if isinstance(s, SourceText) else str(s) for s in sources)
     msg = [f"compiling {name} ({where}) failed:"]
     if start:
         msg.append(f"  ... {start} lines before the first error not shown")

@@ -17,6 +17,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -98,7 +99,14 @@ inline void put_frames(char*& p, const char* end) {
     }
 }
 
+// Several cores may fault at once: the first writes its line, the others wait for the process to die (the
+// parent reads one whole line, never two interleaved or a second core's fault killing the first's report).
+inline std::atomic_flag reporting = ATOMIC_FLAG_INIT;
+
 inline void handler(int sig, siginfo_t* info, void* context) {
+    if (reporting.test_and_set()) {
+        for (;;) pause();
+    }
     char line[1024];
     char* p = line;
     const char* end = line + sizeof line - 2;
@@ -151,7 +159,7 @@ inline void install() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;      // the handler itself restores the default action
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }

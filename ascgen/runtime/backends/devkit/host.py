@@ -199,9 +199,9 @@ def _run(job) -> str | None:
     out = Path(cmd[-1])
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp") if obj is not None else out
     try:
-        proc = subprocess.run([*cmd[:-1], str(tmp)], capture_output=True, text=True, timeout=build.COMPILE_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return f"the compiler took more than {build.COMPILE_TIMEOUT_S} s"
+        proc = build.run_tool([*cmd[:-1], str(tmp)])
+    except CompileError as exc:          # a timeout, or a compiler that cannot start
+        return str(exc)
     if proc.returncode != 0:
         return proc.stderr or proc.stdout
     if obj is not None:

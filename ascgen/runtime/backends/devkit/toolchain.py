@@ -241,8 +241,7 @@ def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
         tmp = folder / f".{PCH_NAME}.{os.getpid()}.gch"
         console.progress(f"precompiling the asc-devkit headers for {product.id}...")
         try:
-            proc = subprocess.run([compiler, *flags, "-x", "c++-header", str(header), "-o", str(tmp)],
-                                  capture_output=True, text=True, timeout=build.COMPILE_TIMEOUT_S)
+            proc = build.run_tool([compiler, *flags, "-x", "c++-header", str(header), "-o", str(tmp)])
         finally:
             console.done()
         if proc.returncode != 0:
