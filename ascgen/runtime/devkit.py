@@ -139,7 +139,8 @@ def _tree_stamp(root: Path) -> str:
 
 
 def _model_stamp() -> str:
-    files = sorted(p for p in model_dir().rglob("*") if p.is_file())
+    # The model's headers and the shared ones it includes: the precompiled library header depends on both.
+    files = sorted(p for d in (model_dir(), resources.common_dir()) for p in d.rglob("*") if p.is_file())
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + f.read_bytes())
