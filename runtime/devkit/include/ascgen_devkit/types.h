@@ -3,7 +3,8 @@
 // has no arithmetic for, and the hardware enums.
 #pragma once
 #include <cstdint>
-#include "../../../include/ascendc/half.h"
+#include "ascendc/half.h"
+#include "ascgen_arch.h"   // runtime/common: generated from the product table
 
 // 8-bit and 4-bit float formats: storage only on dav_c220 (no vector instruction computes in them).
 #define ASCGEN_DEVKIT_STORAGE8(name) \
@@ -16,11 +17,8 @@ ASCGEN_DEVKIT_STORAGE8(fp4x2_e2m1_t)
 ASCGEN_DEVKIT_STORAGE8(hifloat8_t)
 #undef ASCGEN_DEVKIT_STORAGE8
 
-// Pipe numbers match ascgen::rt::pipe so they pass straight to the core.
-enum pipe_t : int {
-    PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,
-    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10,
-};
+// Pipe numbers are the core's (ascgen::rt::pipe, from the product table) so they pass straight to it.
+enum pipe_t : int { ASCGEN_ARCH_PIPE_ENUMERATORS };
 enum event_t : int {
     EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
 };
