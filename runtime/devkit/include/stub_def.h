@@ -31,7 +31,7 @@
 // Kernel modules are built with -fvisibility=hidden (one copy per core). The core's types must keep default
 // visibility, or rt::Cancelled thrown in a module would not match the core's catch (typeinfo identity).
 #pragma GCC visibility push(default)
-#include "../../include/ascgen/rt.h"
+#include "ascgen/rt.h"
 #pragma GCC visibility pop
 
 // ---- address-space and function qualifiers: meaningless on the CPU ----
