@@ -46,6 +46,14 @@ enum class Order_t : int { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX 
 // Vector address registers (vld_va_reg) and their halves.
 enum ub_addr8_t : int { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
 enum vld_va_half_t : int { L128 = 0, H128 };
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+// dav_m200's conversion modes and cube sizes, which its library code names.
+enum ConvRelu_t { CRMODE_NONE, CRMODE_F32toF16_NONE, CRMODE_F32toF16_RELU, CRMODE_S32toF16_NONE, CRMODE_F16toF32_NONE,
+                  CRMODE_NONE_RELU, CRMODE_F16_MUL, CRMODE_S32toF16_DEQSCALE_SPR, CRMODE_DEQSCALE_VDEQ8,
+                  CRMODE_DEQSCALE_DEQ8, CRMODE_DEQSCALE_VDEQ16, CRMODE_DEQSCALE_DEQ16, CRMODE_DEQSCALE_VDEQS16,
+                  CRMODE_DEQSCALE_DEQS16 };
+enum csize_t { CSIZE0, CSIZE1 };
+#endif
 // Register-API types: the headers are included on every arch; dav_c220 has no register API, dav_3510's
 // registers are modelled in dav3510/types.h.
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
