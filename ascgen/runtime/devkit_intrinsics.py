@@ -652,8 +652,8 @@ def docs_page(coverage: dict | None = None) -> str:
         "",
         coverage.get("_about", "No coverage mapping recorded."),
         "",
-        f"{len(usable) - len(uncovered)} of the {len(usable)} implemented or partial rows are exercised; "
-        f"not by any of those tests ({len(uncovered)}): " + ", ".join(f"`{n}`" for n in uncovered) + ".",
+        f"{len(usable) - len(uncovered)} of the {len(usable)} implemented or partial rows are instantiated by a "
+        f"checked kernel of those tests; not by any of them, so without a known-answer test ({len(uncovered)}): " + ", ".join(f"`{n}`" for n in uncovered) + ".",
         "",
         "## The table",
         "",
