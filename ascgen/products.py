@@ -13,6 +13,11 @@ from ascgen.errors import UnsupportedProductError
 
 KB = 1024
 
+# Pipe names and their numbers: pipe_t's enumerators in both C++ libraries and the core's (rt::pipe), through
+# runtime/common/ascgen_arch.h generated from this table (ascgen/runtime/product_cxx.py).
+PIPE_NUMBERS = {"PIPE_S": 0, "PIPE_V": 1, "PIPE_M": 2, "PIPE_MTE1": 3, "PIPE_MTE2": 4, "PIPE_MTE3": 5,
+                "PIPE_ALL": 6, "PIPE_MTE4": 7, "PIPE_MTE5": 8, "PIPE_V2": 9, "PIPE_FIX": 10}
+
 
 @dataclass(frozen=True)
 class Product:

@@ -37,3 +37,8 @@ def include_dirs() -> list[Path]:
     """The builtin library's include path: its headers, then the core's interface (ascgen/rt.h,
     ascgen/code_site.h). Put first on the include path to compile or parse kernels."""
     return [include_dir(), core_dir() / "include"]
+
+
+def common_dir() -> Path:
+    """What both Ascend C libraries (builtin and devkit) share: on every build's include path, after them."""
+    return runtime_dir() / "common"

@@ -6,15 +6,14 @@ calls, how a SuperKernel executes) and the public asc-devkit interface headers.
 """
 from __future__ import annotations
 
+from ascgen.products import PIPE_NUMBERS
 from ascgen.source.kernel_types import QUALIFIER_TYPES, TASK_TYPE_ENUMS, core_sides
 
 WAIT = "WaitPreTaskEnd"
 SET = "SetNextTaskStart"
 TASK_SYNC = (WAIT, SET)
 
-# Pipe names and the numbers pipe_t gives them (runtime/core/include/ascgen/rt.h uses the same numbers).
-PIPE_NUMBERS = {"PIPE_S": 0, "PIPE_V": 1, "PIPE_M": 2, "PIPE_MTE1": 3, "PIPE_MTE2": 4, "PIPE_MTE3": 5,
-                "PIPE_ALL": 6, "PIPE_MTE4": 7, "PIPE_MTE5": 8, "PIPE_V2": 9, "PIPE_FIX": 10}
+# Pipe names and the numbers pipe_t gives them: the product table's.
 PIPE_NAMES = {number: name for name, number in PIPE_NUMBERS.items()}
 
 # SetNextTaskStart<AIV_PIPE, AIC_PIPE, FORCE>: the pipes each core type may wait on.

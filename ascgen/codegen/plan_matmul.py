@@ -23,11 +23,8 @@ from ascgen.errors import SpecError
 
 WORKSPACE = "workspace"          # the GM argument the cube writes its float tiles to
 BAND_COLS = "tileCols"           # the epilogue's row length: the current tile's width
-KIB = 1024
-# Cube memories per __NPU_ARCH__ (bytes): the public product specifications (L1 512 KB, L0A / L0B 64 KB,
-# L0C 128 KB on 2201 and 256 KB on 3510), as the emulated library sizes them.
-CUBE_MEMORY = {2201: {"L1": 512 * KIB, "L0A": 64 * KIB, "L0B": 64 * KIB, "L0C": 128 * KIB},
-               3510: {"L1": 512 * KIB, "L0A": 64 * KIB, "L0B": 64 * KIB, "L0C": 256 * KIB}}
+# The architectures whose cube path the builder emits (the cube memories are the product table's).
+MATMUL_ARCHES = (2201, 3510)
 
 
 @dataclass(frozen=True)
@@ -59,7 +56,7 @@ def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
     product = _products.get(product)
     node = spec.matmul
     on = f"on {product.id} (__NPU_ARCH__ {product.npu_arch})"
-    if not product.separated or product.vector_only or product.npu_arch not in CUBE_MEMORY:
+    if not product.separated or product.vector_only or product.npu_arch not in MATMUL_ARCHES:
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: Matmul is emitted as a MIX kernel (AIC cube + AIV "
                         f"epilogue, cross-core flags), which is not offered {on}: {product.title} has "
                         + ("no separate AIC and AIV cores" if not product.separated else "no cube unit the builder targets")
@@ -84,7 +81,7 @@ def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
     bm, bn, bk = node.tile
     size = DTYPES[dtype].size
     acc = node.dtype
-    memory = CUBE_MEMORY[product.npu_arch]
+    memory = {"L1": product.l1_total, "L0A": product.l0a_total, "L0B": product.l0b_total, "L0C": product.l0c_total}
     items = (("L1", f"a tile {bm} x {bk} + b tile {bk} x {bn} {dtype}", (bm * bk + bk * bn) * size, memory["L1"]),
              ("L0A", f"a tile {bm} x {bk} {dtype}", bm * bk * size, memory["L0A"]),
              ("L0B", f"b tile {bk} x {bn} {dtype}", bk * bn * size + (512 if dtype == "int8" else 0), memory["L0B"]),

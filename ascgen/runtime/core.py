@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ascgen import config, resources
+from ascgen import config, products, resources
 from ascgen.errors import (HangError, KernelAssertError, KernelError, KernelMemoryError, KernelSite, KernelTimeoutError,
                       SpecError, SyncCountError)
 from ascgen.products import Product
@@ -26,8 +26,8 @@ from ascgen.runtime.sk_options import SkOptions
 __all__ = ["Task", "GmBuffer", "RunRequest", "RunResult", "SkOptions", "Geometry", "run", "run_host",
            "register_kernel", "ensure_loaded", "PIPES", "MARKS"]
 
-# rt.h pipe numbers; products name pipes "PIPE_MTE3".
-PIPES = {"S": 0, "V": 1, "M": 2, "MTE1": 3, "MTE2": 4, "MTE3": 5, "ALL": 6, "MTE4": 7, "MTE5": 8, "V2": 9, "FIX": 10}
+# The core's pipe numbers by short name ("MTE3"); products name pipes "PIPE_MTE3".
+PIPES = {name.removeprefix("PIPE_"): number for name, number in products.PIPE_NUMBERS.items()}
 MARKS = ("task_begin", "task_end", "set", "wait_begin", "wait_end", "barrier")   # timeline::Mark order
 _ERRORS = {1: KernelMemoryError, 2: HangError, 3: SyncCountError, 4: KernelTimeoutError, 5: KernelAssertError}
 _WAIT_SLICE_S = 0.25        # the wait loop returns to Python this often, so Ctrl-C works

@@ -153,7 +153,7 @@ int main() {
 
 def test_sixteen_cores_crashing_at_once_print_one_whole_line(tmp_path):
     """Regression guard: the in-process crash line is written once, by one core, in one write(2)
-    (runtime/src/host_guard.cpp); the interleaving itself was not reproduced on a 2-core machine."""
+    (runtime/core/host_guard.cpp); the interleaving itself was not reproduced on a 2-core machine."""
     program = tmp_path / "crash.asc"
     program.write_text(CRASHING_PROGRAM)
     proc = subprocess.run([sys.executable, "-m", "ascgen", "run", str(program), "--product", "ascend910b"],

@@ -38,7 +38,7 @@ def _build(name: str) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(f".tmp{os.getpid()}")   # per process: xdist workers may build it at once
     cmd = [_compiler(), "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror",
-           *(f"-I{d}" for d in resources.include_dirs()), f"-I{SRC}", *map(str, sources), "-o", str(tmp)]
+           *(f"-I{d}" for d in resources.include_dirs()), f"-I{SRC}", f"-I{resources.common_dir()}", *map(str, sources), "-o", str(tmp)]
     subprocess.run(cmd, check=True)
     tmp.replace(out)
     return out

@@ -162,7 +162,8 @@ def _digest_files(files: Sequence[Path]) -> str:
 
 def _runtime_headers() -> list[Path]:
     root = resources.runtime_dir()
-    return _headers_under(root / "include", True) + _headers_under(root / "core", True)
+    return _headers_under(root / "include", True) + _headers_under(root / "core", True) + \
+        _headers_under(resources.common_dir(), True)
 
 
 def _local_headers(sources: Sequence[Source], include_dirs: Sequence[Path]) -> list[Path]:
@@ -219,7 +220,7 @@ def _safe_name(name: str) -> str:
 def build_flags(include_dirs=(), defines=None, extra_flags=(), link_libs=()) -> list[str]:
     """The full flag list: base, optimisation, -I (runtime/include first), -D, extra, -l."""
     flags = [*BASE_FLAGS, *optimisation_flags()]
-    for d in include_dirs:
+    for d in (*include_dirs, resources.common_dir()):
         flags.append(f"-I{Path(d).resolve()}")
     for k, v in (defines or {}).items():
         flags.append(f"-D{k}" if v is None else f"-D{k}={v}")

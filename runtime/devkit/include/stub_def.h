@@ -1,7 +1,8 @@
 // ascgen devkit backend: the CPU-model definitions the Ascend C library's CPU-debug configuration
-// (ASCENDC_CPU_DEBUG=1) includes but does not ship. Written for ascgen; the intrinsics declared here are
-// implemented in runtime/devkit/src on the ascgen core (rt.h). Anything the library calls that is not
-// implemented there stays declared-only, so the link names it (see docs/devkit.md).
+// (ASCENDC_CPU_DEBUG=1) includes but does not ship. Written for ascgen; the intrinsics are implemented in
+// the family headers under ascgen_devkit/ on the ascgen core (rt.h). Anything the library calls that is not
+// implemented there is declared only (ascgen_devkit/missing.h, generated from the intrinsic table
+// ascgen/runtime/devkit_intrinsics.py), so the link names it (docs/intrinsics.md).
 #pragma once
 #include <cstdint>
 #include <cstddef>
@@ -31,7 +32,7 @@
 // Kernel modules are built with -fvisibility=hidden (one copy per core). The core's types must keep default
 // visibility, or rt::Cancelled thrown in a module would not match the core's catch (typeinfo identity).
 #pragma GCC visibility push(default)
-#include "../../core/include/ascgen/rt.h"
+#include "ascgen/rt.h"
 #pragma GCC visibility pop
 
 // ---- address-space and function qualifiers: meaningless on the CPU ----

@@ -52,20 +52,8 @@
 
 #define GM_ADDR uint8_t*
 
-// ---- pipes: the numbers are the core's (rt::pipe) ----
-enum pipe_t : int {
-    PIPE_S = ::ascgen::rt::pipe::S,
-    PIPE_V = ::ascgen::rt::pipe::V,
-    PIPE_M = ::ascgen::rt::pipe::M,
-    PIPE_MTE1 = ::ascgen::rt::pipe::MTE1,
-    PIPE_MTE2 = ::ascgen::rt::pipe::MTE2,
-    PIPE_MTE3 = ::ascgen::rt::pipe::MTE3,
-    PIPE_ALL = ::ascgen::rt::pipe::ALL,
-    PIPE_MTE4 = ::ascgen::rt::pipe::MTE4,
-    PIPE_MTE5 = ::ascgen::rt::pipe::MTE5,
-    PIPE_V2 = ::ascgen::rt::pipe::V2,
-    PIPE_FIX = ::ascgen::rt::pipe::FIX,
-};
+// ---- pipes: the numbers are the core's (rt::pipe), both from the product table (ascgen_arch.h) ----
+enum pipe_t : int { ASCGEN_ARCH_PIPE_ENUMERATORS };
 
 // ---- intra-core event ids (SetFlag / WaitFlag) ----
 enum event_t : int {

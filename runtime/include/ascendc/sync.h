@@ -57,13 +57,10 @@ inline void CrossCoreWaitFlag(uint16_t flagId, ::ascgen::rt::Loc loc = ASCGEN_HE
     ::ascgen::rt::cross_core_wait_flag(flagId, loc);
 }
 
-// SuperKernel task sync. The default AIC pipe is PIPE_MTE3 on arch 1001/2002 (no FIX pipe), else PIPE_FIX.
-#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 1001 || __NPU_ARCH__ == 2002)
-#define ASCGEN_DEFAULT_AIC_PIPE PIPE_MTE3
-#else
-#define ASCGEN_DEFAULT_AIC_PIPE PIPE_FIX
-#endif
-template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = ASCGEN_DEFAULT_AIC_PIPE, bool FORCE = false>
+// SuperKernel task sync. The default pipes are the product table's for this __NPU_ARCH__ (ascgen_arch.h):
+// the AIC waits on PIPE_MTE3 on arch 1001/2002 (no FIX pipe), else on PIPE_FIX.
+template <pipe_t AIV_PIPE = pipe_t(::ascgen::arch::kThis.aiv_pipe),
+          pipe_t AIC_PIPE = pipe_t(::ascgen::arch::kThis.aic_pipe), bool FORCE = false>
 inline void SetNextTaskStart(::ascgen::rt::Loc loc = ASCGEN_HERE) {
     static_assert(AIV_PIPE == PIPE_MTE2 || AIV_PIPE == PIPE_MTE3 || AIV_PIPE == PIPE_S || AIV_PIPE == PIPE_V,
                   "SetNextTaskStart: AIV_PIPE must be PIPE_MTE2, PIPE_MTE3, PIPE_S or PIPE_V");
@@ -73,7 +70,6 @@ inline void SetNextTaskStart(::ascgen::rt::Loc loc = ASCGEN_HERE) {
     ::ascgen::lib::enter(loc);
     ::ascgen::rt::set_next_task_start(int(AIV_PIPE), int(AIC_PIPE), FORCE, loc);
 }
-#undef ASCGEN_DEFAULT_AIC_PIPE
 
 template <bool FORCE = false>
 inline void WaitPreTaskEnd(::ascgen::rt::Loc loc = ASCGEN_HERE) {

@@ -20,20 +20,15 @@ inline const char* mem_name(Mem m) {
     return names[int(m)];
 }
 
-// Capacities of the cube memories (bytes). The public product specifications give L1 512 KB, L0A/L0B
-// 64 KB, L0C 128 KB (dav-2201) or 256 KB (dav-3510); UB comes from the core (it depends on the product).
+// Capacities (bytes): UB from the core (it depends on the product), the cube memories from the product
+// table for the __NPU_ARCH__ compiled for (ascgen_arch.h; the library's TOTAL_L1_SIZE... constants).
 inline uint64_t mem_capacity(Mem m) {
     switch (m) {
         case Mem::UB: return rt::ub_capacity();
-        case Mem::L1: return 512 * 1024;
-        case Mem::L0A:
-        case Mem::L0B: return 64 * 1024;
-        default:
-#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
-            return 256 * 1024;
-#else
-            return 128 * 1024;
-#endif
+        case Mem::L1: return arch::kThis.l1;
+        case Mem::L0A: return arch::kThis.l0a;
+        case Mem::L0B: return arch::kThis.l0b;
+        default: return arch::kThis.l0c;
     }
 }
 

@@ -27,13 +27,13 @@ from pathlib import Path
 
 from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
-from ascgen.runtime import build
+from ascgen.runtime import build, devkit_intrinsics
 from ascgen.runtime.build import cache as cache_folder
 
-# The architectures whose intrinsics the CPU model implements (dav_m200: those it shares with dav_c220 in the
-# same form; dav_3510: its register ISA, runtime/devkit/include/ascgen_devkit/dav3510; the others are declared
-# only, so a kernel reaching one is refused by name at load time).
-SUPPORTED_ARCHES = {2201: "dav_c220", 2002: "dav_m200", 3510: "dav_3510"}
+# The architectures whose intrinsics the CPU model implements: the intrinsic table's columns (dav_m200: those
+# it shares with dav_c220 in the same form; dav_3510: its register ISA, runtime/devkit/include/ascgen_devkit/
+# dav3510; the others are declared only, so a kernel reaching one is refused by name at load time).
+SUPPORTED_ARCHES = devkit_intrinsics.ARCH_NAMES
 # Why the other architectures are refused: what their CPU mode needs that the model lacks (docs/devkit.md).
 REFUSED_ARCHES = {
     3002: "dav_m300: not investigated yet",
@@ -132,7 +132,8 @@ def _tree_stamp(root: Path) -> str:
 
 
 def _model_stamp() -> str:
-    files = sorted(p for p in model_dir().rglob("*") if p.is_file())
+    # The model's headers and the shared ones it includes: the precompiled library header depends on both.
+    files = sorted(p for d in (model_dir(), resources.common_dir()) for p in d.rglob("*") if p.is_file())
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + f.read_bytes())
@@ -252,10 +253,20 @@ def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
 
 # ---- missing intrinsics -----------------------------------------------------------------------------
 
-_MISSING = re.compile(r"ascgen_devkit::Missing (?:ascgen_devkit::(?:unimpl::)?)?([A-Za-z_]\w*)")
-_MISSING_VOID = ("load_cbuf_to_ca", "load_cbuf_to_cb", "mad", "copy_matrix_cc_to_gm")   # missing.h, void forms
-# dav3510/others.h: the forms of an implemented intrinsic the model lacks, declared as name(...).
-_MISSING_FORM = re.compile(r"([a-z_]\w*)\(\.\.\.\)")
+# The function an undefined symbol names (demangled): `[return type ]name[<template args>](...)`, the name
+# global or in ascgen_devkit::unimpl (the forms dav3510/vconv.h forwards to).
+_FUNCTION = re.compile(r"(?:[\w:]+ )?(?:ascgen_devkit::(?:unimpl::)?)?([A-Za-z_]\w*)(?:<.*>)?\(")
+
+
+def _intrinsic(symbol: str) -> str | None:
+    """The intrinsic an undefined symbol is: a name the intrinsic table declares (devkit_intrinsics.py), or
+    anything returning the declared-only ascgen_devkit::Missing (the SIMT stand-ins of dav3510/simt.h)."""
+    m = _FUNCTION.match(symbol)
+    if not m or m.group(1) == "operator":
+        return None
+    if m.group(1) in devkit_intrinsics.declared_names() or symbol.startswith("ascgen_devkit::Missing "):
+        return m.group(1)
+    return None
 
 
 def undefined_symbols(so: Path) -> list[str]:
@@ -278,12 +289,8 @@ def missing_report(so: Path, relink=None) -> str | None:
     symbols = undefined_symbols(so)
     if not symbols:
         return None
-    intrinsics = {m.group(1) for s in symbols for m in [_MISSING.search(s)] if m and m.group(1) != "operator"}
-    intrinsics |= {s.split("<")[0].split()[-1] for s in symbols if s.split("<")[0].split()[-1] in _MISSING_VOID}
-    intrinsics |= {m.group(1) for s in symbols for m in [_MISSING_FORM.fullmatch(s)] if m}
-    intrinsics = sorted(intrinsics)
-    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s and not _MISSING_FORM.fullmatch(s)
-                    and s.split("<")[0].split()[-1] not in _MISSING_VOID)
+    intrinsics = sorted({name for s in symbols for name in [_intrinsic(s)] if name})
+    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s and not _intrinsic(s))
     cmd = relink() if relink else None
     callers = _callers(cmd) if cmd else {}
     lines = []
@@ -310,8 +317,8 @@ def _callers(cmd: list[str]) -> dict:
         if m:
             func = m.group(1)
             continue
-        m = re.search(r"undefined reference to [`'](?:ascgen_devkit::Missing (?:ascgen_devkit::(?:unimpl::)?)?|void )?"
-                      r"([A-Za-z_]\w*)", line)
-        if m and func and m.group(1) not in found:
-            found[m.group(1)] = func.split("(")[0]
+        m = re.search(r"undefined reference to [`'](.+)'$", line)
+        name = _intrinsic(m.group(1)) if m else None
+        if name and func and name not in found:
+            found[name] = func.split("(")[0]
     return found

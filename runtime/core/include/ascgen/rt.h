@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ascgen_arch.h"   // runtime/common: generated from the product table
+
 #if defined(__GNUC__)
 #define ASCGEN_RT_API __attribute__((visibility("default")))
 #else
@@ -33,10 +35,8 @@ struct Cancelled {};
 
 enum class CoreType : int { AIC = 0, AIV = 1 };
 
-// Pipe numbers shared by the library's pipe_t enumerators, the core and Python (ascgen/runtime/core.py).
-namespace pipe {
-constexpr int S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, MTE4 = 7, MTE5 = 8, V2 = 9, FIX = 10;
-}
+// Pipe numbers shared by the library's pipe_t enumerators, the core and Python (ascgen/products.py).
+namespace pipe = ::ascgen::arch::pipe;
 
 // Error kinds, mapped one to one onto ascgen.errors in Python.
 enum class Fault : int {

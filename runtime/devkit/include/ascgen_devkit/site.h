@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
-#include "../../../core/include/ascgen/code_site.h"
+#include "ascgen/code_site.h"
 
 // Path prefixes that are not the user's source ('\n'-separated): the library tree, ascgen's runtime, the
 // system headers and the module wrapper. Defined by the module wrapper (ascgen/runtime/backends/devkit/module.py).

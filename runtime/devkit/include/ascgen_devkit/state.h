@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <exception>
-#include "../../../core/include/ascgen/rt.h"
+#include "ascgen/rt.h"
 #include "site.h"   // at(intrinsic): where a fault or a GM access is reported
 
 namespace ascgen_devkit {

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include "../../../core/include/ascgen/rt.h"
+#include "ascgen/rt.h"
 #include "site.h"   // at(name): the call site, for the reports
 
 namespace ascgen_devkit {

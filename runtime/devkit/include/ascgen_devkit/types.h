@@ -3,7 +3,8 @@
 // has no arithmetic for, and the hardware enums.
 #pragma once
 #include <cstdint>
-#include "../../../include/ascendc/half.h"
+#include "ascendc/half.h"
+#include "ascgen_arch.h"   // runtime/common: generated from the product table
 
 // 8-bit and 4-bit float formats: storage only on dav_c220 (no vector instruction computes in them).
 #define ASCGEN_DEVKIT_STORAGE8(name) \
@@ -16,11 +17,8 @@ ASCGEN_DEVKIT_STORAGE8(fp4x2_e2m1_t)
 ASCGEN_DEVKIT_STORAGE8(hifloat8_t)
 #undef ASCGEN_DEVKIT_STORAGE8
 
-// Pipe numbers match ascgen::rt::pipe so they pass straight to the core.
-enum pipe_t : int {
-    PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,
-    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10,
-};
+// Pipe numbers are the core's (ascgen::rt::pipe, from the product table) so they pass straight to it.
+enum pipe_t : int { ASCGEN_ARCH_PIPE_ENUMERATORS };
 enum event_t : int {
     EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
 };
@@ -48,6 +46,14 @@ enum class Order_t : int { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX 
 // Vector address registers (vld_va_reg) and their halves.
 enum ub_addr8_t : int { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
 enum vld_va_half_t : int { L128 = 0, H128 };
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+// dav_m200's conversion modes and cube sizes, which its library code names.
+enum ConvRelu_t { CRMODE_NONE, CRMODE_F32toF16_NONE, CRMODE_F32toF16_RELU, CRMODE_S32toF16_NONE, CRMODE_F16toF32_NONE,
+                  CRMODE_NONE_RELU, CRMODE_F16_MUL, CRMODE_S32toF16_DEQSCALE_SPR, CRMODE_DEQSCALE_VDEQ8,
+                  CRMODE_DEQSCALE_DEQ8, CRMODE_DEQSCALE_VDEQ16, CRMODE_DEQSCALE_DEQ16, CRMODE_DEQSCALE_VDEQS16,
+                  CRMODE_DEQSCALE_DEQS16 };
+enum csize_t { CSIZE0, CSIZE1 };
+#endif
 // Register-API types: the headers are included on every arch; dav_c220 has no register API, dav_3510's
 // registers are modelled in dav3510/types.h.
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510

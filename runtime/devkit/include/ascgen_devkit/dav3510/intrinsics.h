@@ -1,9 +1,12 @@
 // dav_3510 (ascend950): the register-based vector ISA and the DMA forms its library code uses, on the
-// ascgen core. Included by ../intrinsics.h for __NPU_ARCH__ == 3510 only.
+// ascgen core. Included by ../intrinsics.h for __NPU_ARCH__ == 3510 only. What it lacks is declared in
+// ../missing.h and others.h, both generated from the intrinsic table (ascgen/runtime/devkit_intrinsics.py).
 #pragma once
+// KernelMode and AscendC::GmAlloc / GmFree: the CPU-debug host API the library's buffer allocator names.
+#include "ascgen/host_icpu.h"
 #include "types.h"
 #include "simt.h"
-#include "missing.h"
+#include "../missing.h"
 #include "vreg.h"
 #include "vpred.h"
 #include "valu.h"
@@ -23,3 +26,6 @@ inline void wait_flag_dev(pipe_t, int64_t flag, const char* caller = __builtin_F
 // BufIdTracker, defined in model.h.
 inline void get_buf(pipe_t, uint8_t, bool) {}
 inline void rls_buf(pipe_t, uint8_t, bool) {}
+
+// The model runs one kernel type per launch through its own entry, never the library's mixed allocator.
+inline KernelMode g_kernelMode = KernelMode::AIV_MODE;
