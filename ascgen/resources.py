@@ -26,3 +26,8 @@ def runtime_dir() -> Path:
 def include_dir() -> Path:
     """The emulated Ascend C headers: put first on the include path to compile or parse kernels."""
     return runtime_dir() / "include"
+
+
+def common_dir() -> Path:
+    """What both libraries share (the element rules): on the include path beside include_dir()."""
+    return runtime_dir() / "common"

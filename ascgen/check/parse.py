@@ -108,7 +108,8 @@ class _Preparer:
         # Library code is decided by where a file is, never by its namespace (operators put their own
         # helpers in `namespace AscendC`): the emulated headers, the system headers, and any -I folder that
         # is an Ascend C library tree (it holds kernel_operator.h, e.g. a CANN include folder).
-        self.library_dirs = [os.path.realpath(str(resources.include_dir())), *system_include_dirs(),
+        self.library_dirs = [os.path.realpath(str(resources.include_dir())), os.path.realpath(str(resources.common_dir())),
+                             *system_include_dirs(),
                              *(os.path.realpath(d) for d in include_dirs if _is_library_tree(d))]
         self.texts: dict[str, str] = {}        # file -> edited text (only files that changed)
         self.user_files: set[str] = set()
@@ -165,7 +166,7 @@ def clang_args(include_dirs, defines, extra_defines=()) -> list[str]:
     args = ["-std=c++17", "-w", "-ferror-limit=0"]
     for d in _builtin_include_dirs():
         args += ["-isystem", d]
-    args += ["-I", str(resources.include_dir())]
+    args += ["-I", str(resources.include_dir()), "-I", str(resources.common_dir())]
     for d in include_dirs:
         args += ["-I", str(d)]
     for d in (*extra_defines, *defines):
@@ -175,10 +176,10 @@ def clang_args(include_dirs, defines, extra_defines=()) -> list[str]:
 
 def _library_fingerprint() -> str:
     h = hashlib.sha256()
-    root = resources.include_dir()
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for root in (resources.include_dir(), resources.common_dir()):
+        for path in sorted(root.rglob("*")):
+            if path.is_file():
+                h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 

@@ -112,7 +112,7 @@ def _from_json(data: dict) -> SourceInfo:
 def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | None = None) -> SourceInfo:
     """Kernels and task-sync usage of a source, cached on disk."""
     defines = dict(defines or {})
-    include_dirs = [resources.include_dir(), *include_dirs]
+    include_dirs = [resources.include_dir(), resources.common_dir(), *include_dirs]
     cache = _cache_path(text, filename, include_dirs, defines)
     try:
         return _from_json(json.loads(cache.read_text()))

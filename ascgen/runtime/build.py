@@ -158,7 +158,7 @@ def _digest_files(files: Sequence[Path]) -> str:
 
 def _runtime_headers() -> list[Path]:
     root = resources.runtime_dir()
-    return _headers_under(root / "include", True) + _headers_under(root / "src", True)
+    return _headers_under(root / "include", True) + _headers_under(root / "common", True) + _headers_under(root / "src", True)
 
 
 def _local_headers(sources: Sequence[Source], include_dirs: Sequence[Path]) -> list[Path]:

@@ -139,7 +139,7 @@ def _tree_stamp(root: Path) -> str:
 
 
 def _model_stamp() -> str:
-    files = sorted(p for p in model_dir().rglob("*") if p.is_file())
+    files = sorted(p for d in (model_dir(), resources.common_dir()) for p in d.rglob("*") if p.is_file())
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + f.read_bytes())
@@ -222,7 +222,7 @@ def pch_flags(product, product_defines: dict) -> list[str]:
     if os.environ.get("ASCGEN_DEVKIT_NO_PCH"):
         return []
     root = tree()
-    incs = [*include_dirs(root), resources.include_dir()]
+    incs = [*include_dirs(root), resources.include_dir(), resources.common_dir()]
     flags = build.build_flags(incs, product_defines, model_flags())
     flags = [f for f in flags if f != "-shared"]
     compiler = build.find_compiler()

@@ -100,7 +100,7 @@ class DevkitModule(Module):
         label = Path(self.source).stem
         extra = self._wrapped_extra_sources()
         product_defines = dict(self.cmd_defines)
-        incs = [*devkit.include_dirs(self._root), resources.include_dir(), *self.include_dirs]
+        incs = [*devkit.include_dirs(self._root), resources.include_dir(), resources.common_dir(), *self.include_dirs]
         flags = [*devkit.model_flags(), *devkit.pch_flags(self.product, product_defines), *self.extra_flags]
         sources = [build.SourceText(render(self, instances), f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
         libs: list[str] = []

@@ -214,7 +214,7 @@ class Module:
         # after the emulated headers, so `-D X=5` cannot break them.
         so = build.compile_shared(
             [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
-            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
+            include_dirs=[resources.include_dir(), resources.common_dir(), *self.include_dirs], defines=self.arch_defines,
             extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
         self.so_path = so
         self._lib = _dlopen(so)

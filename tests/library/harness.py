@@ -21,6 +21,7 @@ import numpy as np
 from tests.paths import LIBRARY_STUB, REPO
 
 INCLUDE = REPO / "runtime" / "include"
+COMMON = REPO / "runtime" / "common"
 STUB = LIBRARY_STUB / "rt_stub.cpp"
 CXX = os.environ.get("CXX", "g++")
 BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-Wall", "-Wno-unused-variable")
@@ -35,8 +36,8 @@ def _compiler_id() -> str:
 def _headers_digest() -> str:
     # Once per test process: the headers do not change while tests run.
     h = hashlib.sha256()
-    for p in sorted(INCLUDE.rglob("*.h")):
-        h.update(str(p.relative_to(INCLUDE)).encode())
+    for p in sorted([*INCLUDE.rglob("*.h"), *COMMON.rglob("*.h")]):
+        h.update(str(p.relative_to(REPO)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -57,7 +58,7 @@ def build(name: str, source: str | Path, *, flags: tuple[str, ...] = (), include
     """Compile `source` (text or a .cpp path) with the stub into an executable for `__NPU_ARCH__` = arch."""
     text = source.read_text() if isinstance(source, Path) else source
     key_flags = BASE_FLAGS + (f"-D__NPU_ARCH__={arch}",) + tuple(flags)
-    all_flags = key_flags + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}",)
+    all_flags = key_flags + tuple(f"-I{p}" for p in includes) + (f"-I{INCLUDE}", f"-I{COMMON}")
     # Extra include folders are often temporary: key them by their headers' contents, not their paths.
     extra = "".join(h.read_text() for d in includes for h in sorted(Path(d).glob("*.h")))
     key = hashlib.sha256("\0".join([text, extra, STUB.read_text() if stub else "", _headers_digest(),
@@ -85,7 +86,7 @@ def syntax_check(source: str | Path, *, flags: tuple[str, ...] = (), includes: t
         if path is None:
             path = Path(tmp) / "src.cpp"
             path.write_text(source)
-        cmd = [CXX, *BASE_FLAGS, f"-D__NPU_ARCH__={arch}", *flags, *(f"-I{p}" for p in includes), f"-I{INCLUDE}", "-fsyntax-only", str(path)]
+        cmd = [CXX, *BASE_FLAGS, f"-D__NPU_ARCH__={arch}", *flags, *(f"-I{p}" for p in includes), f"-I{INCLUDE}", f"-I{COMMON}", "-fsyntax-only", str(path)]
         return subprocess.run(cmd, capture_output=True, text=True)
 
 
