@@ -7,7 +7,8 @@ integer division by 0 and INT_MIN / -1 (not dav_c220: its library takes half / f
 of NaN / +-inf / out of range with two roundings, float -> half ties (Cast and Compare not on dav_3510: its
 level-2 forms reach register intrinsics the model does not implement; the rule there is the same code). Each result is checked bit for bit
 against numpy, so the three models agree with each other by construction. The kernel also gathers a
-buffer into itself (issue 19's in-place vgather) on the builtin and dav_c220 models."""
+buffer into itself (issue 19's in-place vgather) on the builtin and dav_c220 models, and two cores
+hand a value over through a GM flag polled with GlobalTensor::GetValue (issue 25 point 4)."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,7 +24,27 @@ KERNEL = """
 #include "kernel_operator.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void edges(GM_ADDR fin, GM_ADDR iin, GM_ADDR out) {
+// A GM flag handshake through GlobalTensor scalar accesses (issue 25 point 4): core 1 announces itself,
+// core 0 waits for it, takes a while, then writes a value and a flag; core 1 polls the flag and reads the
+// value. A poll the compiler hoisted or deleted hangs or reads a stale 0.
+__aicore__ inline void handshake(GM_ADDR hs) {
+    GlobalTensor<int32_t> h;
+    h.SetGlobalBuffer((__gm__ int32_t*)hs, 8);
+    if (GetBlockIdx() == 1) {
+        h.SetValue(1, 1);
+        while (h.GetValue(0) == 0) {}
+        h.SetValue(3, h.GetValue(2) + 1);
+    } else {
+        while (h.GetValue(1) == 0) {}
+        for (volatile int64_t i = 0; i < 20000000; ++i) {}
+        h.SetValue(2, 42);
+        h.SetValue(0, 1);
+    }
+}
+
+extern "C" __global__ __aicore__ void edges(GM_ADDR fin, GM_ADDR iin, GM_ADDR out, GM_ADDR hs) {
+    handshake(hs);
+    if (GetBlockIdx() != 0) return;
     GlobalTensor<float> fg;
     GlobalTensor<int32_t> ig, og;
     fg.SetGlobalBuffer((__gm__ float*)fin, 2 * 64);
@@ -165,9 +186,10 @@ def test_every_edge_has_the_rule_s_answer(model, inputs):
     if backend == "devkit":
         devkit_tree.require()
     fa, fb, ia, ib = inputs
-    out = np.zeros(ROWS * N, np.int32)
+    out, hs = np.zeros(ROWS * N, np.int32), np.zeros(8, np.int32)
     load(KERNEL, product, backend=backend, filename="edges.cpp").launch(
-        "edges", 1, np.concatenate([fa, fb]), np.concatenate([ia, ib]), out)
+        "edges", 2, np.concatenate([fa, fb]), np.concatenate([ia, ib]), out, hs, time_limit_s=60)
+    assert hs[:4].tolist() == [1, 1, 42, 43], f"{model}: the GM flag handshake read a stale value: {hs[:4]}"
     got, want = _results(out), _expected(fa, fb, ia, ib)
     if model == "dav_c220":
         del want["div"]                  # the dav_c220 library has no integer Div (static_assert half / float)
