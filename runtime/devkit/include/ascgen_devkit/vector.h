@@ -108,10 +108,8 @@ inline bool no_partial_overlap(const void* d, uint64_t dsize, const void* s, uin
     return (dp == sp && dsize == ssize) || dp + n * dsize <= sp || sp + n * ssize <= dp;
 }
 
-template <class T> struct Wide { using type = T; };
-template <> struct Wide<half> { using type = float; };
-template <> struct Wide<bfloat16_t> { using type = float; };
-template <class T> using wide_t = typename Wide<T>::type;
+// The compute type of the element rules: float for half / bfloat16, the type itself otherwise (half.h).
+template <class T> using wide_t = ::ascgen::lib::compute_t<T>;
 
 // Run `f(dst_elem_ptr, src_elem_ptrs...)` over the active elements. All operands are checked against UB
 // once per instruction (not per element).
