@@ -174,11 +174,24 @@ def _round_to(x: np.ndarray, dtype: str) -> np.ndarray:
     return x.astype(np.int64).astype(dt.np)   # integer arithmetic wraps (two's complement), like numpy's cast
 
 
+def _maximum(a, b):
+    """The device's Max (docs/semantics.md, Element rules): NaN propagates, max(-0, +0) = +0 in either
+    order (np.maximum returns its second argument for equal zeros)."""
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, a + b, np.maximum(a, b))      # -0 + +0 = +0, -0 + -0 = -0
+
+
+def _minimum(a, b):
+    """NaN propagates, min(-0, +0) = -0 in either order."""
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, -(-a + -b), np.minimum(a, b))
+
+
 _BINARY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide,
-           "Max": np.maximum, "Min": np.minimum}
-_SCALAR = {"Adds": np.add, "Muls": np.multiply, "Maxs": np.maximum, "Mins": np.minimum}
+           "Max": _maximum, "Min": _minimum}
+_SCALAR = {"Adds": np.add, "Muls": np.multiply, "Maxs": _maximum, "Mins": _minimum}
 _UNARY = {"Exp": np.exp, "Ln": np.log, "Abs": np.abs, "Sqrt": np.sqrt, "Reciprocal": lambda v: 1.0 / v,
-          "Relu": lambda v: np.maximum(v, 0)}
+          "Relu": lambda v: _maximum(v, np.zeros_like(v))}     # Relu(NaN) = NaN, Relu(-0) = +0
 
 
 def _wide(x: np.ndarray, dtype: str) -> np.ndarray:

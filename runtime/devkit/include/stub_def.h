@@ -58,7 +58,25 @@
 #define __check_sync_alias__
 #define __host_aicore__
 #define __disable_kernel_type_autoinfer__
-#define __inout_pipe__(...)
+// The library marks its scalar-pipe accessors __inout_pipe__(S): GlobalTensor / LocalTensor GetValue,
+// SetValue and operator() (asc-devkit include/basic_api/kernel_tensor.h). On the device a GM scalar load
+// goes to memory each time; in CPU mode it is a plain pointer access g++ -O2 may hoist out of a poll loop
+// or delete with it (a flag another core writes then reads as stale zeros). An opaque call per access
+// (noipa: the caller knows nothing of the body, so it may write memory) keeps every load and store, in
+// program order. The other pipes' tags mean nothing to the model.
+#if defined(__clang__)
+#define ASCGEN_DEVKIT_PIPE_S __attribute__((noinline, optnone))   // optnone: no attribute inference either
+#else
+#define ASCGEN_DEVKIT_PIPE_S __attribute__((noipa))
+#endif
+#define ASCGEN_DEVKIT_PIPE_V
+#define ASCGEN_DEVKIT_PIPE_M
+#define ASCGEN_DEVKIT_PIPE_MTE1
+#define ASCGEN_DEVKIT_PIPE_MTE2
+#define ASCGEN_DEVKIT_PIPE_MTE3
+#define ASCGEN_DEVKIT_PIPE_FIX
+#define ASCGEN_DEVKIT_PIPE_ALL
+#define __inout_pipe__(pipe) ASCGEN_DEVKIT_PIPE_##pipe
 #define __in_pipe__(...)
 #define __out_pipe__(...)
 #define __vector__

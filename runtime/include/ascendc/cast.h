@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "ascendc/mathfn.h"
+#include "ascgen_common/elementwise.h"
 #include "ascendc/vec_engine.h"
 
 namespace ascgen {
@@ -83,25 +84,19 @@ typename F::B round_bits(double x, RoundMode mode) {
     }
 }
 
+// Float -> integer: the shared rule (ascgen_common/elementwise.h), with the RoundMode named the shared way.
 inline double round_int(double x, RoundMode mode) {
+    using R = elem::Round;
     switch (mode) {
-        case RoundMode::CAST_FLOOR: return m::floor(x);
-        case RoundMode::CAST_CEIL: return m::ceil(x);
-        case RoundMode::CAST_ROUND: return m::round(x);
+        case RoundMode::CAST_FLOOR: return elem::round_integral(x, R::Floor);
+        case RoundMode::CAST_CEIL: return elem::round_integral(x, R::Ceil);
+        case RoundMode::CAST_ROUND: return elem::round_integral(x, R::Away);
         case RoundMode::CAST_TRUNC:
-        case RoundMode::CAST_ODD: return m::trunc(x);
-        default: return m::nearbyint(x);   // CAST_NONE, CAST_RINT (default FP environment: ties to even)
+        case RoundMode::CAST_ODD: return elem::round_integral(x, R::Trunc);
+        default: return elem::round_integral(x, R::Rint);   // CAST_NONE, CAST_RINT
     }
 }
-
-template <class D>
-D saturate(double r) {
-    if (m::isnan(r)) return D(0);
-    constexpr double lo = double(std::numeric_limits<D>::lowest()), hi = double(std::numeric_limits<D>::max());
-    if (r <= lo) return std::numeric_limits<D>::lowest();
-    if (r >= hi) return std::numeric_limits<D>::max();
-    return D(r);
-}
+using elem::saturate;
 
 template <class T>
 double to_double(T v) {

@@ -116,12 +116,21 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
     L::vec_operand(srcOffset, count, "Gather", "srcOffset", loc);
     const uint64_t limit = uint64_t(src.capacity()) * sizeof(T);
     const uint8_t* base = reinterpret_cast<const uint8_t*>(src.data());
-    for (uint32_t i = 0; i < count; ++i) {
-        uint64_t off = uint64_t(srcBaseAddr) + srcOffset.data()[i];
-        ASCGEN_MEM_CHECK(off % sizeof(T) == 0 && off + sizeof(T) <= limit, loc,
-                         "Gather: srcOffset[%u] = %llu bytes is %s src (%llu bytes)", i, L::ull(off),
-                         off % sizeof(T) ? "not element-aligned in" : "outside", L::ull(limit));
-        std::memcpy(dst.data() + i, base + off, sizeof(T));
+    // Per repeat of 256 bytes, every source is read before any lane is written, as the device's vgather
+    // does: a gather of a buffer into itself (a RoPE pair swap) never reads a lane it already overwrote.
+    constexpr uint32_t per = 256 / sizeof(T);
+    T lanes[per];
+    for (uint32_t r0 = 0; r0 < count; r0 += per) {
+        const uint32_t n = count - r0 < per ? count - r0 : per;
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t i = r0 + k;
+            uint64_t off = uint64_t(srcBaseAddr) + srcOffset.data()[i];
+            ASCGEN_MEM_CHECK(off % sizeof(T) == 0 && off + sizeof(T) <= limit, loc,
+                             "Gather: srcOffset[%u] = %llu bytes is %s src (%llu bytes)", i, L::ull(off),
+                             off % sizeof(T) ? "not element-aligned in" : "outside", L::ull(limit));
+            std::memcpy(&lanes[k], base + off, sizeof(T));
+        }
+        std::memcpy(dst.data() + r0, lanes, n * sizeof(T));
     }
     ::ascgen::rt::cost(PIPE_V, count);
 }
@@ -137,15 +146,18 @@ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     int64_t need = repeatTime ? (int64_t(repeatTime - 1) * p.dstRepStride + 7 * int64_t(p.dstBlkStride) + 1) * epb : 0;
     L::vec_operand(dst, need, "Gatherb", "dst", loc);
     const uint64_t limit = uint64_t(src.capacity()) * sizeof(T);
-    for (int r = 0; r < repeatTime; ++r)
+    uint8_t blocks[8 * 32];   // a repeat's sources, read before any block is written (see Gather)
+    for (int r = 0; r < repeatTime; ++r) {
         for (int j = 0; j < 8; ++j) {
             uint64_t off = offsets.data()[r * 8 + j];
             ASCGEN_MEM_CHECK(off % 32 == 0 && off + 32 <= limit, loc,
                              "Gatherb: offset[%d] = %llu bytes is %s src (%llu bytes)", r * 8 + j, L::ull(off),
                              off % 32 ? "not 32-byte aligned in" : "outside", L::ull(limit));
-            std::memcpy(dst.data() + (int64_t(r) * p.dstRepStride + int64_t(j) * p.dstBlkStride) * epb,
-                        reinterpret_cast<const uint8_t*>(src.data()) + off, 32);
+            std::memcpy(blocks + j * 32, reinterpret_cast<const uint8_t*>(src.data()) + off, 32);
         }
+        for (int j = 0; j < 8; ++j)
+            std::memcpy(dst.data() + (int64_t(r) * p.dstRepStride + int64_t(j) * p.dstBlkStride) * epb, blocks + j * 32, 32);
+    }
     ::ascgen::rt::cost(PIPE_V, uint64_t(repeatTime) * 8 * epb);
 }
 

@@ -6,24 +6,13 @@
 #include <type_traits>
 
 #include "ascendc/mathfn.h"
+#include "ascgen_common/elementwise.h"
 #include "ascendc/vec_engine.h"
 
 namespace ascgen {
 namespace lib {
 namespace op {
 
-// Integer add/sub/mul wrap like the hardware: computed in uint64_t (no promotion to int, so no C++
-// overflow UB even for 16-bit products) and truncated to the element width.
-template <class C>
-inline C wrap(C a, C b, int k) {
-    if constexpr (std::is_integral<C>::value) {
-        using U = std::make_unsigned_t<C>;
-        uint64_t x = uint64_t(U(a)), y = uint64_t(U(b));
-        return C(U(k == 0 ? x + y : k == 1 ? x - y : x * y));
-    } else {
-        return k == 0 ? a + b : k == 1 ? a - b : a * b;
-    }
-}
 template <class C>
 constexpr void need_int() {
     static_assert(std::is_integral<C>::value, "ascgen: this vector op takes integer tensors only");
@@ -33,34 +22,28 @@ constexpr void need_float() {
     static_assert(!std::is_integral<C>::value, "ascgen: this vector op takes float/half/bfloat16 tensors only");
 }
 
-struct Add { template <class C> C operator()(C a, C b) const { return wrap(a, b, 0); } };
-struct Sub { template <class C> C operator()(C a, C b) const { return wrap(a, b, 1); } };
-struct Mul { template <class C> C operator()(C a, C b) const { return wrap(a, b, 2); } };
-struct Div {
-    template <class C>
-    C operator()(C a, C b) const {
-        if constexpr (std::is_integral<C>::value && std::is_signed<C>::value)
-            if (b == C(-1)) return wrap(C(0), a, 1);   // INT_MIN / -1 wraps instead of trapping
-        return a / b;
-    }
-};
-struct Max { template <class C> C operator()(C a, C b) const { return a > b ? a : b; } };
-struct Min { template <class C> C operator()(C a, C b) const { return a < b ? a : b; } };
+// One lane of each op: the shared element rules (ascgen_common/elementwise.h).
+struct Add { template <class C> C operator()(C a, C b) const { return elem::add(a, b); } };
+struct Sub { template <class C> C operator()(C a, C b) const { return elem::sub(a, b); } };
+struct Mul { template <class C> C operator()(C a, C b) const { return elem::mul(a, b); } };
+struct Div { template <class C> C operator()(C a, C b) const { return elem::div(a, b); } };
+struct Max { template <class C> C operator()(C a, C b) const { return elem::max(a, b); } };
+struct Min { template <class C> C operator()(C a, C b) const { return elem::min(a, b); } };
 struct And { template <class C> C operator()(C a, C b) const { need_int<C>(); return C(a & b); } };
 struct Or { template <class C> C operator()(C a, C b) const { need_int<C>(); return C(a | b); } };
-struct AddRelu { template <class C> C operator()(C a, C b) const { C r = wrap(a, b, 0); return r > C(0) ? r : C(0); } };
-struct SubRelu { template <class C> C operator()(C a, C b) const { C r = wrap(a, b, 1); return r > C(0) ? r : C(0); } };
-struct ShiftLeft { template <class C> C operator()(C a, C s) const { need_int<C>(); return C(std::make_unsigned_t<C>(a) << s); } };
-struct ShiftRight { template <class C> C operator()(C a, C s) const { need_int<C>(); return C(a >> s); } };
-struct LeakyRelu { template <class C> C operator()(C a, C s) const { return a >= C(0) ? a : C(a * s); } };
+struct AddRelu { template <class C> C operator()(C a, C b) const { return elem::relu(elem::add(a, b)); } };
+struct SubRelu { template <class C> C operator()(C a, C b) const { return elem::relu(elem::sub(a, b)); } };
+struct ShiftLeft { template <class C> C operator()(C a, C s) const { need_int<C>(); return elem::shl(a, int64_t(s)); } };
+struct ShiftRight { template <class C> C operator()(C a, C s) const { need_int<C>(); return elem::shr(a, int64_t(s)); } };
+struct LeakyRelu { template <class C> C operator()(C a, C s) const { return a >= C(0) ? a : elem::mul(a, s); } };
 
 struct Exp { template <class C> C operator()(C a) const { need_float<C>(); return m::exp(a); } };
 struct Ln { template <class C> C operator()(C a) const { need_float<C>(); return m::log(a); } };
 struct Sqrt { template <class C> C operator()(C a) const { need_float<C>(); return m::sqrt(a); } };
 struct Rsqrt { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / m::sqrt(a); } };
 struct Reciprocal { template <class C> C operator()(C a) const { need_float<C>(); return C(1) / a; } };
-struct Abs { template <class C> C operator()(C a) const { return a < C(0) ? C(-a) : a; } };
-struct Relu { template <class C> C operator()(C a) const { return a > C(0) ? a : C(0); } };
+struct Abs { template <class C> C operator()(C a) const { return elem::abs(a); } };
+struct Relu { template <class C> C operator()(C a) const { return elem::relu(a); } };
 struct Not { template <class C> C operator()(C a) const { need_int<C>(); return C(~a); } };
 
 }  // namespace op
@@ -73,11 +56,6 @@ inline void binary(const char* name, const AscendC::LocalTensor<T>& d, const Asc
     vec_operand(d, n, name, "dst", loc);
     vec_operand(a, n, name, "src0", loc);
     vec_operand(b, n, name, "src1", loc);
-    if constexpr (std::is_same<Op, op::Div>::value && std::is_integral<T>::value) {
-        for (int64_t i = 0; i < n; ++i)
-            ASCGEN_ARG_CHECK(b.data()[i] != 0, loc, "%s: integer division by zero at src1[%lld]", name,
-                             static_cast<long long>(i));
-    }
     run2(d.data(), a.data(), b.data(), n, Op{});
     rt::cost(PIPE_V, uint64_t(n));
 }
@@ -129,12 +107,9 @@ inline void shift_by_tensor(const char* name, const AscendC::LocalTensor<T>& d, 
     vec_operand(a, n, name, "src0", loc);
     vec_operand(s, n, name, "src1", loc);
     constexpr bool left = std::is_same<Op, op::ShiftLeft>::value;
-    using U = std::make_unsigned_t<T>;
     for (int64_t i = 0; i < n; ++i) {
-        int64_t k = int64_t(s.data()[i]);
-        bool l = left ? k >= 0 : k < 0;
-        k = k < 0 ? -k : k;
-        d.data()[i] = k >= int64_t(sizeof(T) * 8) ? T(0) : l ? T(U(a.data()[i]) << k) : T(a.data()[i] >> k);
+        const int64_t k = int64_t(s.data()[i]);
+        d.data()[i] = left ? elem::shl(a.data()[i], k) : elem::shr(a.data()[i], k);
     }
     rt::cost(PIPE_V, uint64_t(n));
 }

@@ -10,26 +10,17 @@
 #include <limits>
 #include "ascgen/int4.h"
 #include "vector.h"
+#include "ascgen_common/elementwise.h"
 
 namespace ascgen_devkit {
 
+// Rounding to an integral value and float -> integer saturation: the shared rule (ascgen_common/elementwise.h).
 inline double round_mode(double x, char mode) {
-    switch (mode) {
-        case 'a': return std::round(x);
-        case 'f': return std::floor(x);
-        case 'c': return std::ceil(x);
-        case 'z': return std::trunc(x);
-        default: return std::nearbyint(x);  // r, none: ties to even (default FP environment)
-    }
+    using R = ::ascgen::elem::Round;
+    return ::ascgen::elem::round_integral(x, mode == 'a' ? R::Away : mode == 'f' ? R::Floor : mode == 'c' ? R::Ceil
+                                             : mode == 'z' ? R::Trunc : R::Rint);   // r, none: ties to even
 }
-
-template <class D>
-inline D saturate(double x) {
-    if (std::isnan(x)) return D(0);
-    if (x <= double(std::numeric_limits<D>::lowest())) return std::numeric_limits<D>::lowest();
-    if (x >= double(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
-    return D(x);
-}
+using ::ascgen::elem::saturate;
 
 // A narrower float (half, bfloat16_t, float from double) rounded with `mode` from the exact value x.
 template <class D>

@@ -119,13 +119,19 @@ inline void vgather(T* dst, uint32_t* offsets, A src_addr, R dr, N repeat) {
     Plan p = plan(repeat, per);
     check_ub(d.base, d.extent(p.repeats, per), "vgather");
     check_ub(offsets, p.repeats * per * 4, "vgather");
-    for (uint64_t r = 0; r < p.repeats; ++r)
+    // A repeat reads all its sources before it writes (as vbrcb does): a gather of a buffer into itself
+    // (a RoPE pair swap) must not read lanes the same repeat already overwrote.
+    std::vector<T> lanes(per);
+    for (uint64_t r = 0; r < p.repeats; ++r) {
         for (uint64_t e = 0; e < per; ++e) {
             if (!p.active(r, e)) continue;
             const uint8_t* s = base + offsets[r * per + e];
             check_ub(s, sizeof(T), "vgather");
-            std::memcpy(d.at(r, e), s, sizeof(T));
+            std::memcpy(&lanes[e], s, sizeof(T));
         }
+        for (uint64_t e = 0; e < per; ++e)
+            if (p.active(r, e)) std::memcpy(d.at(r, e), &lanes[e], sizeof(T));
+    }
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
 }
 
@@ -138,10 +144,12 @@ inline void vgatherb(T* dst, uint32_t* offsets, uint64_t src_addr, uint64_t dr, 
     uint8_t* base = gather_base(src_addr, "vgatherb");
     check_ub(offsets, repeat * 8 * 4, "vgatherb");
     if (repeat) check_ub(dst, ((repeat - 1) * dr + 7 * db) * BLOCK + BLOCK, "vgatherb");
-    for (uint64_t r = 0; r < repeat; ++r)
+    uint8_t blocks[8 * BLOCK];   // a repeat's 8 source blocks, read before any is written (see vgather)
+    for (uint64_t r = 0; r < repeat; ++r) {
         for (uint64_t j = 0; j < 8; ++j)
-            std::memcpy(bytes_of(dst) + (r * dr + j * db) * BLOCK, list_block(uint64_t(base + offsets[r * 8 + j]), "vgatherb"),
-                        BLOCK);
+            std::memcpy(blocks + j * BLOCK, list_block(uint64_t(base + offsets[r * 8 + j]), "vgatherb"), BLOCK);
+        for (uint64_t j = 0; j < 8; ++j) std::memcpy(bytes_of(dst) + (r * dr + j * db) * BLOCK, blocks + j * BLOCK, BLOCK);
+    }
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, repeat * 8 * BLOCK / sizeof(T));
 }
 

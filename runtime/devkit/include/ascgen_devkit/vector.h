@@ -19,6 +19,7 @@
 #include <type_traits>
 #include "state.h"
 #include "tasksync.h"
+#include "ascgen_common/elementwise.h"
 
 namespace ascgen_devkit {
 
@@ -107,10 +108,8 @@ inline bool no_partial_overlap(const void* d, uint64_t dsize, const void* s, uin
     return (dp == sp && dsize == ssize) || dp + n * dsize <= sp || sp + n * ssize <= dp;
 }
 
-template <class T> struct Wide { using type = T; };
-template <> struct Wide<half> { using type = float; };
-template <> struct Wide<bfloat16_t> { using type = float; };
-template <class T> using wide_t = typename Wide<T>::type;
+// The compute type of the element rules: float for half / bfloat16, the type itself otherwise (half.h).
+template <class T> using wide_t = ::ascgen::lib::compute_t<T>;
 
 // Run `f(dst_elem_ptr, src_elem_ptrs...)` over the active elements. All operands are checked against UB
 // once per instruction (not per element).
@@ -219,12 +218,13 @@ template <class T> constexpr bool is_int = std::is_integral<T>::value;
         ascgen_devkit::binary(#name, dst, src0, src1, repeat, db, ab, bb, dr, ar, br,                        \
                               [](W a, W b) -> W { return expr; });                                          \
     }
-ASCGEN_DEVKIT_BINARY(vadd, a + b)
-ASCGEN_DEVKIT_BINARY(vsub, a - b)
-ASCGEN_DEVKIT_BINARY(vmul, a * b)
-ASCGEN_DEVKIT_BINARY(vdiv, a / b)
-ASCGEN_DEVKIT_BINARY(vmax, a > b ? a : b)
-ASCGEN_DEVKIT_BINARY(vmin, a < b ? a : b)
+// One lane of each op: the shared element rules (ascgen_common/elementwise.h).
+ASCGEN_DEVKIT_BINARY(vadd, ::ascgen::elem::add(a, b))
+ASCGEN_DEVKIT_BINARY(vsub, ::ascgen::elem::sub(a, b))
+ASCGEN_DEVKIT_BINARY(vmul, ::ascgen::elem::mul(a, b))
+ASCGEN_DEVKIT_BINARY(vdiv, ::ascgen::elem::div(a, b))
+ASCGEN_DEVKIT_BINARY(vmax, ::ascgen::elem::max(a, b))
+ASCGEN_DEVKIT_BINARY(vmin, ::ascgen::elem::min(a, b))
 ASCGEN_DEVKIT_BINARY(vand, W(a & b))
 ASCGEN_DEVKIT_BINARY(vor, W(a | b))
 #undef ASCGEN_DEVKIT_BINARY
@@ -236,8 +236,8 @@ ASCGEN_DEVKIT_BINARY(vor, W(a | b))
         using W = ascgen_devkit::wide_t<T>;                                                                  \
         ascgen_devkit::unary(#name, dst, src, repeat, db, sb, dr, sr, [](W x) -> W { return expr; });       \
     }
-ASCGEN_DEVKIT_UNARY(vabs, x < W(0) ? W(-x) : x)
-ASCGEN_DEVKIT_UNARY(vrelu, x > W(0) ? x : W(0))
+ASCGEN_DEVKIT_UNARY(vabs, ::ascgen::elem::abs(x))
+ASCGEN_DEVKIT_UNARY(vrelu, ::ascgen::elem::relu(x))
 ASCGEN_DEVKIT_UNARY(vexp, W(std::exp(x)))
 ASCGEN_DEVKIT_UNARY(vln, W(std::log(x)))
 ASCGEN_DEVKIT_UNARY(vsqrt, W(std::sqrt(x)))
@@ -255,10 +255,10 @@ ASCGEN_DEVKIT_UNARY(vnot, W(~x))
         const W s = W(ascgen_devkit::wide_t<U>(scalar));                                                     \
         ascgen_devkit::unary(#name, dst, src, repeat, db, sb, dr, sr, [s](W x) -> W { return expr; });      \
     }
-ASCGEN_DEVKIT_SCALAR(vadds, x + s)
-ASCGEN_DEVKIT_SCALAR(vmuls, x * s)
-ASCGEN_DEVKIT_SCALAR(vmaxs, x > s ? x : s)
-ASCGEN_DEVKIT_SCALAR(vmins, x < s ? x : s)
+ASCGEN_DEVKIT_SCALAR(vadds, ::ascgen::elem::add(x, s))
+ASCGEN_DEVKIT_SCALAR(vmuls, ::ascgen::elem::mul(x, s))
+ASCGEN_DEVKIT_SCALAR(vmaxs, ::ascgen::elem::max(x, s))
+ASCGEN_DEVKIT_SCALAR(vmins, ::ascgen::elem::min(x, s))
 #undef ASCGEN_DEVKIT_SCALAR
 
 // vector_dup(dst, scalar, repeat, dst block stride, src block stride, dst repeat stride, src repeat stride)
@@ -278,8 +278,8 @@ inline void vector_dup(T* dst, U scalar, uint64_t repeat, uint64_t db, uint64_t,
         ascgen_devkit::binary(#name, dst, src0, src1, repeat, db, ab, bb, dr, ar, br,                        \
                               [](W a, W b) -> W { return expr; });                                          \
     }
-ASCGEN_DEVKIT_BINARY2(vaddrelu, (a + b) > W(0) ? W(a + b) : W(0))
-ASCGEN_DEVKIT_BINARY2(vsubrelu, (a - b) > W(0) ? W(a - b) : W(0))
+ASCGEN_DEVKIT_BINARY2(vaddrelu, ::ascgen::elem::relu(::ascgen::elem::add(a, b)))
+ASCGEN_DEVKIT_BINARY2(vsubrelu, ::ascgen::elem::relu(::ascgen::elem::sub(a, b)))
 #undef ASCGEN_DEVKIT_BINARY2
 
 namespace ascgen_devkit {
@@ -311,7 +311,7 @@ inline void vmla(T* dst, T* src0, T* src1, uint64_t repeat, uint64_t db, uint64_
     using W = ascgen_devkit::wide_t<T>;
     ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src0, ab, ar),
                                            ascgen_devkit::op(src1, bb, br)};
-    auto fn = [](W a, W b, W d) -> W { return a * b + d; };
+    auto fn = [](W a, W b, W d) -> W { return ::ascgen::elem::add(::ascgen::elem::mul(a, b), d); };
     ascgen_devkit::run("vmla", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
 }
 
@@ -322,7 +322,7 @@ inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64
     const W s = W(ascgen_devkit::wide_t<U>(scalar));
     ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src, sb, sr),
                                            ascgen_devkit::op(src, sb, sr)};
-    auto fn = [s](W a, W, W d) -> W { return s * a + d; };
+    auto fn = [s](W a, W, W d) -> W { return ::ascgen::elem::add(::ascgen::elem::mul(s, a), d); };
     ascgen_devkit::run("vaxpy", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
 }
 
@@ -335,9 +335,9 @@ inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64
         const W s = W(ascgen_devkit::wide_t<U>(scalar));                                                     \
         ascgen_devkit::unary(#name, dst, src, repeat, db, sb, dr, sr, [s](W x) -> W { return expr; });      \
     }
-ASCGEN_DEVKIT_SCALAR2(vlrelu, x >= W(0) ? x : W(x * s))
-ASCGEN_DEVKIT_SCALAR2(vshl, W(x << s))
-ASCGEN_DEVKIT_SCALAR2(vshr, W(x >> s))
+ASCGEN_DEVKIT_SCALAR2(vlrelu, x >= W(0) ? x : ::ascgen::elem::mul(x, s))
+ASCGEN_DEVKIT_SCALAR2(vshl, ::ascgen::elem::shl(x, int64_t(s)))
+ASCGEN_DEVKIT_SCALAR2(vshr, ::ascgen::elem::shr(x, int64_t(s)))
 #undef ASCGEN_DEVKIT_SCALAR2
 
 // vcopy(dst, src, repeat, dst block stride, src block stride, dst repeat stride, src repeat stride)

@@ -4,6 +4,7 @@
 // integers wrap; bitwise operations work on the element's bits whatever its type.
 #pragma once
 #include "vpred.h"
+#include "ascgen_common/elementwise.h"
 
 namespace ascgen_devkit {
 namespace d3510 {
@@ -34,29 +35,6 @@ inline void bitwise(D& d, const A& a, const B& b, const vector_bool& m, int mode
     cost(D::lanes);
 }
 template <class T, class S> inline compute_t<T> scalar_as(S s) { return compute_t<T>(compute_t<S>(s)); }
-template <class T> inline compute_t<T> vmax_(compute_t<T> a, compute_t<T> b) {
-    if constexpr (std::is_floating_point<compute_t<T>>::value) { if (std::isnan(a) || std::isnan(b)) return NAN; }
-    return a > b ? a : b;
-}
-template <class T> inline compute_t<T> vmin_(compute_t<T> a, compute_t<T> b) {
-    if constexpr (std::is_floating_point<compute_t<T>>::value) { if (std::isnan(a) || std::isnan(b)) return NAN; }
-    return a < b ? a : b;
-}
-// Shift of an integer lane: left in unsigned arithmetic; right arithmetic for signed types. A negative
-// amount shifts the other way.
-template <class T> inline T shift_right(T v, int64_t k);
-template <class T> inline T shift_left(T v, int64_t k) {
-    using U = std::make_unsigned_t<T>;
-    const int w = int(sizeof(T) * 8);
-    if (k < 0) return shift_right<T>(v, -k);
-    return k >= w ? T(0) : T(U(v) << k);
-}
-template <class T> inline T shift_right(T v, int64_t k) {
-    const int w = int(sizeof(T) * 8);
-    if (k < 0) return shift_left<T>(v, -k);
-    if (k >= w) return std::is_signed<T>::value && v < 0 ? T(-1) : T(0);
-    return T(v >> k);
-}
 }  // namespace d3510
 }  // namespace ascgen_devkit
 
@@ -72,12 +50,13 @@ template <class T> inline T shift_right(T v, int64_t k) {
         ascgen_devkit::d3510::binary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask, \
                                      int(M), [](C a, auto b) { return expr; });                              \
     }
-ASCGEN_D3510_BINARY(vadd, a + C(b))
-ASCGEN_D3510_BINARY(vsub, a - C(b))
-ASCGEN_D3510_BINARY(vmul, a * C(b))
-ASCGEN_D3510_BINARY(vdiv, (std::is_integral<T>::value && C(b) == 0) ? C(-1) : C(a / C(b)))
-ASCGEN_D3510_BINARY(vmax, ascgen_devkit::d3510::vmax_<T>(a, C(b)))
-ASCGEN_D3510_BINARY(vmin, ascgen_devkit::d3510::vmin_<T>(a, C(b)))
+// One lane of each op: the shared element rules (ascgen_common/elementwise.h).
+ASCGEN_D3510_BINARY(vadd, ::ascgen::elem::add(a, C(b)))
+ASCGEN_D3510_BINARY(vsub, ::ascgen::elem::sub(a, C(b)))
+ASCGEN_D3510_BINARY(vmul, ::ascgen::elem::mul(a, C(b)))
+ASCGEN_D3510_BINARY(vdiv, ::ascgen::elem::div(a, C(b)))
+ASCGEN_D3510_BINARY(vmax, ::ascgen::elem::max(a, C(b)))
+ASCGEN_D3510_BINARY(vmin, ::ascgen::elem::min(a, C(b)))
 #undef ASCGEN_D3510_BINARY
 
 // vops(dst, src, scalar, mask, mode)
@@ -91,10 +70,10 @@ ASCGEN_D3510_BINARY(vmin, ascgen_devkit::d3510::vmin_<T>(a, C(b)))
         ascgen_devkit::d3510::unary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, int(M),               \
                                     [s](C a) { return expr; });                                              \
     }
-ASCGEN_D3510_SCALAR(vadds, a + s)
-ASCGEN_D3510_SCALAR(vmuls, a * s)
-ASCGEN_D3510_SCALAR(vmaxs, ascgen_devkit::d3510::vmax_<T>(a, s))
-ASCGEN_D3510_SCALAR(vmins, ascgen_devkit::d3510::vmin_<T>(a, s))
+ASCGEN_D3510_SCALAR(vadds, ::ascgen::elem::add(a, s))
+ASCGEN_D3510_SCALAR(vmuls, ::ascgen::elem::mul(a, s))
+ASCGEN_D3510_SCALAR(vmaxs, ::ascgen::elem::max(a, s))
+ASCGEN_D3510_SCALAR(vmins, ::ascgen::elem::min(a, s))
 #undef ASCGEN_D3510_SCALAR
 
 // Bitwise, on the lanes' bits.
@@ -119,25 +98,25 @@ template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D351
 inline void vshl(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {
     auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
     using T = typename std::remove_reference_t<decltype(d)>::elem;
-    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_left<T>(a.e()[i], int64_t(b.e()[i])); });
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ::ascgen::elem::shl<T>(a.e()[i], int64_t(b.e()[i])); });
 }
 template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
 inline void vshr(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {
     auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
     using T = typename std::remove_reference_t<decltype(d)>::elem;
-    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_right<T>(a.e()[i], int64_t(b.e()[i])); });
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ::ascgen::elem::shr<T>(a.e()[i], int64_t(b.e()[i])); });
 }
 template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
 inline void vshls(D& dst, A& src, S k, vector_bool& mask, std::integral_constant<CpuMode, M>) {
     auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
     using T = typename std::remove_reference_t<decltype(d)>::elem;
-    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_left<T>(a.e()[i], int64_t(k)); });
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ::ascgen::elem::shl<T>(a.e()[i], int64_t(k)); });
 }
 template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>
 inline void vshrs(D& dst, A& src, S k, vector_bool& mask, std::integral_constant<CpuMode, M>) {
     auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
     using T = typename std::remove_reference_t<decltype(d)>::elem;
-    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ascgen_devkit::d3510::shift_right<T>(a.e()[i], int64_t(k)); });
+    ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) { return ::ascgen::elem::shr<T>(a.e()[i], int64_t(k)); });
 }
 
 // Unary arithmetic.
@@ -149,9 +128,9 @@ inline void vshrs(D& dst, A& src, S k, vector_bool& mask, std::integral_constant
         ascgen_devkit::d3510::unary(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, int(M),               \
                                     [](C a) { return expr; });                                               \
     }
-ASCGEN_D3510_UNARY(vabs, a < C(0) ? C(-a) : a)
-ASCGEN_D3510_UNARY(vneg, C(-a))
-ASCGEN_D3510_UNARY(vrelu, a > C(0) ? a : C(0))
+ASCGEN_D3510_UNARY(vabs, ::ascgen::elem::abs(a))
+ASCGEN_D3510_UNARY(vneg, ::ascgen::elem::neg(a))
+ASCGEN_D3510_UNARY(vrelu, ::ascgen::elem::relu(a))
 #undef ASCGEN_D3510_UNARY
 #define ASCGEN_D3510_FLOAT_UNARY(name, fn)                                                                    \
     template <class D, class A, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A)>                          \

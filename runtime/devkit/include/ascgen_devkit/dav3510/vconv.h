@@ -12,6 +12,7 @@
 #include <cfenv>
 #include <limits>
 #include "valu.h"
+#include "ascgen_common/elementwise.h"
 
 namespace ascgen_devkit {
 namespace d3510 {
@@ -31,15 +32,11 @@ template <Part V> inline void cvt_mode(CvtModes& m, std::integral_constant<Part,
 template <Part_T V> inline void cvt_mode(CvtModes& m, std::integral_constant<Part_T, V>) { m.pp = true; }
 template <CpuMode V> inline void cvt_mode(CvtModes& m, std::integral_constant<CpuMode, V>) { m.merge = int(V); }
 
+// The library's ROUND order, mapped to the shared rounding rule (ascgen_common/elementwise.h).
 inline double round_as(double v, int mode) {
-    switch (mode) {
-        case 0: return std::nearbyint(v);          // the default environment rounds to nearest even
-        case 1: return std::round(v);
-        case 2: return std::floor(v);
-        case 3: return std::ceil(v);
-        case 4: return std::trunc(v);
-        default: return std::nearbyint(v);
-    }
+    using R = ::ascgen::elem::Round;
+    constexpr R order[] = {R::Rint, R::Away, R::Floor, R::Ceil, R::Trunc};
+    return ::ascgen::elem::round_integral(v, mode >= 0 && mode < 5 ? order[mode] : R::Rint);
 }
 template <class T> constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
 template <class T> constexpr bool is_num = std::is_arithmetic<T>::value || is_low_float<T>;
@@ -50,11 +47,7 @@ inline bool convert(To& out, From v, const CvtModes& m) {
     if constexpr (!is_num<To> || !is_num<From>) {
         return false;
     } else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
-        const double x = double(float(v));
-        if (std::isnan(x)) { out = To(0); return true; }
-        const double r = round_as(x, m.round);
-        const double lo = double(std::numeric_limits<To>::min()), hi = double(std::numeric_limits<To>::max());
-        out = r <= lo ? std::numeric_limits<To>::min() : r >= hi ? std::numeric_limits<To>::max() : To(r);
+        out = ::ascgen::elem::saturate<To>(round_as(double(float(v)), m.round));   // NaN -> 0, saturating
         return true;
     } else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value) {
         if (sizeof(From) >= 4 && m.round != 0) return false;     // inexact int -> float in another rounding
