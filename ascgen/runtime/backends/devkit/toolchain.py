@@ -133,7 +133,7 @@ def _tree_stamp(root: Path) -> str:
 
 def _model_stamp() -> str:
     # The model's headers and the shared ones it includes: the precompiled library header depends on both.
-    files = sorted(p for d in (model_dir(), resources.common_dir()) for p in d.rglob("*") if p.is_file())
+    files = sorted(p for d in (model_dir(), resources.common_dir(), resources.core_dir() / "include") for p in d.rglob("*") if p.is_file())
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + f.read_bytes())
