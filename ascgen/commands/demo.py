@@ -18,8 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ascgen import console, products
-
-DEFAULT_PRODUCT = "ascend910_93"
+from ascgen.commands import DEFAULT_PRODUCT
 
 
 def add_arguments(parser) -> None:
