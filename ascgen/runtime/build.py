@@ -308,14 +308,11 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
     try:
         inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
-        console.step(f"compiling {name}...")
-        try:
+        with console.long_step(f"compiling {name}"):
             if len(inputs) == 1:
                 _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
             else:
                 _compile_parallel(name, sources, compiler, flags, inputs, workdir, tmp_so)
-        finally:
-            console.done()
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{so_path.name}.", suffix=".tmp")
         os.close(fd)
         shutil.copyfile(tmp_so, tmp)
