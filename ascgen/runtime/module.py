@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 import cffi
 
 from ascgen import config, products, resources
-from ascgen.errors import KernelError, SpecError
+from ascgen.errors import CompileError, KernelError, SpecError
 from ascgen.runtime import analysis, binding, build, gm_guard, host_rewrite, limits, wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
@@ -146,6 +147,22 @@ def locate_at_definition(exc: KernelError, kernel: KernelEntry) -> None:
     exc.args = (text[:at] + note + text[at:] if at >= 0 else text + "\n" + note,)
 
 
+# Headers of the advanced API (Matmul, Softmax, ...) and of its tiling: the real library has them, the
+# builtin backend's AscendC:: headers do not.
+_ADVANCED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]((?:kernel_tiling|lib|adv_api|tiling)/[^>"]+)[>"]', re.M)
+
+
+def advanced_api_hint(text: str, source: str) -> str:
+    """The hint for a builtin-backend build of a source that includes advanced-API headers ("" if none)."""
+    found = _ADVANCED_INCLUDE.search(text)
+    if not found:
+        return ""
+    line = text.count("\n", 0, found.start()) + 1
+    return (f"Hint: {Path(source).name}:{line} includes {found.group(1)}: the source uses the advanced API: run with "
+            "--backend devkit (load(..., backend=\"devkit\")); it needs the asc-devkit tree: ASCGEN_ASC_DEVKIT; "
+            "how to get it: docs/devkit.md")
+
+
 def _checked_defines(defines) -> dict:
     """The user's macros: identifier names, single-line values (they become #define lines)."""
     if defines is None:
@@ -189,7 +206,11 @@ class Module:
             raise SpecError(f"kernel_type {kernel_type!r} is not one of {', '.join(KERNEL_TYPES)}")
         self.kernel_type_override = kernel_type
         self.is_program = host_main
-        self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
+        try:
+            self.info: SourceInfo = analysis.analyse_source(text, name, self.include_dirs, self.defines)
+        except CompileError as exc:
+            self._raise_hinted(exc, text, name)
+            raise
         # Further translation units of a program (commands/run.py); their kernels are launched from host code only.
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
@@ -212,14 +233,25 @@ class Module:
         extra = self._wrapped_extra_sources()
         # Only the architecture macros go on the command line; the user's are #defined inside the wrapper
         # after the emulated headers, so `-D X=5` cannot break them.
-        so = build.compile_shared(
-            [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
-            include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
-            extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
+        try:
+            so = build.compile_shared(
+                [build.SourceText(text, f"<ascgen wrapper of {Path(self.source).name}>"), *extra],
+                include_dirs=[resources.include_dir(), *self.include_dirs], defines=self.arch_defines,
+                extra_flags=(*build.native_flags(), *self.extra_flags), name=label)
+        except CompileError as exc:
+            self._raise_hinted(exc, self.text, self.source)
+            raise
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:
             self._register(inst)
+
+    def _raise_hinted(self, exc: CompileError, text: str, source: str) -> None:
+        """Raise `exc` with the advanced-API hint when this builtin-backend source includes the library's
+        headers (the raw "No such file" alone does not say where to go); else return."""
+        hint = advanced_api_hint(text, source) if getattr(self, "backend", "builtin") == "builtin" else ""
+        if hint:
+            raise CompileError(f"{exc}\n{hint}") from exc
 
     def _wrapped_extra_sources(self) -> list:
         """The program's other source files, each behind the wrapper's prelude (their <<<>>> launches rewritten)."""
