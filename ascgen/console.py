@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 
 logger = logging.getLogger("ascgen")
-HEARTBEAT_S = 5.0            # off a terminal, a long step prints a line this often (the promise: < 10 s)
+HEARTBEAT_S = 8.0            # off a terminal, a long step prints a line this often (the promise: < 10 s)
 REDRAW_S = 0.5               # on a terminal, the status line is redrawn this often
 _TRANSIENT = "ascgen_transient"       # record attribute: a status line (terminal only), not a log line
 _STEP = "ascgen_step"                 # record attribute: a status line on a terminal, a line elsewhere
