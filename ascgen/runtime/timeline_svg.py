@@ -55,7 +55,7 @@ def render(report) -> str:
     t_end = max((e.t for e in events), default=0.0) or 1.0
     x = lambda t: LEFT + WIDTH * t / t_end  # noqa: E731 - cycles to pixels
     y = lambda core: TOP + rows[core] * (LANE + GAP)  # noqa: E731
-    height = TOP + len(rows) * (LANE + GAP) + 30 + 16 * len(report.tasks)
+    height = TOP + len(rows) * (LANE + GAP) + 40 + 16 * len(report.tasks)
     width = LEFT + WIDTH + 20
     title = f"SuperKernel on {report.product} ({report.options or 'default options'}): {len(report.tasks)} tasks, " \
             f"{len(report.races)} race(s)"
@@ -64,17 +64,17 @@ def render(report) -> str:
            _el("title", title), _el("rect", x=0, y=0, width=width, height=height, fill="white"),
            _el("text", title, x=LEFT, y=16, font_size=13, font_weight="bold")]
     bottom = TOP + len(rows) * (LANE + GAP)
-    for k, a, b in overlaps(span, len(report.tasks)):
-        out.append(_el("rect", x=f"{x(a):.1f}", y=TOP - 6, width=f"{max(1.0, x(b) - x(a)):.1f}", height=bottom - TOP + 6,
-                       fill="#fff3b0", stroke="#c9a400", stroke_dasharray="3,2", class_="overlap",
-                       data_task=k))
-        out.append(_el("text", f"early start {k}->{k + 1}", x=f"{x(a) + 2:.1f}", y=TOP - 8, font_size=9, fill="#8a6d00"))
     for core, row in rows.items():
         out.append(_el("text", lanes[core], x=LEFT - 6, y=y(core) + LANE - 5, text_anchor="end"))
     for (core, task), (a, b) in sorted(span.items()):
         colour = PALETTE[task % len(PALETTE)] if task >= 0 else "#999"
         out.append(_el("rect", x=f"{x(a):.1f}", y=y(core), width=f"{max(1.0, x(b) - x(a)):.1f}", height=LANE,
                        fill=colour, class_="task", data_task=task, data_core=lanes[core]))
+    for k, a, b in overlaps(span, len(report.tasks)):
+        out.append(_el("rect", x=f"{x(a):.1f}", y=TOP - 6, width=f"{max(1.0, x(b) - x(a)):.1f}", height=bottom - TOP + 6,
+                       fill="#ffd700", fill_opacity=0.25, stroke="#c9a400", stroke_dasharray="3,2", class_="overlap",
+                       data_task=k))
+        out.append(_el("text", f"early start {k}->{k + 1}", x=f"{x(a) + 2:.1f}", y=TOP - 8, font_size=9, fill="#8a6d00"))
     waiting: dict[tuple[int, int], float] = {}
     for e in sorted(events, key=lambda e: e.t):
         where = f"{e.file.rsplit('/', 1)[-1]}:{e.line}" if e.file else ""
@@ -108,6 +108,9 @@ def render(report) -> str:
     out.append(_el("line", x1=LEFT, x2=LEFT + WIDTH, y1=bottom + 4, y2=bottom + 4, stroke="#444"))
     out.append(_el("text", "0", x=LEFT, y=bottom + 16))
     out.append(_el("text", f"{t_end:,.0f} modeled cycles", x=LEFT + WIDTH, y=bottom + 16, text_anchor="end"))
+    key = "| SetNextTaskStart \u00b7 \u25b2 WaitPreTaskEnd returns \u00b7 pale: blocked in the wait \u00b7 yellow band: early-start overlap" \
+          + (" \u00b7 red: a race" if report.races else "")
+    out.append(_el("text", key, x=LEFT, y=bottom + 30 + 16 * len(report.tasks), font_size=10, fill="#444"))
     for k, name in enumerate(report.tasks):
         yy = bottom + 30 + 16 * k
         out.append(_el("rect", x=LEFT, y=yy - 9, width=10, height=10, fill=PALETTE[k % len(PALETTE)]))
