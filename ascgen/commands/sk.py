@@ -226,6 +226,9 @@ def run(args) -> int:
         chain = _chain(args, outputs)
     else:
         task, verify = _single(args, outputs)
+        if not args.alone and not (task.reads or task.writes):
+            console.warn("no GM argument is in:, out: or inout:, so the generated neighbours have nothing to "
+                         "touch and the kernel runs alone; pass its inputs as in:FILE and outputs as out:FILE:NBYTES")
         chain = [task] if args.alone else _with_neighbours(task, args)
     verdict, report, error, seconds = _run_chain(chain, args)
     wrong = verify() if verify and verdict == "clean" else []

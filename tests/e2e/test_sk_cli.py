@@ -91,3 +91,12 @@ def test_run_races_on_one_task_points_to_sk(files, capsys):
                  "--arg", f"in:{tmp / 'x.bin'}", "--arg", f"out:{tmp / 'y.bin'}:{4 * N}", "--arg", str(N)])
     err = capsys.readouterr().err
     assert code == 0 and "cannot show a cross-task race" in err and "ascgen sk good.cpp" in err, err
+
+
+def test_bad_input_is_one_error_and_exit_2(capsys):
+    assert main(["sk"]) == 2
+    assert "give a source file and --kernel NAME" in capsys.readouterr().err
+    assert main(["sk", str(SK_BUGS / "good.cpp"), "--kernel", "scale"]) == 2
+    assert "--block-dim" in capsys.readouterr().err
+    assert main(["sk", str(SK_BUGS / "good.cpp"), "--kernel", "scale", "--block-dim", "8", "--product", "ascend310p"]) == 2
+    assert "has no SuperKernel" in capsys.readouterr().err
