@@ -82,3 +82,50 @@ def test_default_handler_off_a_terminal_writes_plain_lines(monkeypatch):
     finally:
         logger.handlers[:], logger.level, logger.propagate = saved[0], saved[1], saved[2]
     assert err.getvalue() == "compiling add_relu...\nascgen: warning: careful\n"
+
+
+def test_the_devkit_header_precompile_speaks_at_once_and_keeps_speaking(routed, monkeypatch, tmp_path):
+    """The real call site (runtime/devkit.py) with the compiler replaced by a fake slow step."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from ascgen import products
+    from ascgen.runtime import devkit
+    monkeypatch.setattr(console, "HEARTBEAT_S", 0.1)
+    monkeypatch.setattr(console, "REDRAW_S", 0.02)
+
+    def slow_compiler(cmd, **kw):
+        assert routed.seen, "no line before the slow step started"
+        time.sleep(0.5)
+        open(cmd[-1], "wb").close()              # the precompiled header the real compiler would write
+        return SimpleNamespace(returncode=0, stdout="", stderr="")
+    monkeypatch.setattr(subprocess, "run", slow_compiler)
+    devkit._build_pch("g++", [], products.get("ascend910b"), tmp_path / "lib.h", tmp_path / "lib.h.gch")
+    lines = [text for _, text in routed.seen]
+    assert lines[0] == "precompiling the Ascend C library for ascend910b: about 2 minutes, once per product...", lines
+    assert len([t for t in lines if t.startswith("precompiling the Ascend C library for ascend910b: 0 s")]) >= 2, lines
+    assert (tmp_path / "lib.h.gch").is_file()
+
+
+def test_on_a_terminal_the_status_line_is_redrawn_in_place(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    logger = logging.getLogger("ascgen")
+    saved = logger.handlers[:], logger.level, logger.propagate
+    logger.handlers[:] = []
+    logger.setLevel(logging.NOTSET)
+    err = Tty()
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr(console, "REDRAW_S", 0.02)
+    try:
+        with console.long_step("compiling big", total=2) as step:
+            time.sleep(0.1)
+            step.advance(2)
+            time.sleep(0.1)
+    finally:
+        logger.handlers[:], logger.level, logger.propagate = saved[0], saved[1], saved[2]
+    text = err.getvalue()
+    assert text.startswith("compiling big...") and "\r\033[Kcompiling big: 2/2 sources, 0 s" in text, repr(text)
+    assert "\n" not in text                     # one line, redrawn; cleared at the end
+    assert text.endswith("\r\033[K")
