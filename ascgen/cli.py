@@ -18,6 +18,7 @@ COMMANDS = {
     "emit": ("ascgen.commands.emit", "emit Ascend C for every kernel a spec file defines"),
     "test": ("ascgen.commands.test", "run every kernel of a spec on the emulator against numpy"),
     "run": ("ascgen.commands.run", "build and run hand-written Ascend C on the CPU emulator"),
+    "sk": ("ascgen.commands.sk", "run a kernel as a SuperKernel task between generated neighbours: races, hangs"),
     "check": ("ascgen.commands.check", "static task-sync verification of Ascend C sources"),
     "demo": ("ascgen.commands.demo", "the end-to-end example"),
     "cache": ("ascgen.commands.cache", "show or empty the cache of compiled kernels"),
@@ -29,15 +30,20 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     command never fails because another command's module cannot be imported."""
     parser = argparse.ArgumentParser(prog="ascgen", description="Generate, emulate and check Ascend C kernels.")
     parser.add_argument("--version", action="version", version=f"ascgen {__version__}")
+    _add_verbosity(parser, default=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("-q", "--quiet", action="store_true", help="print only results and errors")
-        p.add_argument("-v", "--verbose", action="store_true", help="print more detail")
+        _add_verbosity(p, default=argparse.SUPPRESS)     # after the subcommand too; never resets the global one
         p.set_defaults(_module=module_name)
         if name == selected:
             importlib.import_module(module_name).add_arguments(p)
     return parser
+
+
+def _add_verbosity(parser, default) -> None:
+    parser.add_argument("-q", "--quiet", action="store_true", default=default, help="print only results and errors")
+    parser.add_argument("-v", "--verbose", action="store_true", default=default, help="print more detail")
 
 
 def _selected_command(argv: list[str]) -> str | None:
@@ -50,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(_selected_command(argv))
     args = parser.parse_args(argv)
     if not args.command:
-        parser.print_help()
+        parser.print_help(sys.stderr)        # a usage error: help on stderr, exit 2 (argparse's convention)
         return 2
     console.configure(quiet=args.quiet, verbose=args.verbose)
     module = importlib.import_module(args._module)

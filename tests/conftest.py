@@ -6,6 +6,9 @@ import os
 import tempfile
 from pathlib import Path
 
+# ascgen's pytest plugin (the entry point registers it when ascgen is installed; the same name, so once).
+pytest_plugins = ["ascgen.pytest_plugin"]
+
 
 def _test_cache() -> Path:
     explicit = os.environ.get("ASCGEN_TEST_CACHE_DIR")

@@ -9,6 +9,7 @@ Layers, lowest first; a module may import its own package and the packages its l
     check       the static checker                                       foundation, source
     codegen     plan, placement, render, builder SuperKernels            foundation, builder, runtime
     commands    cli, __main__, one module per subcommand                 anything
+    pytest_plugin  fixtures and spec items for pytest                    anything but itself
 
 And no import cycle between modules at all.
 """
@@ -29,6 +30,7 @@ ALLOWED = {
     "check": {"foundation", "source"},
     "codegen": {"foundation", "builder", "runtime"},
     "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "commands"},
+    "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "commands"},
 }
 
 

@@ -29,6 +29,15 @@ def _expand(sources) -> list[str]:
     return out
 
 
+def _checked_line(source: str, result, product) -> str:
+    """What `check -v` says per file, so a clean file is visibly checked, not silently skipped."""
+    kernels = ", ".join(result.kernels) or "no kernel entry"
+    errors = sum(d.severity == "error" for d in result.diagnostics)
+    rules = f"the task-sync rules and the {product} rules" if product else "the task-sync rules (no --product)"
+    return (f"checked {source}: {len(result.kernels)} kernel(s) ({kernels}) against {rules}: "
+            f"{errors} error(s), {len(result.diagnostics) - errors} other finding(s), {len(result.skipped)} skipped")
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
                         help="Ascend C source files (.cpp, .asc), or folders to search for them")
@@ -54,6 +63,7 @@ def run(args) -> int:
             continue
         diagnostics += result.diagnostics
         skipped += result.skipped
+        console.verbose(_checked_line(source, result, args.product))
     console.done()
     if args.format == "json":
         print(check_format.to_json(diagnostics, skipped))

@@ -5,8 +5,9 @@
    task-sync calls from the data flow (w is host data, so add prefetches it before its wait);
 3. emit every task's Ascend C and the TorchAir `superkernel.py` snippet;
 4. run the SuperKernel on the emulator with early start and without, check both against numpy, print the
-   modeled gain and write a Chrome trace;
-5. `--bug` plants a misplaced SetNextTaskStart (before scale's tile loop) and shows the race report.
+   modeled gain and write a Chrome trace and the timeline picture;
+5. plant two bugs in the emitted scale.cpp and show what the emulator reports: a SetNextTaskStart moved
+   before the tile loop (a race) and one skipped on core 0 (a hang). `--bug` shows only the race.
 """
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ascgen import console, products
-
-DEFAULT_PRODUCT = "ascend910_93"
+from ascgen.commands import DEFAULT_PRODUCT
 
 
 def add_arguments(parser) -> None:
@@ -28,7 +28,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("-o", "--out", default="ascgen-demo", help="folder for the emitted files and the trace")
     parser.add_argument("--length", type=int, default=1 << 16, help="elements per buffer (default 65536)")
     parser.add_argument("--bug", action="store_true",
-                        help="plant a misplaced SetNextTaskStart in the first task and show the race report")
+                        help="only plant a misplaced SetNextTaskStart in the first task and show the race report")
     parser.add_argument("--seed", type=int, default=None, help="schedule seed (perturbs thread interleavings)")
     parser.add_argument("--treat-as-effective", action="store_true",
                         help="on a product documented compile-only (ascend910b), run the calls as the library "
@@ -68,6 +68,17 @@ def plant_bug(source: str) -> str:
     moved = f"{wait_line.group(1)}{set_line.group(0).strip()}  // BUG (planted by ascgen demo --bug)\n"
     at = without.index(wait_line.group(0)) + len(wait_line.group(0))
     return without[:at] + moved + without[at:]
+
+
+def plant_hang(source: str) -> str:
+    """Skip SetNextTaskStart on core 0: the boundary's flag round never completes, the next task's waiters
+    would hang the device."""
+    set_line = re.search(r"^([ \t]*)(AscendC::SetNextTaskStart<[^>]*>\(\);)[^\n]*\n", source, re.M)
+    if not set_line:
+        raise RuntimeError("demo: the emitted source has no SetNextTaskStart to skip")
+    planted = (f"{set_line.group(1)}if (AscendC::GetBlockIdx() != 0) {{  // BUG (planted by ascgen demo): core 0 skips it\n"
+               f"{set_line.group(1)}    {set_line.group(2)}\n{set_line.group(1)}}}\n")
+    return source[:set_line.start()] + planted + source[set_line.end():]
 
 
 def _numpy_truth(x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -139,27 +150,54 @@ def run(args) -> int:
     console.info("   the same from the early-start run alone (docs/timeline.md):")
     console.info("\n".join("   " + line for line in str(rep1.timeline()).splitlines()[1:]))
     console.info(f"   trace: {trace} (open in https://ui.perfetto.dev)")
-    console.info(f"done in {time.perf_counter() - t0:.1f} s")
+    svg = out / "demo_timeline.svg"
+    svg.write_text(rep1.timeline_svg())
+    console.info(f"   picture: {svg} (cores x time; open it in a browser)")
     if not (ok1 and ok0) or rep1.races:
         console.warn("the demo's SuperKernel gave a wrong result or a race: this is a bug in ascgen")
         return 1
-    return 0
+    race = _run_bug(sk, product, out, x, w, args, step=5)
+    hang = _run_hang(sk, out, x, w, args)
+    console.info(f"done in {time.perf_counter() - t0:.1f} s: the clean SuperKernel passed, the planted race and "
+                 "the planted hang were both reported (ascgen sk runs your own kernels the same way)")
+    return 0 if race == 1 and hang == 1 else 1
 
 
-def _run_bug(sk, product, out: Path, x, w, args) -> int:
-    bug_dir = out / "bug"
+def _planted(sk, out: Path, folder: str, plant) -> tuple[str, Path, int]:
+    """The first task's emitted source with a bug planted, written to out/folder: (task file, path, line)."""
+    bug_dir = out / folder
     bug_dir.mkdir(parents=True, exist_ok=True)
     sources = sk.sources()
     first = next(iter(sources))
-    planted = plant_bug(sources[first])
+    planted = plant(sources[first])
     (bug_dir / first).write_text(planted)
     line = next(i for i, s in enumerate(planted.splitlines(), 1) if "BUG (planted" in s)
-    console.info(f"== 3. plant the bug: {bug_dir / first}:{line} calls SetNextTaskStart before the tile loop")
-    arrays, report = sk.run({"x": x, "w": w}, source_dir=out, overrides={first: bug_dir / first},
+    return first, bug_dir / first, line
+
+
+def _run_bug(sk, product, out: Path, x, w, args, step: int = 3) -> int:
+    first, path, line = _planted(sk, out, "bug", plant_bug)
+    console.info(f"== {step}. plant a race: {path}:{line} calls SetNextTaskStart before the tile loop")
+    arrays, report = sk.run({"x": x, "w": w}, source_dir=out, overrides={first: path},
                             schedule_seed=args.seed, treat_as_effective=args.treat_as_effective)
-    console.info(f"== 4. run with race detection: {len(report.races)} race(s)")
+    console.info(f"   run with race detection: {len(report.races)} race(s)")
     if not report.races:
         console.warn("the planted bug was not detected: this is a bug in ascgen")
         return 2
     print(report.format_races())
     return 1
+
+
+def _run_hang(sk, out: Path, x, w, args) -> int:
+    from ascgen.errors import HangError
+    first, path, line = _planted(sk, out, "hang", plant_hang)
+    console.info(f"== 6. plant a hang: {path}:{line} skips SetNextTaskStart on core 0")
+    try:
+        sk.run({"x": x, "w": w}, source_dir=out, overrides={first: path}, schedule_seed=args.seed,
+               treat_as_effective=args.treat_as_effective)
+    except HangError as exc:
+        console.info("   the emulator sees every live core blocked and reports instead of hanging:")
+        print(exc)
+        return 1
+    console.warn("the planted hang was not detected: this is a bug in ascgen")
+    return 2

@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 
 from ascgen import console, products
+from ascgen.commands import DEFAULT_PRODUCT
 from ascgen.builder import load_spec
 from ascgen.builder.ir import TASK_SYNC_MODES
 from ascgen.codegen.emit import emit_files
@@ -15,7 +16,8 @@ from ascgen.errors import SpecError
 
 def add_arguments(parser) -> None:
     parser.add_argument("spec", help="a Python spec file that builds ascgen.builder.Kernel objects")
-    parser.add_argument("--product", "-p", required=True, help="product id or alias (see `ascgen products`)")
+    parser.add_argument("--product", "-p", default=DEFAULT_PRODUCT,
+                        help=f"product id or alias (see `ascgen products`; default {DEFAULT_PRODUCT})")
     parser.add_argument("-o", "--out", default=".", help="output folder (default: the current folder)")
     parser.add_argument("--host", action="store_true",
                         help="also write a host main.cpp, CMakeLists.txt and data for direct <<<>>> invocation "

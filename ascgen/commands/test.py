@@ -11,14 +11,16 @@ tested.
 """
 from __future__ import annotations
 
+import json
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ascgen import console, products
+from ascgen.commands import DEFAULT_PRODUCT
 from ascgen.errors import KernelError
 from ascgen.runtime import backends
 
@@ -272,7 +274,7 @@ MAX_LENGTH = 1 << 26     # elements: 256 MiB per float32 array, several arrays p
 def add_arguments(parser) -> None:
     parser.add_argument("spec", help="a spec file (Python defining ascgen.builder kernels)")
     parser.add_argument("--product", action="append", default=None,
-                        help="product to test on (repeatable; default ascend910b)")
+                        help=f"product to test on (repeatable; default {DEFAULT_PRODUCT})")
     parser.add_argument("--kernel", action="append", default=None, help="test only this kernel (repeatable)")
     parser.add_argument("--length", type=int, action="append", default=None,
                         help="test this length instead of the default set (repeatable)")
@@ -280,6 +282,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--backend", choices=(*backends.names(), "both"), default=backends.DEFAULT,
                         help=f"{backends.help_text()}; both: run every case on builtin and devkit and require "
                              "bit-identical outputs (a differential test)")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="json: every kernel and case with its verdict, for scripts")
 
 
 def run(args) -> int:
@@ -297,10 +301,14 @@ def run(args) -> int:
                             f"(it defines: {', '.join(k.name for k in kernels)})")
         kernels = [k for k in kernels if k.name in args.kernel]
     results = []
-    for product in args.product or ["ascend910b"]:
+    for product in args.product or [DEFAULT_PRODUCT]:
         for kernel in kernels:
             results.append(check_kernel(kernel, product, args.length, args.seed, args.backend))
-    print(format_table(results))
     failed = sum(not r.ok for r in results)
+    if args.format == "json":
+        print(json.dumps({"passed": len(results) - failed, "failed": failed,
+                          "kernels": [asdict(r) | {"ok": r.ok} for r in results]}, indent=2, default=str))
+        return 1 if failed else 0
+    print(format_table(results))
     console.info(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -22,7 +22,7 @@ from pathlib import Path
 import cffi
 
 from ascgen import config, products
-from ascgen.errors import KernelError, SpecError
+from ascgen.errors import CompileError, KernelError, SpecError
 from ascgen.runtime import analysis, backends, binding, build, gm_guard, host_rewrite, limits
 from ascgen.runtime.build import cache, wrapper
 from ascgen.source.launches import has_launches
@@ -205,7 +205,11 @@ class Module:
         self.kernel_type_override = kernel_type
         self.is_program = host_main
         self._analysis_dirs = self.backend.analysis_include_dirs()
-        self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), self.defines)
+        try:
+            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), self.defines)
+        except CompileError as exc:
+            self._raise_hinted(exc, text, name)
+            raise
         # Further translation units of a program (commands/run.py); their kernels are launched from host code only.
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
@@ -229,13 +233,24 @@ class Module:
         sources = [build.SourceText(self.backend.wrapper_text(self, instances),
                                     f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
         options = self.backend.build_options(self, extra)
-        so = build.compile_shared(sources, include_dirs=options.include_dirs, defines=options.defines,
-                                  extra_flags=options.flags, link_libs=options.link_libs, name=options.name)
+        try:
+            so = build.compile_shared(sources, include_dirs=options.include_dirs, defines=options.defines,
+                                      extra_flags=options.flags, link_libs=options.link_libs, name=options.name)
+        except CompileError as exc:
+            self._raise_hinted(exc, self.text, self.source)
+            raise
         self.backend.after_link(self, so, sources, options)
         self.so_path = so
         self._lib = _dlopen(so)
         for inst in instances:
             self._register(inst)
+
+    def _raise_hinted(self, exc: CompileError, text: str, source: str) -> None:
+        """Raise `exc` with the advanced-API hint when this builtin-backend source includes the library's
+        headers (the raw "No such file" alone does not say where to go); else return."""
+        hint = self.backend.compile_hint(text, source)
+        if hint:
+            raise CompileError(f"{exc}\n{hint}") from exc
 
     def _wrapped_extra_sources(self) -> list:
         """The program's other source files, each behind the wrapper's prelude (their <<<>>> launches rewritten)."""

@@ -1,5 +1,5 @@
-"""`ascgen demo` end to end, as a user runs it (subprocess): the clean story exits 0, `--bug` exits 1
-with the race report."""
+"""`ascgen demo` end to end, as a user runs it (subprocess): the clean story, then the same SuperKernel
+with a planted race and a planted hang, each report shown, exits 0; `--bug` alone exits 1 with the race."""
 import os
 import re
 import subprocess
@@ -31,6 +31,12 @@ def test_demo_runs_checks_and_reports_the_gain(tmp_path):
     # the one-run model of "without early start" agrees with the run that had it off
     assert re.search(rf"without early start\s+{no} cycles", out), out
     assert (tmp_path / "demo" / "demo_trace.json").is_file()
+    assert (tmp_path / "demo" / "demo_timeline.svg").read_text().startswith("<svg")
+    # the product, not only the gain: the planted race and the planted hang, each with its report
+    assert "SUMMARY: ascgen: RAW race y scale.cpp:" in out and "(producer tail)" in out, out
+    assert "ERROR: ascgen: hang at the boundary task 0 \"scale\" -> task 1 \"add\"" in out, out
+    assert re.search(r"SUMMARY: ascgen: hang flag \d+ round 1 missing AIV0 \(scale\.cpp:\d+\)", out), out
+    assert "core 0 skips it" in (tmp_path / "demo" / "hang" / "scale.cpp").read_text()
 
 
 def test_demo_bug_shows_the_race_report(tmp_path):

@@ -59,7 +59,10 @@ def test_wheel_from_the_sdist_ships_runtime_and_templates(sdist, tmp_path):
                    check=True, capture_output=True, timeout=600)
     with zipfile.ZipFile(next(out.glob("ascgen-*.whl"))) as whl:
         names = set(whl.namelist())
+        entry_points = next(whl.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
+    # pytest finds the plugin by this entry point, under the module's own name (docs/pytest.md)
+    assert "[pytest11]\nascgen.pytest_plugin = ascgen.pytest_plugin" in entry_points, entry_points
     for shipped in ("ascgen/_runtime/include/kernel_operator.h", "ascgen/_templates/kernel.cpp.j2",
-                    "ascgen/py.typed", "ascgen/check/paths.py"):
+                    "ascgen/py.typed", "ascgen/check/paths.py", "ascgen/pytest_plugin.py"):
         assert shipped in names
     assert not any(n.startswith("ascgen-demo") or n.startswith("ascgen/ascgen-demo") for n in names)

@@ -42,6 +42,10 @@ class Backend:
     def build_options(self, module, extra_sources) -> BuildOptions:
         raise NotImplementedError
 
+    def compile_hint(self, text: str, source: str) -> str:
+        """One line added to a failed analysis or build of `source` that says where to go ("" for none)."""
+        return ""
+
     def after_link(self, module, so: Path, sources, options: BuildOptions) -> None:
         """Check the linked module (raise CompileError)."""
 

@@ -1,12 +1,29 @@
 """The builtin backend: ascgen's own Ascend C library (runtime/include) over the core runtime."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ascgen import resources
 from ascgen.runtime import build
 from ascgen.runtime.backends.base import Backend, BuildOptions
 from ascgen.runtime.build import wrapper
+
+
+# Headers of the advanced API (Matmul, Softmax, ...) and of its tiling: the real library has them, the
+# builtin backend's AscendC:: headers do not.
+_ADVANCED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]((?:kernel_tiling|lib|adv_api|tiling)/[^>"]+)[>"]', re.M)
+
+
+def advanced_api_hint(text: str, source: str) -> str:
+    """The hint for a builtin-backend build of a source that includes advanced-API headers ("" if none)."""
+    found = _ADVANCED_INCLUDE.search(text)
+    if not found:
+        return ""
+    line = text.count("\n", 0, found.start()) + 1
+    return (f"Hint: {Path(source).name}:{line} includes {found.group(1)}: the source uses the advanced API: run with "
+            "--backend devkit (load(..., backend=\"devkit\")); it needs the asc-devkit tree: ASCGEN_ASC_DEVKIT; "
+            "how to get it: docs/devkit.md")
 
 
 class BuiltinBackend(Backend):
@@ -22,3 +39,6 @@ class BuiltinBackend(Backend):
         return BuildOptions(include_dirs=[*resources.include_dirs(), *module.include_dirs],
                             defines=module.arch_defines, flags=[*build.native_flags(), *module.extra_flags],
                             name=Path(module.source).stem)
+
+    def compile_hint(self, text: str, source: str) -> str:
+        return advanced_api_hint(text, source)

@@ -334,14 +334,11 @@ def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
     try:
         inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
-        console.step(f"compiling {name}...")
-        try:
+        with console.long_step(f"compiling {name}"):
             if len(inputs) == 1:
                 _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
             else:
                 _compile_parallel(name, sources, compiler, flags, inputs, workdir, tmp_so)
-        finally:
-            console.done()
         if not tmp_so.is_file() or tmp_so.stat().st_size == 0:
             raise CompileError(f"compiling {name}: the compiler {compiler} reported success but wrote no shared "
                                f"object. Hint: set ASCGEN_CXX (or CXX) to g++ or clang++.")

@@ -270,6 +270,17 @@ class Report:
         from ascgen.runtime.report import trace
         return trace.write_chrome_trace(self, path)
 
+    def timeline_svg(self) -> str:
+        """The timeline as an SVG picture: cores x time, task bodies, set/wait marks, races in red."""
+        from ascgen.runtime import timeline_svg
+        return timeline_svg.render(self)
+
+    def _repr_svg_(self) -> str:             # notebooks show the picture
+        return self.timeline_svg()
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{__import__('html').escape(str(self))}</pre>\n{self.timeline_svg()}"
+
     def __str__(self) -> str:
         parts = [f"SuperKernel on {self.product} ({self.options or 'default options'}): "
                  f"{len(self.tasks)} tasks, {len(self.races)} race(s), {len(self.lints)} lint(s)"]

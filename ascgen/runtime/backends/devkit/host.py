@@ -147,13 +147,14 @@ def _build(root: Path, product, compiler: str, flags: list[str], headers: str, f
     shared = [(host_dir() / "src" / src, [compiler, *flags, "-shared", "-x", "c++", str(host_dir() / "src" / src),
                                           "-o", str(work / name)], None) for name, src in SHARED_LIBS.items()]
     try:
-        console.progress(f"compiling the asc-devkit tiling library for {product.id} "
-                         f"({len(jobs)} of {len(sources)} sources)...")
-        try:
+        with console.long_step(f"compiling the asc-devkit tiling library for {product.id}", total=len(jobs + shared),
+                               expect=f"{len(jobs + shared)} sources, a few minutes, once per product") as step:
+            def run_one(job):
+                out = _run(job)
+                step.advance()          # the count moves as sources finish
+                return out
             with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-                results = list(pool.map(_run, jobs + shared))
-        finally:
-            console.done()
+                results = list(pool.map(run_one, jobs + shared))
         failed = [(job[0], out) for job, out in zip(jobs + shared, results) if out is not None]
         if failed:
             src, out = failed[0]

@@ -240,11 +240,9 @@ def _build_pch(compiler, flags, product, header: Path, gch: Path) -> None:
     if not gch.is_file():
         header.write_text('// ascgen devkit backend: the library, precompiled\n#include "kernel_operator.h"\n')
         tmp = folder / f".{PCH_NAME}.{os.getpid()}.gch"
-        console.progress(f"precompiling the asc-devkit headers for {product.id}...")
-        try:
+        with console.long_step(f"precompiling the Ascend C library for {product.id}",
+                               expect="about 2 minutes, once per product"):
             proc = build.run_tool([compiler, *flags, "-x", "c++-header", str(header), "-o", str(tmp)])
-        finally:
-            console.done()
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
             raise CompileError("precompiling the asc-devkit headers failed:\n" + "\n".join(proc.stderr.splitlines()[:30]))
