@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ascgen import config, console, products, resources
+from ascgen import config, console, resources
 from ascgen.errors import CompileError
 from ascgen.runtime.build import cache as cache_folder
 from ascgen.runtime import build
