@@ -31,7 +31,7 @@ def cache_dir() -> Path:
     """The cache folder in use (compiled kernels, the core runtime, ...): ASCGEN_CACHE_DIR, default
     ~/.cache/ascgen. ascgen tags a folder it creates, or finds empty, with CACHEDIR.TAG and then owns it;
     a folder holding other files and no tag (a mistaken ASCGEN_CACHE_DIR=$HOME) is never written into:
-    the cache goes to its `ascgen/` subfolder instead (runtime/cache.py warns)."""
+    the cache goes to its `ascgen/` subfolder instead (runtime/build/cache.py warns)."""
     configured, _ = cache_setting()
     known = _claimed.get(str(configured))
     if known is not None:

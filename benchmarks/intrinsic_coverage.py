@@ -55,7 +55,8 @@ sys.exit(rc)
 
 
 def measure(tests: list[str]) -> dict[str, list[str]]:
-    from ascgen.runtime import build, devkit_intrinsics as table
+    from ascgen.runtime import build
+    from ascgen.runtime.backends.devkit import intrinsics as table
     implemented = {r.name for r in table.ROWS if set(r.cells.values()) & set("IPF")}
     with tempfile.TemporaryDirectory(prefix="ascgen-coverage-") as tmp:
         wrapper, log = Path(tmp) / "cxx", Path(tmp) / "log.jsonl"
@@ -92,7 +93,7 @@ def main() -> None:
     mapping = {"_about": about, **mapping}
     out = REPO / a.out
     out.write_text(json.dumps(mapping, indent=1) + "\n")
-    from ascgen.runtime import devkit_intrinsics as table
+    from ascgen.runtime.backends.devkit import intrinsics as table
     table.write_all(mapping)
     print(f"{len(mapping) - 1} implemented intrinsics instantiated in tested kernels; wrote {out} and the generated files")
 

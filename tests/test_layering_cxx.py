@@ -48,7 +48,7 @@ MAY_INCLUDE = {
     "devkit-host": {"devkit-host", "common"},
 }
 # The include folders (-I), searched in this order for a file of each role; runtime/include is the
-# devkit build's too (after the model folder), as ascgen/runtime/devkit.py sets it.
+# devkit build's too (after the model folder), as ascgen/runtime/backends/devkit/toolchain.py sets it.
 INCLUDE_DIRS = {
     "builtin": ("runtime/include", "runtime/core/include", "runtime/common"),
     "core": ("runtime/include", "runtime/core/include", "runtime/core", "runtime/common"),

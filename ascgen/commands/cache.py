@@ -1,6 +1,6 @@
 """`ascgen cache info` / `ascgen cache clear`: where compiled kernels are cached, how much space they use,
 and emptying the cache. The cap (ASCGEN_CACHE_LIMIT, default 1 GiB) is kept by least-recently-used
-eviction after each build. `clear` removes only what ascgen wrote (runtime/cache.py); `info --format json`
+eviction after each build. `clear` removes only what ascgen wrote (runtime/build/cache.py); `info --format json`
 is the same facts for scripts."""
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
   checker's parse and the source analysis read it as a plain header; tests/runtime/test_product_cxx.py
   regenerates it and fails on any difference; `product_cxx.write_arch_header()` rewrites it).
 * `soc_table(product)` is the devkit host library's ascgen_soc_table.h, written into the build cache
-  (it names the emulated product, so it differs per build; ascgen/runtime/devkit_host.py).
+  (it names the emulated product, so it differs per build; ascgen/runtime/backends/devkit/host.py).
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from ascgen.runtime.trace import Event, event_from_record
+from ascgen.runtime.report.trace import Event, event_from_record
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#bab0ac")
 RACE = "#d62728"

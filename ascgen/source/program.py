@@ -1,6 +1,6 @@
 """Facts about a host program's `main`, read from its text.
 
-The runtime renames a program's `main` (runtime/wrapper.py), and a renamed `main` loses the one rule only
+The runtime renames a program's `main` (runtime/build/wrapper.py), and a renamed `main` loses the one rule only
 `main` has: flowing off its end returns 0. For any other function that is undefined behaviour, and g++ at
 -O2 takes it at its word: the end of the body becomes unreachable and control runs into whatever code
 the compiler placed next (batch_matmul's host main ran into an exception cleanup path and freed a string

@@ -1,4 +1,4 @@
-"""The intrinsic table (ascgen/runtime/devkit_intrinsics.py) is the truth about the devkit model's headers:
+"""The intrinsic table (ascgen/runtime/backends/devkit/intrinsics.py) is the truth about the devkit model's headers:
 
 * the files generated from it (missing.h, dav3510/others.h, docs/intrinsics.md) are what it gives today;
 * on every arch, the family headers define exactly the names the table calls implemented or partial, in the
@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from ascgen import resources
-from ascgen.runtime import build, devkit, devkit_intrinsics as table
+from ascgen.runtime import build
+from ascgen.runtime.backends.devkit import intrinsics as table, toolchain as devkit
 from tests.devkit import header_scan
 from tests.paths import REPO
 
@@ -35,8 +36,8 @@ def coverage() -> dict:
 def test_the_generated_files_are_what_the_table_gives():
     stale = [str(p.relative_to(REPO)) for p, text in table.generated(coverage()).items()
              if not p.is_file() or p.read_text() != text]
-    assert not stale, (f"stale: {', '.join(stale)}; run python -c 'import json; from ascgen.runtime import "
-                       f"devkit_intrinsics as t; t.write_all(json.load(open(\"{COVERAGE_FILE.relative_to(REPO)}\")))'")
+    assert not stale, (f"stale: {', '.join(stale)}; run python -c 'import json; from ascgen.runtime.backends.devkit import "
+                       f"intrinsics as t; t.write_all(json.load(open(\"{COVERAGE_FILE.relative_to(REPO)}\")))'")
 
 
 def _expected(row, arch) -> tuple[bool, set[str]]:

@@ -85,12 +85,12 @@ def test_default_handler_off_a_terminal_writes_plain_lines(monkeypatch):
 
 
 def test_the_devkit_header_precompile_speaks_at_once_and_keeps_speaking(routed, monkeypatch, tmp_path):
-    """The real call site (runtime/devkit.py) with the compiler replaced by a fake slow step."""
+    """The real call site (runtime/backends/devkit/toolchain.py) with the compiler replaced by a fake slow step."""
     import subprocess
     from types import SimpleNamespace
 
     from ascgen import products
-    from ascgen.runtime import devkit
+    from ascgen.runtime.backends.devkit import toolchain as devkit
     monkeypatch.setattr(console, "HEARTBEAT_S", 0.1)
     monkeypatch.setattr(console, "REDRAW_S", 0.02)
 

@@ -4,7 +4,7 @@ core and task, the set and wait marks, the early-start overlap, races outlined i
 import xml.etree.ElementTree as ET
 
 from ascgen.runtime.report import Access, Race, Report
-from ascgen.runtime.trace import Event
+from ascgen.runtime.report.trace import Event
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 

@@ -2,7 +2,7 @@
 // (ASCENDC_CPU_DEBUG=1) includes but does not ship. Written for ascgen; the intrinsics are implemented in
 // the family headers under ascgen_devkit/ on the ascgen core (rt.h). Anything the library calls that is not
 // implemented there is declared only (ascgen_devkit/missing.h, generated from the intrinsic table
-// ascgen/runtime/devkit_intrinsics.py), so the link names it (docs/intrinsics.md).
+// ascgen/runtime/backends/devkit/intrinsics.py), so the link names it (docs/intrinsics.md).
 #pragma once
 #include <cstdint>
 #include <cstddef>

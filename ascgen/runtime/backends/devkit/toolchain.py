@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
-from ascgen.runtime import build, devkit_intrinsics
+from ascgen.runtime import build
+from ascgen.runtime.backends.devkit import intrinsics as devkit_intrinsics
 from ascgen.runtime.build import cache as cache_folder
 
 # The architectures whose intrinsics the CPU model implements: the intrinsic table's columns (dav_m200: those
@@ -257,7 +258,7 @@ _FUNCTION = re.compile(r"(?:[\w:]+ )?(?:ascgen_devkit::(?:unimpl::)?)?([A-Za-z_]
 
 
 def _intrinsic(symbol: str) -> str | None:
-    """The intrinsic an undefined symbol is: a name the intrinsic table declares (devkit_intrinsics.py), or
+    """The intrinsic an undefined symbol is: a name the intrinsic table declares (backends/devkit/intrinsics.py), or
     anything returning the declared-only ascgen_devkit::Missing (the SIMT stand-ins of dav3510/simt.h)."""
     m = _FUNCTION.match(symbol)
     if not m or m.group(1) == "operator":

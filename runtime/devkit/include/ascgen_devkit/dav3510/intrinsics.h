@@ -1,6 +1,6 @@
 // dav_3510 (ascend950): the register-based vector ISA and the DMA forms its library code uses, on the
 // ascgen core. Included by ../intrinsics.h for __NPU_ARCH__ == 3510 only. What it lacks is declared in
-// ../missing.h and others.h, both generated from the intrinsic table (ascgen/runtime/devkit_intrinsics.py).
+// ../missing.h and others.h, both generated from the intrinsic table (ascgen/runtime/backends/devkit/intrinsics.py).
 #pragma once
 // KernelMode and AscendC::GmAlloc / GmFree: the CPU-debug host API the library's buffer allocator names.
 #include "ascgen/host_icpu.h"
