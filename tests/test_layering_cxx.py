@@ -11,7 +11,7 @@ still differ); a role may include only the roles its row allows:
 
 So the builtin library never includes the devkit. And no include reaches another include folder with
 `../`: a file names what it includes through the include folder that holds it ("ascgen/rt.h", never
-"../../../include/ascgen/rt.h"), so moving a folder changes the include path, not the sources.
+"../../../core/include/ascgen/rt.h"), so moving a folder changes the include path, not the sources.
 
 Includes resolve as the compiler does: beside the including file, then through the include folders; what
 resolves to nothing under runtime/ (the asc-devkit tree, system and generated headers) is not ours.
@@ -141,7 +141,7 @@ def test_the_known_crossings_are_still_there():
     # the builtin library reaching into the devkit (its include path has no devkit folder: only by ../)
     ("runtime/include/ascendc/x.h", '#include "../../devkit/include/ascgen_devkit/state.h"\n', "a builtin file includes"),
     # the devkit reaching the core's interface with ../ instead of its include folder
-    ("runtime/devkit/include/ascgen_devkit/x.h", '#include "../../../include/ascgen/rt.h"\n', "with '../'"),
+    ("runtime/devkit/include/ascgen_devkit/x.h", '#include "../../../core/include/ascgen/rt.h"\n', "with '../'"),
     ("runtime/devkit/include/ascgen_devkit/x.h", '#include "ascgen/rt.h"\n', None),
     # ../ inside one include folder is fine
     ("runtime/devkit/include/ascgen_devkit/dav3510/x.h", '#include "../state.h"\n', None),

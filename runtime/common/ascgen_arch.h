@@ -35,9 +35,9 @@ constexpr const Arch& of(int npu_arch) {
 
 // The architecture this translation unit is compiled for.
 #if defined(__NPU_ARCH__)
-inline constexpr const Arch& kThis = of(__NPU_ARCH__);
+inline constexpr Arch kThis = of(__NPU_ARCH__);
 #else
-inline constexpr const Arch& kThis = of(kDefaultArch);
+inline constexpr Arch kThis = of(kDefaultArch);
 #endif
 
 }  // namespace arch

@@ -27,7 +27,7 @@ def model_root() -> str:
 def preprocess(arch: int) -> str:
     runtime = resources.runtime_dir()
     cmd = [build.find_compiler(), "-E", "-x", "c++", "-std=c++17", f"-D__NPU_ARCH__={arch}", "-DASCENDC_CPU_DEBUG=1",
-           f"-I{model_root()}", f"-I{resources.include_dir()}", f"-I{resources.common_dir()}",
+           f"-I{model_root()}", *(f"-I{d}" for d in resources.include_dirs()), f"-I{resources.common_dir()}",
            str(runtime / "devkit" / "include" / "stub_def.h")]
     return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 

@@ -85,7 +85,7 @@ def test_a_build_reaching_every_declared_name_reports_exactly_those(arch, tmp_pa
                    + "".join(f"    (void){n}();\n" for n in declared) + "}\n")
     so = tmp_path / "probe.so"
     cmd = [build.find_compiler(), "-std=c++17", "-O0", "-g0", "-w", "-fPIC", "-shared", f"-D__NPU_ARCH__={arch}",
-           "-DASCENDC_CPU_DEBUG=1", f"-I{header_scan.model_root()}", f"-I{resources.include_dir()}",
+           "-DASCENDC_CPU_DEBUG=1", f"-I{header_scan.model_root()}", *(f"-I{d}" for d in resources.include_dirs()),
            f"-I{resources.common_dir()}", str(src), "-o", str(so)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]

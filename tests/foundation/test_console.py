@@ -86,10 +86,10 @@ def test_default_handler_off_a_terminal_writes_plain_lines(monkeypatch):
 
 def test_the_devkit_header_precompile_speaks_at_once_and_keeps_speaking(routed, monkeypatch, tmp_path):
     """The real call site (runtime/backends/devkit/toolchain.py) with the compiler replaced by a fake slow step."""
-    import subprocess
     from types import SimpleNamespace
 
     from ascgen import products
+    from ascgen.runtime import build
     from ascgen.runtime.backends.devkit import toolchain as devkit
     monkeypatch.setattr(console, "HEARTBEAT_S", 0.1)
     monkeypatch.setattr(console, "REDRAW_S", 0.02)
@@ -99,7 +99,7 @@ def test_the_devkit_header_precompile_speaks_at_once_and_keeps_speaking(routed, 
         time.sleep(0.5)
         open(cmd[-1], "wb").close()              # the precompiled header the real compiler would write
         return SimpleNamespace(returncode=0, stdout="", stderr="")
-    monkeypatch.setattr(subprocess, "run", slow_compiler)
+    monkeypatch.setattr(build, "run_tool", slow_compiler)   # every compiler the devkit runs goes through it
     devkit._build_pch("g++", [], products.get("ascend910b"), tmp_path / "lib.h", tmp_path / "lib.h.gch")
     lines = [text for _, text in routed.seen]
     assert lines[0] == "precompiling the Ascend C library for ascend910b: about 2 minutes, once per product...", lines
