@@ -63,3 +63,12 @@ def test_a_peer_write_before_the_owners_tpipe_survives_its_fill(tree):
         module.launch("tscm_order", 1, x, y)
         np.testing.assert_array_equal(y.view(np.uint16), x.view(np.uint16))
 
+
+def test_a_dav3510_matmul_with_a_tscm_input_is_no_longer_refused():
+    from ascgen import products
+    from ascgen.runtime import devkit
+    text = ("AscendC::Matmul<\n"
+            "    AscendC::MatmulType<AscendC::TPosition::TSCM, CubeFormat::NZ, half, false, LayoutMode::NONE, false,\n"
+            "                        AscendC::TPosition::VECOUT>,\n"
+            "    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>> mm;\n")
+    devkit.check_matmul_inputs(text, "k.asc", products.get("ascend950"))
