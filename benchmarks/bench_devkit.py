@@ -1,7 +1,7 @@
 """Benchmarks of the devkit backend (docs/devkit.md shows the numbers with the commands).
 
     python benchmarks/bench_devkit.py sweep [--backend builtin devkit] [--jobs 2] [--only SUBSTR] [--exclude SUBSTR...] [--json F]
-                                            [--self-verify]
+                                            [--self-verify] [--repeat N]
     python benchmarks/bench_devkit.py compile          # cold / PCH / cached load of one kernel
     python benchmarks/bench_devkit.py hostlib          # the advanced API's host library: cold / warm
     python benchmarks/bench_devkit.py addrelu          # add+relu on 2**24 float32, both backends vs numpy
@@ -336,10 +336,13 @@ def sweep(args) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="ascgen-devkit-sweep-"))
     results: list[Run] = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for r in pool.map(lambda job: drive(job[0], job[1], workdir), jobs):
-            results.append(r)
-            print(f"{r.result:4}  {r.backend:7}  {r.example}[{r.scenario}]  {r.seconds:5.1f}s  {r.cause}", flush=True)
-            if args.json:           # after every run, so a sweep stopped part-way still leaves its rows
+        # --repeat: one job's runs one after another in the same folder (the build's cache key holds the
+        # source's path, so every run after the first loads the cached build)
+        for runs in pool.map(lambda job: [drive(job[0], job[1], workdir) for _ in range(args.repeat)], jobs):
+            for r in runs:
+                results.append(r)
+                print(f"{r.result:4}  {r.backend:7}  {r.example}[{r.scenario}]  {r.seconds:5.1f}s  {r.cause}", flush=True)
+            if args.json:           # after every job, so a sweep stopped part-way still leaves its rows
                 Path(args.json).write_text(json.dumps([asdict(x) for x in results], indent=1))
     shutil.rmtree(workdir, ignore_errors=True)
     print()
@@ -616,6 +619,9 @@ def main(argv=None) -> int:
     s.add_argument("--self-verify", action="store_true",
                    help="also run examples without verify_result.py whose own main prints 'test pass' "
                         "(most of 04_advanced_api); such a run passes on its pass line")
+    s.add_argument("--repeat", type=int, default=1,
+                   help="run each example N times in a row (a stress loop: a verdict that depends on thread "
+                        "timing shows as a pass rate below N; later runs load the cached build)")
     sub.add_parser("compile")
     sub.add_parser("hostlib")
     a = sub.add_parser("addrelu")

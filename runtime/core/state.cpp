@@ -136,14 +136,15 @@ int npu_arch() {
 }
 const char* core_name() { return tl_core ? tl_core->label.c_str() : "host"; }
 
-void local_publish(int hw, uint64_t base, uint64_t bytes) {
+void local_publish(int hw, uint64_t base, uint64_t bytes, void* inbox) {
     if (!tl_core || hw < 0 || hw >= core::CoreState::kLocals) return;
     tl_core->pub_base[hw].store(base, std::memory_order_relaxed);
     tl_core->pub_len[hw].store(bytes, std::memory_order_relaxed);
+    tl_core->pub_inbox[hw].store(inbox, std::memory_order_relaxed);
     tl_core->pub_task.store(tl_core->task, std::memory_order_release);
 }
 
-bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc) {
+bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc, void** inbox) {
     core::Run* run = tl_run;
     if (!run || !tl_core || tl_core->task < 0 || hw < 0 || hw >= core::CoreState::kLocals) return false;
     const int ratio = std::max(1, run->cfg.ratio);
@@ -158,6 +159,7 @@ bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc) {
     }
     *base = peer.pub_base[hw].load(std::memory_order_relaxed);
     *bytes = peer.pub_len[hw].load(std::memory_order_relaxed);
+    if (inbox) *inbox = peer.pub_inbox[hw].load(std::memory_order_relaxed);
     return true;
 }
 

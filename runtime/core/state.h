@@ -98,6 +98,7 @@ struct CoreState {
     // its group's cores once pub_task says the current task).
     static constexpr int kLocals = 8;
     std::atomic<uint64_t> pub_base[kLocals] = {}, pub_len[kLocals] = {};
+    std::atomic<void*> pub_inbox[kLocals] = {};
     std::atomic<int> pub_task{-1};
 };
 

@@ -89,9 +89,7 @@ def check_product(product) -> None:
 #   Matmul runs the workspace mode: the client copies a UB input to GM as a flat tensor and the server reads
 #   it back with the matrix's own row stride, so rows padded in UB land shifted (matmul_vecout: K = 31
 #   halves, 930 of 961 results wrong). The SSBUF mode, which copies UB straight into L1, is not modelled.
-# * TSCM. The AIVs copy their data into the AIC's L1 (copy_ubuf_to_cbuf), but each core's module copy
-#   places its L1 buffers on its own, and that copy is not ordered with the AIC's use of the same bytes:
-#   matmul_tscm_src_vecout gave a wrong answer in 1 of 3 identical runs.
+# (TSCM runs: the AIVs' copy into the AIC's L1 is ordered after the AIC's TPipe fill, ascgen_devkit/peer.h.)
 _MATMUL_AB = re.compile(r"\bMatmul\s*<\s*(?:AscendC::)?MatmulType\s*<\s*(?:AscendC::)?TPosition::(\w+)[^>]*>\s*,"
                         r"\s*(?:AscendC::)?MatmulType\s*<\s*(?:AscendC::)?TPosition::(\w+)", re.S)
 _REFUSED_POSITIONS = {
@@ -99,8 +97,6 @@ _REFUSED_POSITIONS = {
                     "in this CPU build the library's dav_3510 Matmul runs its workspace mode, which passes a UB "
                     "input through GM with the matrix's row stride instead of the UB's, so padded rows come out "
                     "shifted (wrong numbers); the SSBUF mode that copies UB straight into L1 is not modelled"),
-    "TSCM": "the AIVs' copy into the AIC's L1 is not ordered with the AIC's own use of L1 in this model "
-            "(matmul_tscm_src_vecout gave a wrong answer in 1 of 3 runs)",
 }
 
 

@@ -100,10 +100,12 @@ ASCGEN_RT_API void wait_pre_task_end(bool force, Loc loc);
 // ---- local buffers across the cores of a group ----
 // dav_3510 moves data between the local buffers of an AIC and its AIVs (Fixpipe L0C -> an AIV's UB, an AIV's
 // UB -> the AIC's L1). Each core publishes its buffers on entering a task (`hw`: the library's Hardware
-// index); a core finds its peer's: the group's AIC (sub < 0) or its AIV `sub`. Waits until that core has
-// entered the current task; false when the launch has no such core.
-ASCGEN_RT_API void local_publish(int hw, uint64_t base, uint64_t bytes);
-ASCGEN_RT_API bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc);
+// index), with `inbox`, an opaque pointer the writers of that buffer share (the devkit model's ordering of
+// peer writes with the owner's buffer fill, ascgen_devkit/peer.h); a core finds its peer's: the group's AIC
+// (sub < 0) or its AIV `sub`. Waits until that core has entered the current task; false when the launch
+// has no such core.
+ASCGEN_RT_API void local_publish(int hw, uint64_t base, uint64_t bytes, void* inbox = nullptr);
+ASCGEN_RT_API bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc, void** inbox = nullptr);
 
 // ---- modeled timeline ----
 // Account work on a pipe of this core: `units` are bytes for MTE1/MTE2/MTE3/FIX, elements for V/M/S.

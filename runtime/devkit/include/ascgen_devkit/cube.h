@@ -24,6 +24,7 @@
 #include "ascgen/int4.h"
 #include "dma.h"
 #include "globals.h"
+#include "peer.h"
 #include "state.h"
 #include "tasksync.h"
 
@@ -504,6 +505,7 @@ inline uint64_t nz_block_bytes(uint64_t dst_stride, uint64_t esize) {
 struct FixDst {
     int hw = HW_GM;
     LocalBuf buf{};
+    void* inbox = nullptr;   // a peer's buffer: its inbox (peer.h)
 };
 inline FixDst fix_to_gm() { return FixDst{}; }
 inline FixDst fix_to_local(int hw) { return FixDst{hw, bufs[hw]}; }
@@ -538,9 +540,10 @@ inline void fixpipe(D* dst, S* src, uint64_t n_size, uint64_t m_size, uint64_t d
     check_buf(HW_L0C, src, src_need, name, "src (L0C)");
     static thread_local std::vector<D> row;
     row.resize(n_size > c0o ? n_size : c0o);
+    PeerWriter local(to.buf, to.inbox);
     const auto put = [&](D* d, const D* s, uint64_t count) {
         if (to_gm) store_gm(reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(s), count * sizeof(D));
-        else std::memcpy(d, s, count * sizeof(D));
+        else local.put(reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(s), count * sizeof(D));
     };
     for (uint64_t k = 0; k < nd; ++k) {
         const S* sk = src + k * src_nd * 256;     // srcNdStride: 1024-byte units (16 x 16 of 4 bytes)

@@ -2,9 +2,11 @@
 //
 // Buffer and queue notifications (AscendCBuf*, AscendCQueCreate, AscendCTBufPool*...) feed tikicpulib's own
 // bookkeeping checks; this backend checks at the intrinsic layer instead, so they only record where this
-// core's local buffers are (AscendCBufAbsAddr) and otherwise accept the notification.
+// core's local buffers are (AscendCBufAbsAddr, which also orders the TPipe's fill of them before the peers'
+// writes, peer.h) and otherwise accept the notification.
 #pragma once
 #include <cstdint>
+#include "peer.h"
 #include "state.h"
 
 inline void AscendCBufAbsAddr(uint8_t hw, uint64_t addr, uint64_t len) {
@@ -16,6 +18,7 @@ inline void AscendCBufAbsAddr(uint8_t hw, uint64_t addr, uint64_t len) {
         ascgen_devkit::regs.l1_base = addr;
         ascgen_devkit::regs.l1_len = len;
     }
+    ascgen_devkit::inbox_filled(hw);   // the TPipe has just filled its buffers: the peers' writes again
 }
 template <class... A> inline void AscendCBufInit(A...) {}
 template <class... A> inline void AscendCBufAlloc(A...) {}

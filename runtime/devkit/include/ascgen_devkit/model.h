@@ -202,10 +202,12 @@ inline void enter() {
     regs = fresh;
     forget_local_allocators();
     if (aic) learn_library_buffers();
-    // Published for the group's other cores (dav_3510 moves data between an AIC's and its AIVs' buffers).
+    // Published for the group's other cores (dav_3510 moves data between an AIC's and its AIVs' buffers),
+    // with the inbox that orders their writes after this core's TPipe fill (peer.h).
     for (int hw : {HW_UB, HW_L1}) {
         lib_bufs[hw] = library_buffer(hw);
-        rt::local_publish(hw, lib_bufs[hw].base, lib_bufs[hw].len);
+        inbox_reset(hw);
+        rt::local_publish(hw, lib_bufs[hw].base, lib_bufs[hw].len, &inboxes[hw]);
     }
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
     d3510::enter();

@@ -66,11 +66,13 @@ inline void load2d_v2(int hw, T* dst, const T* src, uint64_t m_start, uint64_t k
 
 // Every core's module copy has its own library buffers; a kernel names a peer's buffer by an address in its
 // own copy's buffer of that kind (the library's CPU mode does the same). `p` in this copy's buffer `hw`
-// becomes the same offset in the peer's: the group's AIC (sub < 0) or AIV `sub`.
-inline uint8_t* on_peer(int sub, int hw, const void* p, uint64_t bytes, LocalBuf* peer, const char* name) {
+// becomes the same offset in the peer's: the group's AIC (sub < 0) or AIV `sub`. `inbox`: the peer's, through
+// which every write into that buffer goes (PeerWriter, peer.h).
+inline uint8_t* on_peer(int sub, int hw, const void* p, uint64_t bytes, LocalBuf* peer, void** inbox,
+                        const char* name) {
     const LocalBuf& own = lib_bufs[hw];
     uint64_t base = 0, len = 0;
-    if (!::ascgen::rt::local_of_peer(sub, hw, &base, &len, at(name)))
+    if (!::ascgen::rt::local_of_peer(sub, hw, &base, &len, at(name), inbox))
         ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(name),
                            "%s: this launch has no %s to reach (it moves data between an AIC and its AIVs: launch "
                            "the kernel as MIX, e.g. __mix__(1, 2))", name,
@@ -202,7 +204,7 @@ inline void copy_matrix_cc_to_ub(D* dst, S* src, uint64_t /*sid*/, uint64_t n_si
         // The part's first element in L0C (NZ: row i at i * 16, 16-column block b at b * srcStride * 16).
         S* s = src + (dual_dst_ctl == 1 ? part * m * 16 : 0) + (dual_dst_ctl == 2 ? part * (n / 16) * src_stride * 16 : 0);
         FixDst to{HW_UB, {}};
-        D* d = reinterpret_cast<D*>(d3510::on_peer(sub, HW_UB, dst, sizeof(D), &to.buf, name));
+        D* d = reinterpret_cast<D*>(d3510::on_peer(sub, HW_UB, dst, sizeof(D), &to.buf, &to.inbox, name));
         fixpipe(d, s, n, m, dst_stride, src_stride, unit_flag, int(quant_pre), relu_pre, channel_split, layout, to,
                 name);
     }
@@ -219,8 +221,9 @@ inline void local_to_peer(int from_hw, int to_hw, int sub, void* dst, const void
     if (nburst == 0 || b == 0) return;
     check_in(lib_bufs[from_hw], from_hw, src, (nburst - 1) * ss + b, name, "src");
     LocalBuf peer{};
-    uint8_t* d = on_peer(sub, to_hw, dst, (nburst - 1) * ds + b, &peer, name);
-    copy_rows(d, static_cast<const uint8_t*>(src), nburst, b, ds, ss, false);
+    void* inbox = nullptr;
+    uint8_t* d = on_peer(sub, to_hw, dst, (nburst - 1) * ds + b, &peer, &inbox, name);
+    PeerWriter(peer, inbox).rows(d, static_cast<const uint8_t*>(src), nburst, b, ds, ss);
     ::ascgen::rt::cost(pipe, nburst * b);
 }
 }  // namespace d3510
