@@ -471,7 +471,7 @@ def test_ascend950_register_kernel_is_exact_and_its_ub_faults_name_the_line(tree
     assert "vlds" in text and "outside" in text and "reg3510.cpp:" in text, text
 
 
-def test_a_dav3510_matmul_with_a_ub_or_tscm_input_is_refused_at_its_line():
+def test_a_dav3510_matmul_with_a_ub_input_is_refused_at_its_line():
     # The library's CPU build runs dav_3510's Matmul in its workspace mode, which reads a UB input back with
     # the matrix's row stride (matmul_vecout computed wrong numbers): refused before any build.
     from ascgen import products
