@@ -113,7 +113,9 @@ class DevkitBackend(Backend):
         # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
         defines = {**module.arch_defines, **devkit.defines(module.product), "ASCGEN_BACKEND_HOOKS": HOOKS_HEADER}
         incs = [*devkit.include_dirs(self.root), *resources.include_dirs(), *module.include_dirs]
-        flags = [*devkit.model_flags(), *devkit.pch_flags(module.product, defines), *module.extra_flags]
+        model = devkit.model_flags()
+        # the isolated worker's -g1 is already a model flag: the same flags, so the same cached module
+        flags = [*model, *devkit.pch_flags(module.product, defines), *(f for f in module.extra_flags if f not in model)]
         libs: list[str] = []
         if devkit_host.needs_host(_host_texts(module, extra_sources)):
             # the host program uses the tiling API: the library's tiling sources, built once per product
