@@ -35,9 +35,10 @@ def _module(kernel, backend):
 
 
 # (M, N, K): one element (m == 1 keeps whole fractals, not GEMV), a ragged K under one slice with ragged M
-# and N, and a long ragged K (64 slices, the last of 63) with ragged M and N.
-@pytest.mark.parametrize("name, shapes", [("matmul_relu", [(1, 1, 1), (40, 48, 100)]),
-                                          ("matmul_bf16", [(33, 17, 4095)])])
+# and N, and a long ragged K (128 slices, the last of 31) with ragged M and N. bfloat16 and int8 at ragged
+# K run on the builtin backend in tests/e2e/test_spec_test_examples.py (ascgen test's shapes) and on both
+# in the benchmark; a new devkit compile here would cost more than the suite allows.
+@pytest.mark.parametrize("name, shapes", [("matmul_relu", [(1, 1, 1), (40, 48, 100), (33, 17, 4095)])])
 def test_ragged_shapes_match_the_reference_and_both_backends_agree(name, shapes):
     devkit_tree.require()
     kernel = _kernel(name)
