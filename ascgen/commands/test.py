@@ -113,7 +113,7 @@ def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, f
     got, want = got.ravel(), want.ravel()
     close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
     finite = np.isfinite(g) & np.isfinite(w)
-    err = float(np.max(np.abs(g - w)[finite])) if finite.any() else 0.0
+    err = float(np.max(np.abs(g[finite] - w[finite]))) if finite.any() else 0.0
     if close.all():
         return True, "", err
     bad = np.flatnonzero(~close)
