@@ -52,3 +52,13 @@ def test_four_double_buffered_outputs_run_over_several_tiles_on_the_builtin_libr
     mod.launch(k.name, 2, x, *ys, x.size)
     for i, y in enumerate(ys):
         np.testing.assert_array_equal(y, np.maximum(x + np.float16(i), 0))
+
+
+def test_the_limit_follows_the_architecture():
+    """QUE_MAX_EVENT is 4 outside dav-2002/2201/3002/3102/3510/5102 (asc-devkit kernel_macros.h): ascend910."""
+    k = Kernel("k3")
+    a, b, c = (k.input(n, "float16") for n in "abc")
+    k.output("y", a + b + c)
+    ascgen.emit(k, "ascend310p")
+    with pytest.raises(SpecError, match=r"6 queue buffers at VECIN; .* at most 4 per queue position on ascend910 "):
+        ascgen.emit(k, "ascend910")
