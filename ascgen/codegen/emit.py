@@ -18,50 +18,58 @@ from ascgen.codegen.render import render_kernel
 from ascgen.codegen.tasksync import TaskSyncPolicy, place_task_sync
 
 
+@dataclasses.dataclass(frozen=True)
+class Emitted:
+    """One emitted kernel: its Ascend C text and the plan it was rendered from (KernelPlan, RowPlan or
+    MatmulPlan), so callers such as `ascgen test` read the planner's decisions without planning again."""
+    text: str
+    plan: object
+
+
 def emit(kernel, product, *, host: bool = False, policy: TaskSyncPolicy | None = None,
          spec_file: str | None = None) -> str:
     """The Ascend C source of one built kernel for `product` (a Product or a name)."""
+    return emit_plan(kernel, product, host=host, policy=policy, spec_file=spec_file).text
+
+
+def emit_plan(kernel, product, *, host: bool = False, policy: TaskSyncPolicy | None = None,
+              spec_file: str | None = None) -> Emitted:
+    """`emit`, also handing back the plan."""
     product = products.get(product)
     spec = kernel.spec() if hasattr(kernel, "spec") else kernel
+    policy = policy or TaskSyncPolicy()
+    if host and not policy.force:
+        policy = dataclasses.replace(policy, force=True)
     if spec.matmul is not None:
         return _emit_matmul(spec, product, host=host, policy=policy, spec_file=spec_file)
     if spec.is_2d:
         return _emit_rows(spec, product, host=host, policy=policy, spec_file=spec_file)
     plan = plan_kernel(spec, product)
-    policy = policy or TaskSyncPolicy()
-    if host and not policy.force:
-        policy = dataclasses.replace(policy, force=True)
     placement = place_task_sync(plan, policy)
-    return render_kernel(plan, placement, host=host, spec_file=spec_file)
+    return Emitted(render_kernel(plan, placement, host=host, spec_file=spec_file), plan)
 
 
-def _emit_matmul(spec, product, *, host: bool, policy, spec_file):
+def _emit_matmul(spec, product, *, host: bool, policy, spec_file) -> Emitted:
     """A Matmul kernel: plan_matmul -> both sides' task-sync calls -> render_matmul (a MIX kernel)."""
     from ascgen.codegen.plan_matmul import plan_matmul
     from ascgen.codegen.render_matmul import render_matmul
     from ascgen.codegen.tasksync import MODES, _note
-    policy = policy or TaskSyncPolicy()
-    if host and not policy.force:
-        policy = dataclasses.replace(policy, force=True)
     if policy.prefetch_inputs or policy.set_early:
         raise SpecError(f"kernel {spec.name!r}: prefetch_inputs / set_early are not offered for Matmul kernels")
     plan = plan_matmul(spec, product)
     mode = policy.mode or spec.task_sync
     if mode not in MODES:
         raise SpecError(f"task-sync mode {mode!r} is not one of {', '.join(MODES)}")
-    return render_matmul(plan, mode=mode, note=_note(product, mode), force=policy.force, spec_file=spec_file,
-                         host=host)
+    return Emitted(render_matmul(plan, mode=mode, note=_note(product, mode), force=policy.force,
+                                 spec_file=spec_file, host=host), plan)
 
 
-def _emit_rows(spec, product, *, host: bool, policy, spec_file):
+def _emit_rows(spec, product, *, host: bool, policy, spec_file) -> Emitted:
     """A 2-D kernel: plan_rows -> the same task-sync placement -> render_rows."""
     from ascgen.codegen.plan_rows import plan_rows
     from ascgen.codegen.render_rows import render_rows
-    policy = policy or TaskSyncPolicy()
-    if host and not policy.force:
-        policy = dataclasses.replace(policy, force=True)
     plan = plan_rows(spec, product)
-    return render_rows(plan, place_task_sync(plan, policy), spec_file=spec_file, host=host)
+    return Emitted(render_rows(plan, place_task_sync(plan, policy), spec_file=spec_file, host=host), plan)
 
 
 def emit_files(kernels, product, out_dir, *, host: bool = False, policy: TaskSyncPolicy | None = None,

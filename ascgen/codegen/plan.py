@@ -81,6 +81,33 @@ class KernelPlan:
         return self.spec.tile_length
 
 
+# asc-devkit gives each used queue buffer an event id from its queue position's pool: QUE_MAX_EVENT ids,
+# 8 on these __NPU_ARCH__ values and 4 elsewhere (impl/basic_api/kernel_macros.h; TPipe::AllocEventID
+# fails with "max buffer number in same queue position is 8"). The builtin library models the same pool
+# (runtime/include/ascendc/pipe.h kQueMaxEvent).
+QUE_MAX_EVENT_8_ARCHS = (2002, 2201, 3002, 3102, 3510, 5102)
+
+
+def que_max_event(product) -> int:
+    return 8 if product.npu_arch in QUE_MAX_EVENT_8_ARCHS else 4
+
+
+def check_queue_positions(spec: KernelSpec, product, inputs, outputs, buffer_num: int) -> None:
+    """Every queue of a position uses each of its buffers (a tile loop), so their buffers add up against
+    the library's event ids per position: refuse before emitting a kernel the library stops."""
+    limit = que_max_event(product)
+    for position, queues in (("VECIN", inputs), ("VECOUT", outputs)):
+        if len(queues) * buffer_num <= limit:
+            continue
+        what = "inputs" if position == "VECIN" else "outputs"
+        fits = limit // buffer_num
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: {len(queues)} {what} x buffer_num {buffer_num} = "
+                        f"{len(queues) * buffer_num} queue buffers at {position}; the Ascend C library gives at most "
+                        f"{limit} per queue position on {product.id} (QUE_MAX_EVENT: \"max buffer number in same "
+                        f"queue position is {limit}\"). Hint: " + (f"buffer_num=1, or " if buffer_num > 1 else "")
+                        + f"at most {fits} {what} per kernel (split it into two kernels)")
+
+
 def _camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) or "K"
 
@@ -95,6 +122,7 @@ def plan_kernel(spec_or_kernel, product) -> KernelPlan:
     used = sum(b for _, b in items)
     plan = KernelPlan(spec, product, "Kernel" + _camel(spec.name), inputs, outputs, spec.params_of("scalar"),
                       temps, uses, steps, align, product.data_copy_pad, used, product.ub_bytes, items)
+    check_queue_positions(spec, product, inputs, outputs, spec.buffer_num)
     _check_ub(plan)
     return plan
 

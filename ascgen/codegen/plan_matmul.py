@@ -66,11 +66,6 @@ def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
                         f"AIC + two AIVs each); {product.id} has {product.aic_cores}; use 1..{product.aic_cores}")
     m, n, k = spec.dims
     dtype = spec.nodes[node.args[0]].dtype
-    depth = 32 // DTYPES[dtype].size          # the cube's fractal depth: 16 for half / bfloat16, 32 for int8
-    if k.multiple_of % depth:
-        raise SpecError(f"Matmul at {node.where}: K must be a promised multiple of {depth} (the cube's fractal "
-                        f"depth for {dtype}; a ragged K would add the padding of the last fractal): declare "
-                        f"{k.name} = k.dim({k.name!r}, multiple_of={depth})")
     if dtype == "int8" and (node.tile[1] % 32 or node.tile[2] % 32):
         raise SpecError(f"Matmul at {node.where}: int8 tiles have BN and BK multiples of 32 (b is moved to L0B in "
                         f"32 x 32 blocks by LoadDataWithTranspose), got tile={node.tile}")

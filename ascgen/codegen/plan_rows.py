@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from ascgen.builder.ir import KernelSpec, Node
 from ascgen.builder.types import DTYPES
-from ascgen.codegen.plan import GmTensor, TempBuffer, TempUse, _camel, _gm, checked_basics, liveness
+from ascgen.codegen.plan import (GmTensor, TempBuffer, TempUse, _camel, _gm, check_queue_positions, checked_basics,
+                                 liveness)
 from ascgen.errors import SpecError
 
 MAX_BLOCK_COUNT = 4095        # DataCopyPad's blockCount limit: rows per tile never exceed it
@@ -108,6 +109,7 @@ def plan_rows(spec: KernelSpec, product) -> RowPlan:
                    spec.params_of("scalar"), temps, uses, steps, align, max_rows, product.data_copy_pad,
                    reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps),
                    sum(b for _, b in items), product.ub_bytes, items)
+    check_queue_positions(spec, product, inputs, outputs, spec.buffer_num)
     _check_ub(plan)
     _check_reduce_rows(spec, steps)
     return plan

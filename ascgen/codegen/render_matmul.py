@@ -89,8 +89,8 @@ def _init(plan) -> Method:
         Line("this->sub = ASCEND_IS_AIC ? 0 : blockIdx % AscendC::GetTaskRatio();"),
         Line("this->groupNum = blockNum;"),
         Line("this->myTiles = tiles > this->group ? (tiles - this->group + blockNum - 1) / blockNum : 0;"),
-        Line(f"this->myTiles = {k} == 0 ? 0 : this->myTiles;", "no K: nothing to multiply"),
     ]
+    body += _promise_checks(plan)
     order = {p.name: i for i, p in enumerate(plan.spec.params)}
     sizes = {plan.a.name: f"{m} * {k}", plan.b.name: f"{k} * {n}", plan.workspace.name: f"{m} * {n}"}
     gms = [plan.a, plan.b, *epi.inputs[1:], *epi.col_inputs, *epi.outputs, plan.workspace]
@@ -120,6 +120,20 @@ def _init(plan) -> Method:
         body.append(Line(f"    pipe->InitBuffer(row{_suffix(d)}Buf, BN * sizeof({DTYPES[d].ctype}));"))
     body.append(Line("}"))
     return Method(f"__aicore__ inline void Init({', '.join(params)})", tuple(body))
+
+
+def _promise_checks(plan) -> list[Line]:
+    """Run-time checks of what the kernel relies on: K > 0 (an empty sum is refused rather than guessed:
+    the cube would leave L0C unwritten), and each `multiple_of` promise of a dim (the user's line)."""
+    name, k = plan.spec.name, plan.dims[2]
+    lines = [Line(f'ascendc_assert({k} > 0, "{name}: {k} = 0: a Matmul of an empty sum is not offered; launch '
+                  f'with {k} >= 1 (or skip the kernel)");')]
+    for d in plan.spec.dims:
+        if d.multiple_of > 1:
+            lines.append(Line(f'ascendc_assert({d.name} % {d.multiple_of} == 0, "{name}: {d.name} = %u breaks its '
+                              f'promise multiple_of={d.multiple_of} (k.dim at {d.where}); launch with a multiple of '
+                              f'{d.multiple_of} or drop the promise", {d.name});', "the promise is checked, not trusted"))
+    return lines
 
 
 def _process_cube(plan, wait, set_) -> Method:
@@ -168,9 +182,9 @@ def _tile_rows() -> Method:
 def _load_b_half() -> list[Line]:
     return [Line("    AscendC::LoadData2DParams lb;"),
             Line("    lb.repeatTimes = static_cast<uint8_t>(nUp / 16);"),
-            Line("    lb.srcStride = static_cast<uint16_t>(kk / 16);"),
+            Line("    lb.srcStride = static_cast<uint16_t>(kkUp / 16);"),
             Line("    lb.ifTranspose = true;"),
-            Line("    for (uint32_t i = 0; i < kk / 16; i++) {"),
+            Line("    for (uint32_t i = 0; i < kkUp / 16; i++) {"),
             Line("        AscendC::LoadData(b2[i * (nUp / 16) * 256], b1[i * 256], lb);", "L1 -> L0B, fractals transposed"),
             Line("    }")]
 
@@ -178,9 +192,9 @@ def _load_b_half() -> list[Line]:
 def _load_b_int8() -> list[Line]:
     """b's L1 NZ copy in 32 x 32 blocks (1024 bytes), each transposed into two zN fractals of L0B; a row of
     an odd fractal count spills its last fractal into the next row, which that row's load overwrites."""
-    return [Line("    for (uint32_t i = 0; i < kk / 32; i++) {"),
+    return [Line("    for (uint32_t i = 0; i < kkUp / 32; i++) {"),
             Line("        AscendC::LoadData2dTransposeParams lb(static_cast<uint16_t>(i), "
-                 "static_cast<uint8_t>((n + 31) / 32), static_cast<uint16_t>(kk / 32), 1, 0);"),
+                 "static_cast<uint8_t>((n + 31) / 32), static_cast<uint16_t>(kkUp / 32), 1, 0);"),
             Line("        AscendC::LoadDataWithTranspose(b2[i * (nUp / 16) * 512], b1, lb);",
                  "L1 -> L0B, 32 x 32 blocks transposed"),
             Line("    }")]
@@ -206,19 +220,21 @@ def _cube_tile(plan) -> Method:
             Line(f"AscendC::LocalTensor<{ct}> b2 = b2Buf.Get<{ct}>();"),
             Line(f"AscendC::LocalTensor<{acc}> c1 = c1Buf.Get<{acc}>();"),
             Line(f"for (uint32_t k0 = 0; k0 < this->{k}; k0 += BK) {{"),
-            Line(f"    uint32_t kk = this->{k} - k0 < BK ? this->{k} - k0 : BK;", f"a multiple of {c0}"),
+            Line(f"    uint32_t kk = this->{k} - k0 < BK ? this->{k} - k0 : BK;"),
+            Line(f"    uint32_t kkUp = (kk + {c0 - 1}) / {c0} * {c0};",
+                 "whole fractals in L1 / L0; Mmad sums only kk, so the padding never enters"),
             Line(f"    AscendC::Nd2NzParams pa{{1, static_cast<uint16_t>(m), static_cast<uint16_t>(kk), 0, "
                  f"static_cast<uint16_t>(this->{k}), static_cast<uint16_t>(mUp), 1, 0}};"),
             Line(f"    AscendC::DataCopy(a1, {plan.a.gm}[row0 * this->{k} + k0], pa);", "GM (ND) -> L1 (NZ)"),
             Line(f"    AscendC::Nd2NzParams pb{{1, static_cast<uint16_t>(kk), static_cast<uint16_t>(n), 0, "
-                 f"static_cast<uint16_t>(this->{n}), static_cast<uint16_t>(kk), 1, 0}};"),
+                 f"static_cast<uint16_t>(this->{n}), static_cast<uint16_t>(kkUp), 1, 0}};"),
             Line(f"    AscendC::DataCopy(b1, {plan.b.gm}[k0 * this->{n} + col0], pb);"),
             *[Line("    " + l.text) for l in _ev("MTE2_MTE1")],
             Line("    AscendC::LoadData2DParams la;"),
-            Line(f"    la.repeatTimes = static_cast<uint8_t>(kk / {c0});"),
+            Line(f"    la.repeatTimes = static_cast<uint8_t>(kkUp / {c0});"),
             Line("    la.srcStride = static_cast<uint16_t>(mUp / 16);"),
             Line("    for (uint32_t i = 0; i < mUp / 16; i++) {"),
-            Line(f"        AscendC::LoadData(a2[i * (kk / {c0}) * {frac}], a1[i * {frac}], la);", "L1 -> L0A"),
+            Line(f"        AscendC::LoadData(a2[i * (kkUp / {c0}) * {frac}], a1[i * {frac}], la);", "L1 -> L0A"),
             Line("    }"),
             *(_load_b_int8() if c0 == 32 else _load_b_half()),
             *[Line("    " + l.text) for l in _ev("MTE1_M")],
@@ -227,7 +243,7 @@ def _cube_tile(plan) -> Method:
             Line("    AscendC::MmadParams mp;"),
             Line("    mp.m = static_cast<uint16_t>(mUp);", "whole fractals: m == 1 would select GEMV mode"),
             Line("    mp.n = static_cast<uint16_t>(n);"),
-            Line("    mp.k = static_cast<uint16_t>(kk);"),
+            Line("    mp.k = static_cast<uint16_t>(kk);", "the true K of the slice (any value)"),
             Line("    mp.cmatrixInitVal = k0 == 0;", "the first slice starts the accumulator"),
             Line("    AscendC::Mmad(c1, a2, b2, mp);", where),
             *[Line("    " + l.text) for l in _ev("M_MTE1")],

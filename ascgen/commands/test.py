@@ -51,15 +51,16 @@ class KernelResult:
         return bool(self.cases) and all(c.ok for c in self.cases)
 
 
-def shapes_for(kernel, product) -> list[tuple[int, int]]:
+def shapes_for(kernel, product, plan=None) -> list[tuple[int, int]]:
     """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
     tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Without
-    DataCopyPad, cols are multiples of the kernel's promised `multiple_of` (the only values it accepts)."""
+    DataCopyPad, cols are multiples of the kernel's promised `multiple_of` (the only values it accepts).
+    `plan`: the emitted kernel's (ascgen.codegen.emit.emit_plan); planned here when not given."""
     spec = kernel.spec()
     if spec.matmul is not None:
-        return _matmul_shapes(spec, product)
+        return _matmul_shapes(spec, product, plan)
     from ascgen.codegen.plan_rows import plan_rows
-    plan = plan_rows(spec, product)
+    plan = plan or plan_rows(spec, product)
     tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
     if plan.data_copy_pad:
         cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
@@ -71,12 +72,12 @@ def shapes_for(kernel, product) -> list[tuple[int, int]]:
     return sorted(set(cases))
 
 
-def _matmul_shapes(spec, product) -> list[tuple[int, int, int]]:
+def _matmul_shapes(spec, product, plan=None) -> list[tuple[int, int, int]]:
     """(M, N, K) cases of a Matmul kernel: empty, one element, tiles ragged in M and N, fewer tiles than AI
     Cores, more tiles than AI Cores (round-robin), an odd row count split between the two AIVs, several
     K slices and a ragged last one."""
     from ascgen.codegen.plan_matmul import plan_matmul
-    bm, bn, bk = plan_matmul(spec, product).tile
+    bm, bn, bk = (plan or plan_matmul(spec, product)).tile
     cores = spec.block_dim
     d = spec.dims[2].multiple_of                 # K's promise: the fractal depth (16; 32 for int8)
     return [(0, bn, d), (1, 1, d), (bm - 3, bn + 5, bk + d), (2 * bm + 1, bn // 2 + 1, 3 * bk),
@@ -89,13 +90,6 @@ def lengths_for(kernel) -> list[int]:
     tile, blocks = kernel.tile_length, kernel.block_dim
     candidates = [0, 1, 13, tile, tile + 7, blocks * tile + 33, (2 * blocks + 1) * tile - 5]
     return sorted(set(n for n in candidates if n >= 0))
-
-
-def min_length(kernel, product) -> int:
-    """The smallest non-zero length the emitted kernel supports on `product`: 1 with DataCopyPad, else one
-    32-byte unit of its narrowest dtype (ascgen.codegen.plan; docs/emit.md "Tiles")."""
-    from ascgen.codegen.plan import plan_kernel
-    return plan_kernel(kernel, product).min_length
 
 
 def _scalars(kernel, rng) -> dict:
@@ -122,7 +116,7 @@ def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, f
     got, want = got.ravel(), want.ravel()
     close = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
     finite = np.isfinite(g) & np.isfinite(w)
-    err = float(np.max(np.abs(g - w)[finite])) if finite.any() else 0.0
+    err = float(np.max(np.abs(g[finite] - w[finite]))) if finite.any() else 0.0
     if close.all():
         return True, "", err
     bad = np.flatnonzero(~close)
@@ -205,7 +199,7 @@ def run_case(module, kernel, length, seed: int = 0, devkit_module=None) -> CaseR
 def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "builtin") -> KernelResult:
     """Emit, load and run `kernel` on `product` at each length; the per-length verdicts. backend "both" runs
     every case on the builtin and the devkit backend and also requires bit-identical outputs."""
-    from ascgen.codegen.emit import emit
+    from ascgen.codegen.emit import emit_plan
     from ascgen.runtime.loader import load
     product = products.get(product)
     start = time.perf_counter()
@@ -213,12 +207,13 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "b
         # "the calls have no effect on this product" is advice for people shipping the source, not a test result.
         from ascgen.codegen.tasksync import TaskSyncNoEffectWarning
         warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
-        source = emit(kernel, product)
+        emitted = emit_plan(kernel, product)        # the plan too: the cases below read it, no re-plan
+    source = emitted.text
     module = load(source, product, filename=f"{kernel.name}.cpp", backend="builtin" if backend == "both" else backend)
     other = load(source, product, filename=f"{kernel.name}.cpp", backend="devkit") if backend == "both" else None
     if kernel.dims:
-        return _check_2d(module, kernel, product, lengths, seed, start, other)
-    result = KernelResult(kernel.name, product.id, min_length=min_length(kernel, product))
+        return _check_2d(module, kernel, product, emitted.plan, seed, start, other)
+    result = KernelResult(kernel.name, product.id, min_length=emitted.plan.min_length)
     wanted = lengths or lengths_for(kernel)
     if not lengths and result.min_length > 1:      # the shortest supported lengths are edge cases too
         wanted = sorted({*wanted, result.min_length, result.min_length + 1})
@@ -233,11 +228,11 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "b
     return result
 
 
-def _check_2d(module, kernel, product, shapes, seed: int, start: float, other=None) -> KernelResult:
+def _check_2d(module, kernel, product, plan, seed: int, start: float, other=None) -> KernelResult:
     """A 2-D kernel at each (rows, cols) case, a Matmul kernel at each (M, N, K) case (`--length` does not
     apply: the default shapes are used)."""
     result = KernelResult(kernel.name, product.id)
-    for shape in shapes_for(kernel, product):
+    for shape in shapes_for(kernel, product, plan):
         console.progress(f"{kernel.name} on {product.id}: {shape[0]} x {shape[1]}")
         result.cases.append(run_case(module, kernel, shape, seed, other))
     console.done()

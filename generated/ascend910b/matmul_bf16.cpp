@@ -31,11 +31,11 @@ public:
         this->sub = ASCEND_IS_AIC ? 0 : blockIdx % AscendC::GetTaskRatio();
         this->groupNum = blockNum;
         this->myTiles = tiles > this->group ? (tiles - this->group + blockNum - 1) / blockNum : 0;
-        this->myTiles = K == 0 ? 0 : this->myTiles;  // no K: nothing to multiply
-        aGm.SetGlobalBuffer((__gm__ bfloat16_t*)a, M * K);  // matmul.py:17
-        bGm.SetGlobalBuffer((__gm__ bfloat16_t*)b, K * N);  // matmul.py:18
-        workspaceGm.SetGlobalBuffer((__gm__ float*)workspace, M * N);  // matmul.py:19
-        yGm.SetGlobalBuffer((__gm__ bfloat16_t*)y, M * N);  // matmul.py:19
+        ascendc_assert(K > 0, "matmul_bf16: K = 0: a Matmul of an empty sum is not offered; launch with K >= 1 (or skip the kernel)");
+        aGm.SetGlobalBuffer((__gm__ bfloat16_t*)a, M * K);  // matmul.py:16
+        bGm.SetGlobalBuffer((__gm__ bfloat16_t*)b, K * N);  // matmul.py:17
+        workspaceGm.SetGlobalBuffer((__gm__ float*)workspace, M * N);  // matmul.py:18
+        yGm.SetGlobalBuffer((__gm__ bfloat16_t*)y, M * N);  // matmul.py:18
         if ASCEND_IS_AIC {
             pipe->InitBuffer(a1Buf, BM * BK * sizeof(bfloat16_t));  // L1
             pipe->InitBuffer(b1Buf, BK * BN * sizeof(bfloat16_t));  // L1
@@ -61,7 +61,7 @@ public:
 
     __aicore__ inline void ProcessCube()
     {
-        AscendC::WaitPreTaskEnd();  // matmul.py:19
+        AscendC::WaitPreTaskEnd();  // matmul.py:18
         for (uint32_t j = 0; j < this->myTiles; j++) {
             if (j >= DEPTH) {
                 AscendC::CrossCoreWaitFlag(FLAG_FREE);  // the AIVs consumed tile j - DEPTH
@@ -82,9 +82,9 @@ public:
             AscendC::CrossCoreWaitFlag(FLAG_READY);  // the cube's tile j is in the workspace
             SetBand(j);
             if (this->bandRows > 0) {
-                CopyInWorkspace();  // matmul.py:19
+                CopyInWorkspace();  // matmul.py:18
                 Compute(j);
-                CopyOutY();  // matmul.py:19
+                CopyOutY();  // matmul.py:18
             }
             AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(FLAG_FREE);  // both AIVs hand the tile back
         }
@@ -112,24 +112,25 @@ private:
         AscendC::LocalTensor<bfloat16_t> b2 = b2Buf.Get<bfloat16_t>();
         AscendC::LocalTensor<float> c1 = c1Buf.Get<float>();
         for (uint32_t k0 = 0; k0 < this->K; k0 += BK) {
-            uint32_t kk = this->K - k0 < BK ? this->K - k0 : BK;  // a multiple of 16
+            uint32_t kk = this->K - k0 < BK ? this->K - k0 : BK;
+            uint32_t kkUp = (kk + 15) / 16 * 16;  // whole fractals in L1 / L0; Mmad sums only kk, so the padding never enters
             AscendC::Nd2NzParams pa{1, static_cast<uint16_t>(m), static_cast<uint16_t>(kk), 0, static_cast<uint16_t>(this->K), static_cast<uint16_t>(mUp), 1, 0};
             AscendC::DataCopy(a1, aGm[row0 * this->K + k0], pa);  // GM (ND) -> L1 (NZ)
-            AscendC::Nd2NzParams pb{1, static_cast<uint16_t>(kk), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(this->N), static_cast<uint16_t>(kk), 1, 0};
+            AscendC::Nd2NzParams pb{1, static_cast<uint16_t>(kk), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(this->N), static_cast<uint16_t>(kkUp), 1, 0};
             AscendC::DataCopy(b1, bGm[k0 * this->N + col0], pb);
             AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE1>(0);
             AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(0);
             AscendC::LoadData2DParams la;
-            la.repeatTimes = static_cast<uint8_t>(kk / 16);
+            la.repeatTimes = static_cast<uint8_t>(kkUp / 16);
             la.srcStride = static_cast<uint16_t>(mUp / 16);
             for (uint32_t i = 0; i < mUp / 16; i++) {
-                AscendC::LoadData(a2[i * (kk / 16) * 256], a1[i * 256], la);  // L1 -> L0A
+                AscendC::LoadData(a2[i * (kkUp / 16) * 256], a1[i * 256], la);  // L1 -> L0A
             }
             AscendC::LoadData2DParams lb;
             lb.repeatTimes = static_cast<uint8_t>(nUp / 16);
-            lb.srcStride = static_cast<uint16_t>(kk / 16);
+            lb.srcStride = static_cast<uint16_t>(kkUp / 16);
             lb.ifTranspose = true;
-            for (uint32_t i = 0; i < kk / 16; i++) {
+            for (uint32_t i = 0; i < kkUp / 16; i++) {
                 AscendC::LoadData(b2[i * (nUp / 16) * 256], b1[i * 256], lb);  // L1 -> L0B, fractals transposed
             }
             AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(0);
@@ -139,9 +140,9 @@ private:
             AscendC::MmadParams mp;
             mp.m = static_cast<uint16_t>(mUp);  // whole fractals: m == 1 would select GEMV mode
             mp.n = static_cast<uint16_t>(n);
-            mp.k = static_cast<uint16_t>(kk);
+            mp.k = static_cast<uint16_t>(kk);  // the true K of the slice (any value)
             mp.cmatrixInitVal = k0 == 0;  // the first slice starts the accumulator
-            AscendC::Mmad(c1, a2, b2, mp);  // matmul.py:19
+            AscendC::Mmad(c1, a2, b2, mp);  // matmul.py:18
             AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(0);
             AscendC::WaitFlag<AscendC::HardEvent::M_MTE1>(0);
         }
@@ -186,7 +187,7 @@ private:
         uint32_t count = rowsHere * this->rowStride;  // whole-tile element-wise ops include the row padding
         AscendC::LocalTensor<float> workspaceLocal = inQueueWorkspace.DeQue<float>();
         AscendC::LocalTensor<bfloat16_t> yLocal = outQueueY.AllocTensor<bfloat16_t>();
-        AscendC::Cast(yLocal, workspaceLocal, AscendC::RoundMode::CAST_RINT, count);  // matmul.py:19
+        AscendC::Cast(yLocal, workspaceLocal, AscendC::RoundMode::CAST_RINT, count);  // matmul.py:18
         outQueueY.EnQue<bfloat16_t>(yLocal);
         inQueueWorkspace.FreeTensor(workspaceLocal);
     }

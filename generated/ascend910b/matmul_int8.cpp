@@ -32,7 +32,8 @@ public:
         this->sub = ASCEND_IS_AIC ? 0 : blockIdx % AscendC::GetTaskRatio();
         this->groupNum = blockNum;
         this->myTiles = tiles > this->group ? (tiles - this->group + blockNum - 1) / blockNum : 0;
-        this->myTiles = K == 0 ? 0 : this->myTiles;  // no K: nothing to multiply
+        ascendc_assert(K > 0, "matmul_int8: K = 0: a Matmul of an empty sum is not offered; launch with K >= 1 (or skip the kernel)");
+        ascendc_assert(K % 32 == 0, "matmul_int8: K = %u breaks its promise multiple_of=32 (k.dim at matmul.py:23); launch with a multiple of 32 or drop the promise", K);  // the promise is checked, not trusted
         aGm.SetGlobalBuffer((__gm__ int8_t*)a, M * K);  // matmul.py:24
         bGm.SetGlobalBuffer((__gm__ int8_t*)b, K * N);  // matmul.py:25
         offsetGm.SetGlobalBuffer((__gm__ float*)offset, N);  // matmul.py:27
@@ -118,21 +119,22 @@ private:
         AscendC::LocalTensor<int8_t> b2 = b2Buf.Get<int8_t>();
         AscendC::LocalTensor<int32_t> c1 = c1Buf.Get<int32_t>();
         for (uint32_t k0 = 0; k0 < this->K; k0 += BK) {
-            uint32_t kk = this->K - k0 < BK ? this->K - k0 : BK;  // a multiple of 32
+            uint32_t kk = this->K - k0 < BK ? this->K - k0 : BK;
+            uint32_t kkUp = (kk + 31) / 32 * 32;  // whole fractals in L1 / L0; Mmad sums only kk, so the padding never enters
             AscendC::Nd2NzParams pa{1, static_cast<uint16_t>(m), static_cast<uint16_t>(kk), 0, static_cast<uint16_t>(this->K), static_cast<uint16_t>(mUp), 1, 0};
             AscendC::DataCopy(a1, aGm[row0 * this->K + k0], pa);  // GM (ND) -> L1 (NZ)
-            AscendC::Nd2NzParams pb{1, static_cast<uint16_t>(kk), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(this->N), static_cast<uint16_t>(kk), 1, 0};
+            AscendC::Nd2NzParams pb{1, static_cast<uint16_t>(kk), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(this->N), static_cast<uint16_t>(kkUp), 1, 0};
             AscendC::DataCopy(b1, bGm[k0 * this->N + col0], pb);
             AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE1>(0);
             AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(0);
             AscendC::LoadData2DParams la;
-            la.repeatTimes = static_cast<uint8_t>(kk / 32);
+            la.repeatTimes = static_cast<uint8_t>(kkUp / 32);
             la.srcStride = static_cast<uint16_t>(mUp / 16);
             for (uint32_t i = 0; i < mUp / 16; i++) {
-                AscendC::LoadData(a2[i * (kk / 32) * 512], a1[i * 512], la);  // L1 -> L0A
+                AscendC::LoadData(a2[i * (kkUp / 32) * 512], a1[i * 512], la);  // L1 -> L0A
             }
-            for (uint32_t i = 0; i < kk / 32; i++) {
-                AscendC::LoadData2dTransposeParams lb(static_cast<uint16_t>(i), static_cast<uint8_t>((n + 31) / 32), static_cast<uint16_t>(kk / 32), 1, 0);
+            for (uint32_t i = 0; i < kkUp / 32; i++) {
+                AscendC::LoadData2dTransposeParams lb(static_cast<uint16_t>(i), static_cast<uint8_t>((n + 31) / 32), static_cast<uint16_t>(kkUp / 32), 1, 0);
                 AscendC::LoadDataWithTranspose(b2[i * (nUp / 16) * 512], b1, lb);  // L1 -> L0B, 32 x 32 blocks transposed
             }
             AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(0);
@@ -142,7 +144,7 @@ private:
             AscendC::MmadParams mp;
             mp.m = static_cast<uint16_t>(mUp);  // whole fractals: m == 1 would select GEMV mode
             mp.n = static_cast<uint16_t>(n);
-            mp.k = static_cast<uint16_t>(kk);
+            mp.k = static_cast<uint16_t>(kk);  // the true K of the slice (any value)
             mp.cmatrixInitVal = k0 == 0;  // the first slice starts the accumulator
             AscendC::Mmad(c1, a2, b2, mp);  // matmul.py:26
             AscendC::SetFlag<AscendC::HardEvent::M_MTE1>(0);

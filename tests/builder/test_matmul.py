@@ -64,7 +64,7 @@ def test_mixed_and_unsupported_operands_are_refused_at_the_call():
         Matmul(a2, b2)
 
 
-def test_int8_accumulates_in_int32_and_needs_k_and_tiles_in_32s():
+def test_int8_accumulates_in_int32_and_needs_tiles_in_32s():
     k, a, b = _operands("int8", k_multiple=32)
     c = Matmul(a, b, tile=(32, 64, 64))
     assert c.dtype == np.int32 and next(p for p in k.params if p.name == "workspace").dtype == np.int32
@@ -72,10 +72,6 @@ def test_int8_accumulates_in_int32_and_needs_k_and_tiles_in_32s():
     text = ascgen.emit(k, "ascend910b")
     assert "AscendC::LoadDataWithTranspose(b2[i * (nUp / 16) * 512], b1, lb);" in text
     assert "AscendC::GlobalTensor<int32_t> workspaceGm;" in text
-    k16, a16, b16 = _operands("int8", k_multiple=16)
-    k16.output("y", Cast(Matmul(a16, b16, tile=(32, 64, 64)), "float32"))
-    with pytest.raises(SpecError, match=r"K must be a promised multiple of 32 \(the cube's fractal depth for int8"):
-        plan_matmul(k16.spec(), "ascend910b")
     kt, at, bt = _operands("int8", k_multiple=32)
     kt.output("y", Cast(Matmul(at, bt, tile=(32, 48, 64)), "float32"))
     with pytest.raises(SpecError, match=r"int8 tiles have BN and BK multiples of 32 .*got tile=\(32, 48, 64\)"):
@@ -98,9 +94,16 @@ def test_products_without_separate_cube_and_vector_cores_refuse_by_name(product)
         plan_matmul(_kernel().spec(), product)
 
 
-def test_k_needs_the_fractal_promise():
-    with pytest.raises(SpecError, match=r"K must be a promised multiple of 16 .*declare K = k.dim\('K', multiple_of=16\)"):
-        plan_matmul(_kernel(k_multiple=1).spec(), "ascend910b")
+def test_any_k_is_planned_and_promises_are_checked_at_run_time():
+    """No promise needed: K is padded to whole fractals in L1 / L0 and Mmad sums only the true K; a
+    declared multiple_of becomes a run-time check naming the dim and the declaring line."""
+    text = ascgen.emit(_kernel(k_multiple=1), "ascend910b")
+    assert "uint32_t kkUp = (kk + 15) / 16 * 16;" in text and "mp.k = static_cast<uint16_t>(kk);" in text
+    assert 'ascendc_assert(K > 0, "mm: K = 0: a Matmul of an empty sum is not offered' in text
+    assert "% 16 == 0" not in text
+    text = ascgen.emit(_kernel(k_multiple=16), "ascend910b")
+    assert re.search(r'ascendc_assert\(K % 16 == 0, "mm: K = %u breaks its promise multiple_of=16 \(k.dim at '
+                     r'test_matmul\.py:\d+\); launch with a multiple of 16 or drop the promise", K\);', text)
 
 
 @pytest.mark.parametrize("tile, memory, product", [((256, 256, 16), "L0C", "ascend910b"),

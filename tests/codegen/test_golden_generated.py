@@ -23,7 +23,7 @@ REFUSED = {("bf16_leaky", "ascend310p"): "input 'x' at bf16_leaky.py:6: bfloat16
            ("log_softmax", "ascend310p"): f"kernel 'log_softmax' at softmax.py:11: {_NO_PAD}",
            ("layernorm", "ascend310p"): f"kernel 'layernorm' at norms.py:5: {_NO_PAD}",
            ("row_stats", "ascend310p"): f"kernel 'row_stats' at row_stats.py:5: {_NO_PAD}",
-           ("matmul_relu", "ascend310p"): "kernel 'matmul_relu' at matmul.py:6: Matmul is emitted as a MIX kernel",
+           ("matmul_relu", "ascend310p"): "kernel 'matmul_relu' at matmul.py:7: Matmul is emitted as a MIX kernel",
            ("matmul_bf16", "ascend310p"): "kernel 'matmul_bf16' at matmul.py:15: Matmul is emitted as a MIX kernel",
            ("matmul_int8", "ascend310p"): "kernel 'matmul_int8' at matmul.py:22: Matmul is emitted as a MIX kernel"}
 

@@ -78,3 +78,13 @@ def test_sync_calls_reach_the_core_hooks(scenario):
 def test_tiling_data_and_key(scenario):
     rc, out, err = scenario("misc_tiling")
     assert rc == 0 and "total=1024 tiles=8 scale=0.5 key=1" in out and "gm_access=1" in err
+
+
+def test_queue_position_holds_at_most_eight_event_ids(scenario):
+    """asc-devkit gives each used queue buffer an event id from its position's pool of QUE_MAX_EVENT = 8
+    (kernel_macros.h; "max buffer number in same queue position is 8"): 4 queues x 2 buffers per position
+    run, 5 x 2 at VECOUT fail at the 9th FreeTensor, as five double-buffered outputs do on the library."""
+    rc, out, _ = scenario("q_event_pool_8")
+    assert rc == 0 and "pools ok" in out
+    _assert_fault(scenario, "q_event_pool_10", "event_pool",
+                  "FreeTensor: 9 buffers of queue position VECOUT -> VECOUT hold an event id")

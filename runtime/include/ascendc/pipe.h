@@ -23,6 +23,32 @@ inline TPipe*& current_pipe() {
     static thread_local TPipe* p = nullptr;
     return p;
 }
+
+// The library gives each queue buffer an event id while it is queued (EnQue .. DeQue: the queue's enQue
+// event) and while it is freed and not yet re-allocated (FreeTensor .. AllocTensor: its free event), from
+// one pool per HardEvent, i.e. per queue position, of QUE_MAX_EVENT ids; the 9th fails with "max buffer
+// number in same queue position is 8" (asc-devkit impl/basic_api/kernel_macros.h QUE_MAX_EVENT,
+// kernel_tpipe_impl.h TPipe::AllocEventID, kernel_tquebind_impl.h EnQue / FreeTensor).
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 2201 || __NPU_ARCH__ == 3002 || \
+                              __NPU_ARCH__ == 3102 || __NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+constexpr int kQueMaxEvent = 8;
+#else
+constexpr int kQueMaxEvent = 4;
+#endif
+constexpr int kPositions = int(TPosition::MAX) + 1;
+// The pool of a queue between src and dst: queues between the same memories share one (GetQueEvt keys
+// the event by the physical memories), so A1 / B1 / C1 (GM -> L1) and A2 / B2 (L1 -> L0) share.
+constexpr int event_pool(TPosition src, TPosition dst) {
+    auto canon = [](TPosition p) {
+        return p == TPosition::B1 || p == TPosition::C1 ? TPosition::A1 : p == TPosition::B2 ? TPosition::A2 : p;
+    };
+    return int(canon(src)) * kPositions + int(canon(dst));
+}
+constexpr const char* position_name(TPosition p) {
+    constexpr const char* names[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT",
+                                     "VECCALC", "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL", "MAX"};
+    return int(p) < int(sizeof(names) / sizeof(names[0])) ? names[int(p)] : "?";
+}
 }  // namespace detail
 
 // A queue of UB buffers between two logical positions. TQue<pos, depth> is TQueBind<pos, pos, depth>.
@@ -39,6 +65,8 @@ public:
             int i = (cursor_ + k) % num_;
             if (state_[i] == detail::BufState::Free) {
                 state_[i] = detail::BufState::Allocated;
+                if (holds_free_event_[i]) hold_event(1, -1, loc);   // its free event is waited and released
+                holds_free_event_[i] = false;
                 cursor_ = uint8_t((i + 1) % num_);
                 return LocalTensor<T>::make(reinterpret_cast<T*>(buf_[i]), len_ / uint32_t(sizeof(T)), src);
             }
@@ -61,6 +89,7 @@ public:
                          state_name(state_[i]));
         ASCGEN_ARG_CHECK(count_ < capacity(), loc, "EnQue on a full queue (%d tensors queued, depth %d)",
                          int(count_), int(depth));
+        hold_event(0, +1, loc);
         ring_[(head_ + count_) % detail::kMaxQueueBuffers] = uint8_t(i);
         ++count_;
         state_[i] = detail::BufState::Queued;
@@ -82,6 +111,7 @@ public:
         head_ = uint8_t((head_ + 1) % detail::kMaxQueueBuffers);
         --count_;
         state_[i] = detail::BufState::Dequeued;
+        hold_event(0, -1, loc);
         return LocalTensor<T>::make(reinterpret_cast<T*>(buf_[i]), len_ / uint32_t(sizeof(T)), dst);
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
@@ -101,6 +131,8 @@ public:
                          "FreeTensor of a buffer that is %s; hint: free a tensor once, after DeQue",
                          state_name(state_[i]));
         state_[i] = detail::BufState::Free;
+        hold_event(1, +1, loc);
+        holds_free_event_[i] = true;
     }
 
     bool VacantInQue() const { return count_ < capacity(); }
@@ -121,6 +153,7 @@ public:
         for (int i = 0; i < num; ++i) {
             buf_[i] = base + uint64_t(i) * ::ascgen::lib::round_up(len, ::ascgen::lib::kUbAlign);
             state_[i] = detail::BufState::Free;
+            holds_free_event_[i] = false;
         }
     }
     static constexpr TPosition kSrc = src;
@@ -143,6 +176,8 @@ protected:
                            "returned by this queue's AllocTensor/DeQue, not a sub-tensor",
                            what, ::ascgen::lib::ull(p ? ::ascgen::lib::ub_offset(p) : 0));
     }
+    // kind 0: the enQue event of a queued tensor, 1: the free event of a freed buffer (see kQueMaxEvent).
+    void hold_event(int kind, int delta, ::ascgen::rt::Loc loc) const;
     static const char* state_name(detail::BufState s) {
         switch (s) {
             case detail::BufState::Free: return "free (never allocated or already freed)";
@@ -155,6 +190,7 @@ protected:
     uint8_t* buf_[detail::kMaxQueueBuffers] = {};
     detail::BufState state_[detail::kMaxQueueBuffers] = {};
     uint8_t ring_[detail::kMaxQueueBuffers] = {};
+    bool holds_free_event_[detail::kMaxQueueBuffers] = {};
     uint8_t num_ = 0, head_ = 0, count_ = 0, cursor_ = 0;
     uint32_t len_ = 0;
 };
@@ -252,6 +288,21 @@ public:
 
     void Reset() {
         for (auto& u : used_) u = 0;
+        for (auto& kind : held_)
+            for (auto& n : kind) n = 0;
+    }
+    // A queue buffer takes (delta +1) or gives back (-1) an event id of its queue position's pool.
+    void hold_event(int kind, int pool, int delta, TPosition src, TPosition dst, ::ascgen::rt::Loc loc) {
+        int& held = held_[kind][pool];
+        held += delta;
+        if (held < 0) held = 0;    // a queue initialised before a Reset()
+        ASCGEN_ARG_CHECK(held <= detail::kQueMaxEvent, loc,
+                         "%s: %d buffers of queue position %s -> %s hold an event id (%s), the library has %d per "
+                         "queue position (\"max buffer number in same queue position is %d\", QUE_MAX_EVENT); "
+                         "hint: fewer queues or buffers at this position (BUFFER_NUM 1, or split the kernel)",
+                         kind == 0 ? "EnQue" : "FreeTensor", held, detail::position_name(src),
+                         detail::position_name(dst), kind == 0 ? "queued, not yet DeQue'd" : "freed, not yet "
+                         "re-allocated", detail::kQueMaxEvent, detail::kQueMaxEvent);
     }
     void Destroy() { Reset(); }
     void DestroyWithoutPipeAll() { Reset(); }
@@ -282,10 +333,16 @@ private:
         return p;
     }
     uint64_t used_[int(::ascgen::lib::Mem::kCount)] = {};
+    int held_[2][detail::kPositions * detail::kPositions] = {};
     int next_event_ = 0;
 };
 
 inline TPipe* GetTPipePtr() { return detail::current_pipe(); }
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+inline void TQueBind<src, dst, depth, mask>::hold_event(int kind, int delta, ::ascgen::rt::Loc loc) const {
+    if (TPipe* p = detail::current_pipe()) p->hold_event(kind, detail::event_pool(src, dst), delta, src, dst, loc);
+}
 
 // Static UB allocation without a pipe (the 01_add example): a bump pointer from the start of UB.
 template <Hardware hard = Hardware::UB>

@@ -304,6 +304,33 @@ struct Scenario {
     const char* name;
     void (*fn)();
 };
+// Every queue buffer of a position holds an event id once used (queued or freed): 8 per position (QUE_MAX_EVENT).
+template <int kOut>
+void event_pool_run() {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> in[4];
+    TQue<TPosition::VECOUT, 2> out[kOut];
+    for (auto& q : in) pipe.InitBuffer(q, 2, 64);
+    for (auto& q : out) pipe.InitBuffer(q, 2, 64);
+    for (int tile = 0; tile < 3; ++tile) {
+        for (auto& q : in) {
+            LocalTensor<float> t = q.template AllocTensor<float>();
+            q.EnQue(t);
+            t = q.template DeQue<float>();
+            q.FreeTensor(t);
+        }
+        for (auto& q : out) {
+            LocalTensor<float> t = q.template AllocTensor<float>();
+            q.EnQue(t);
+            t = q.template DeQue<float>();
+            q.FreeTensor(t);   // @event_pool
+        }
+    }
+    std::printf("pools ok\n");
+}
+void q_event_pool_8() { event_pool_run<4>(); }
+void q_event_pool_10() { event_pool_run<5>(); }
+
 const Scenario kScenarios[] = {
     {"copy_contig", copy_contig}, {"copy_strided", copy_strided}, {"copy_pad", copy_pad},
     {"copy_pad_dummy", copy_pad_dummy}, {"atomic_add", atomic_add}, {"f_copy_len", f_copy_len},
@@ -312,7 +339,7 @@ const Scenario kScenarios[] = {
     {"f_getvalue", f_getvalue}, {"f_static_tensor", f_static_tensor}, {"q_fifo", q_fifo},
     {"q_deque_empty", q_deque_empty}, {"q_alloc_exhausted", q_alloc_exhausted}, {"q_double_free", q_double_free},
     {"q_foreign", q_foreign}, {"q_tbuf_len", q_tbuf_len}, {"misc_printf", misc_printf}, {"misc_sync", misc_sync},
-    {"misc_tiling", misc_tiling},
+    {"misc_tiling", misc_tiling}, {"q_event_pool_8", q_event_pool_8}, {"q_event_pool_10", q_event_pool_10},
 };
 
 }  // namespace

@@ -1,0 +1,99 @@
+"""Decoder-layer recipes (issue 23 point 3): builder functions for the kernels a transformer decoder layer
+fuses, each with its numpy reference written from the textbook formula (the truth the tests compare with;
+`ascgen.builder.reference.evaluate` is the kernel-order oracle).
+
+    from ascgen.builder.recipes import add_rmsnorm
+    k = add_rmsnorm("add_rmsnorm")                  # a Kernel: emit it, test it, put it in a SuperKernel
+
+Every recipe returns a plain `Kernel`, so the user's line that calls it is what emitted comments and errors
+name. See docs/builder.md "Decoder-layer recipes" for what each computes and where it runs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ascgen.builder.kernel import Cast, Exp, Kernel, Matmul, Maxs, Mean, ReduceMax, Abs, Sqrt
+
+__all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant",
+           "add_rmsnorm_reference", "swiglu_reference", "dynamic_quant_reference", "matmul_dequant_reference"]
+
+QMAX = 127.0                  # symmetric int8: values in [-127, 127]
+AMAX_FLOOR = 1e-6             # a row of zeros gets this max |x| (its scale stays finite; its values are 0)
+
+
+def add_rmsnorm(name: str = "add_rmsnorm", dtype: str = "float16", *, block_dim: int = 8,
+                tile_length: int = 4096, cols_multiple_of: int = 1) -> Kernel:
+    """h = x + residual (stored: the next residual), y = h / sqrt(mean(h^2) + eps) * gamma, over the last
+    axis of (rows, cols); h in `dtype`, the norm in float32, gamma float32 per column. `cols_multiple_of`
+    (16 for half) promises whole 32-byte rows, which products without DataCopyPad (ascend310p) need."""
+    k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
+    cols = k.dim("cols", multiple_of=cols_multiple_of)
+    x = k.input("x", dtype, shape=("rows", cols))
+    residual = k.input("residual", dtype, shape=("rows", cols))
+    gamma = k.input("gamma", "float32", shape=(cols,))
+    eps = k.scalar("eps", "float32", default=1e-6)
+    h = k.output("h", x + residual)
+    hf = Cast(h, "float32")
+    k.output("y", Cast(hf / Sqrt(Mean(hf * hf, axis=-1) + eps) * gamma, dtype))
+    return k
+
+
+def add_rmsnorm_reference(x, residual, gamma, eps=1e-6):
+    h = (x + residual).astype(x.dtype)
+    hf = h.astype(np.float64)
+    y = hf / np.sqrt(np.mean(hf * hf, axis=-1, keepdims=True) + eps) * gamma
+    return {"h": h, "y": y.astype(x.dtype)}
+
+
+def swiglu(name: str = "swiglu", dtype: str = "float16", *, block_dim: int = 8, tile_length: int = 2048) -> Kernel:
+    """y = silu(gate) * up = gate / (1 + exp(-gate)) * up, element-wise (1-D), computed in float32."""
+    k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
+    gate = Cast(k.input("gate", dtype), "float32")
+    up = Cast(k.input("up", dtype), "float32")
+    k.output("y", Cast(gate / (Exp(gate * -1.0) + 1.0) * up, dtype))
+    return k
+
+
+def swiglu_reference(gate, up):
+    g = gate.astype(np.float64)
+    return {"y": (g / (1.0 + np.exp(-g)) * up.astype(np.float64)).astype(gate.dtype)}
+
+
+def dynamic_quant(name: str = "dynamic_quant", dtype: str = "float16", *, block_dim: int = 8,
+                  tile_length: int = 4096) -> Kernel:
+    """Per-token (per-row) symmetric int8 quantisation: scale = max|x| / 127 per row (float32, `scales`),
+    q = rint(x / scale) as int8 (`values`). A row of zeros has scale 1e-6 / 127 and values 0."""
+    k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
+    x = Cast(k.input("x", dtype, shape=("rows", "cols")), "float32")
+    amax = Maxs(ReduceMax(Abs(x), axis=-1), AMAX_FLOOR)
+    k.output("scales", amax * (1.0 / QMAX))
+    # rint once, in float32 -> int32; the way down to int8 (through float32 and float16) is then exact.
+    q = Cast(Cast(Cast(x * QMAX / amax, "int32", round="rint"), "float32"), "float16")
+    k.output("values", Cast(q, "int8"))
+    return k
+
+
+def dynamic_quant_reference(x):
+    xf = x.astype(np.float64)
+    amax = np.maximum(np.max(np.abs(xf), axis=-1, keepdims=True), AMAX_FLOOR)
+    return {"scales": (amax[:, 0] / QMAX).astype(np.float32),
+            "values": np.clip(np.rint(xf * QMAX / amax), -QMAX, QMAX).astype(np.int8)}
+
+
+def matmul_dequant(name: str = "matmul_dequant", out_dtype: str = "float16", *, block_dim: int = 4,
+                   tile=(32, 64, 64)) -> Kernel:
+    """int8 a (M, K) x int8 b (K, N) accumulated in int32 on the cube, then y = acc * scale + bias per
+    output channel (float32 `scale` and `bias` of N), written as `out_dtype`."""
+    k = Kernel(name, block_dim=block_dim)
+    a = k.input("a", "int8", shape=("M", "K"))
+    b = k.input("b", "int8", shape=("K", "N"))
+    acc = Matmul(a, b, tile=tile)
+    scale = k.input("scale", "float32", shape=("N",))
+    bias = k.input("bias", "float32", shape=("N",))
+    k.output("y", Cast(Cast(acc, "float32") * scale + bias, out_dtype))
+    return k
+
+
+def matmul_dequant_reference(a, b, scale, bias, out_dtype=np.float16):
+    acc = a.astype(np.int64) @ b.astype(np.int64)
+    return {"y": (acc * scale.astype(np.float64) + bias).astype(out_dtype)}
