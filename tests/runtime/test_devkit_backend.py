@@ -129,6 +129,10 @@ extern "C" __global__ __aicore__ void offset_past_the_tensor(GM_ADDR x) {
     AscendC::LocalTensor<float> a = b.Get<float>();
     AscendC::Duplicate(a[4096], 1.0f, 256);      // the library's own check stops this
 }
+extern "C" __global__ __aicore__ void assert_positive(GM_ADDR x, int32_t v) {
+    ascendc_assert(v > 0, "v must be positive");
+    assert(v < 100);
+}
 extern "C" __global__ __aicore__ void even_cores_sync_all(GM_ADDR x) {
     if (AscendC::GetBlockIdx() % 2 == 0) {
         AscendC::SyncAll();
@@ -409,6 +413,18 @@ def test_a_failed_check_of_the_library_is_a_typed_error_at_the_users_line(built)
     with pytest.raises(KernelAssertError) as err:
         built("faults", FAULTS).launch("offset_past_the_tensor", 1, np.zeros(8, np.float32))
     assert f"faults.cpp:{_line(FAULTS, 'a[4096]')} (AscendC::LocalTensor::operator[]) -> raise" in str(err.value)
+
+
+def test_a_failed_assert_in_a_kernel_is_a_typed_error_and_the_process_lives_on(built):
+    """assert() / ascendc_assert() are glibc's __assert_fail in the library's CPU mode (an abort of the whole
+    process); on a core they are a KernelAssertError at the assertion's line, and the module runs again."""
+    mod = built("faults", FAULTS)
+    for v, expr in ((-1, "v > 0"), (100, "v < 100")):
+        with pytest.raises(KernelAssertError) as err:
+            mod.launch("assert_positive", 2, np.zeros(8, np.float32), v)
+        assert f"assertion `{expr}` failed" in str(err.value), str(err.value)
+        assert f"faults.cpp:{_line(FAULTS, expr)}" in str(err.value), str(err.value)
+    mod.launch("assert_positive", 2, np.zeros(8, np.float32), 5)      # holds: no error, same module
 
 
 def test_ascend310p_vector_kernel_matches_the_builtin_backend_bit_for_bit(tree):

@@ -105,3 +105,9 @@
 namespace AscendC {
 int raise(int sig);
 }
+// The library's assert() and ascendc_assert() (include/utils/debug/asc_assert.h) call __assert_fail(#expr,
+// __FILE__, __LINE__, __PRETTY_FUNCTION__) in CPU mode, which is glibc's and aborts the process. __LINE__ is an
+// int, so this overload (int, not glibc's unsigned int) is the better match for every such call parsed after
+// this line, in the library and in the user's kernel alike: on a core the failed assertion is a
+// KernelAssertError naming the user's line (defined in ascgen_devkit/model.h); on the host it aborts as before.
+void __assert_fail(const char* assertion, const char* file, int line, const char* function);

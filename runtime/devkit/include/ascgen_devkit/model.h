@@ -3,6 +3,7 @@
 // module after the kernel's own source (ascgen/runtime/devkit build wrapper). One copy per emulated core:
 // the globals below are that core's identity, set by ascgen_devkit_enter() before the kernel runs.
 #pragma once
+#include <assert.h>   // glibc's __assert_fail, which the host side of __assert_fail below still calls
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -139,6 +140,16 @@ void SetModelGatherbSrc0Tensor(uint64_t src0, const uint32_t length) {
     ::ascgen_devkit::regs.gather_len = length;
 }
 }  // namespace AscendC
+
+// stub_def.h: a failed assert() / ascendc_assert() on a core is a typed error at the user's line, like raise.
+void __assert_fail(const char* assertion, const char* file, int line, const char* function) {
+    namespace rt = ::ascgen::rt;
+    if (std::strcmp(rt::core_name(), "host") == 0)
+        ::__assert_fail(assertion, file, static_cast<unsigned>(line), function);
+    if (::ascgen_devkit::unwinding()) return;     // a destructor's assertion while a fault unwinds: already failed
+    rt::fail(rt::Fault::Assert, ::ascgen_devkit::at("assert"), "assertion `%s` failed (%s:%d, in %s)", assertion,
+             file, line, function);
+}
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
 #include "dav3510/model.h"
