@@ -92,8 +92,10 @@ _STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO
 
 
 class Interpreter(TokenStatements):
-    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None):
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None,
+                 deadline=None):
         self.index = index
+        self.deadline = deadline               # budget.Deadline: the analysis stops past its CPU time
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
         # true there, so core-type branches are not alternatives.
         self.coupled = product is not None and not product.separated
@@ -202,6 +204,8 @@ class Interpreter(TokenStatements):
 
     # ---- statements ----
     def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
+        if self.deadline is not None:
+            self.deadline.check()
         kind = self.index.info(cur)[0]
         toks = self.index.cursor_tokens(cur)
         if kind != "COMPOUND_STMT" and toks and toks[0].text in self.index.macros:
