@@ -96,16 +96,20 @@ def _check_as(path, given, product, include_dirs, defines) -> CheckResult:
         for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", product.cce_aicore)):
             if value is not None and not any(str(d).split("=")[0] == name for d in defines):
                 extra.append(f"{name}={value}")
-    sides = _core_sides(product, texts)
+    arch, sides = _core_sides(product, texts)
     if sides:
         # A MIX kernel is compiled once per core side with that side's macros: analyse each side as
         # its own binary, with the code its `#if defined(__DAV_C220_CUBE__)` blocks select.
-        result, diagnostics = CheckResult(given), []
+        if product is None and not any(str(d).split("=")[0] == "__NPU_ARCH__" for d in defines):
+            extra.append(f"__NPU_ARCH__={arch}")      # the side macros exist only in that arch's builds
+        result, per_build = CheckResult(given), []
         for side, macros in sides:
             parsed = _parse(path, given, include_dirs, defines, (*extra, *macros))
             index = _index_with_entries(parsed, given)
             result.skipped += parsed.skipped
-            diagnostics += _analyse(parsed, index, product, side, result, deadline)
+            per_build.append((f"{side.upper()} build ({macros[0]})",
+                              _analyse(parsed, index, product, side, result, deadline)))
+        diagnostics = _name_builds(per_build)
     else:
         parsed = _parse(path, given, include_dirs, defines, tuple(extra))
         index = _index_with_entries(parsed, given)
@@ -146,18 +150,39 @@ def _index_with_entries(parsed, path):
     return index
 
 
-def _core_sides(product, texts: dict) -> list:
-    """[(core side, its macros), ...] when the product compiles each core side separately and the user's
-    code tests a side macro; [] otherwise (one analysis covers both sides)."""
-    if product is None or not product.separated:
-        return []
-    sides = api.CORE_SIDE_MACROS.get(product.npu_arch)
-    if sides is None:
-        return []
-    names = {m for _, macros in sides for m in macros}
-    if not any(name in text for text in texts.values() for name in names):
-        return []
-    return list(sides)
+def _core_sides(product, texts: dict) -> tuple:
+    """(arch, [(core side, its macros), ...]) when each core side is its own binary and the user's code
+    tests a side macro: always on a separated product; without --product, for the arch whose side
+    macros the code tests (they exist only there). (None, []) otherwise: one analysis covers both."""
+    if product is not None:
+        if not product.separated or product.npu_arch not in api.CORE_SIDE_MACROS:
+            return None, []
+        candidates = [product.npu_arch]
+    else:
+        candidates = list(api.CORE_SIDE_MACROS)
+    for arch in candidates:
+        sides = api.CORE_SIDE_MACROS[arch]
+        # The arch-specific names decide the arch; the generic __DAV_CUBE__ / __DAV_VEC__ only with a product.
+        names = {m for _, macros in sides for m in (macros if product is not None else macros[:1])}
+        if any(name in text for text in texts.values() for name in names):
+            return arch, list(sides)
+    return None, []
+
+
+def _name_builds(per_build: list) -> list:
+    """Each finding of a per-side analysis says which build it is in: `[AIC build (__DAV_C220_CUBE__)]`,
+    or both builds when each reports it."""
+    found: dict = {}
+    for build, diagnostics in per_build:
+        for d in diagnostics:
+            key = (d.file, d.line, d.column, d.rule, d.message)
+            found.setdefault(key, (d, []))[1].append(build)
+    out = []
+    for d, builds in found.values():
+        builds = list(dict.fromkeys(builds))
+        d.message += f" [{' and '.join(builds)}]" if len(builds) < len(per_build) else " [both core-side builds]"
+        out.append(d)
+    return out
 
 
 def _analyse(parsed, index, product, side, result: CheckResult, deadline=None) -> list:

@@ -58,6 +58,7 @@ class Index:
     inferred_gm: set = field(default_factory=set)
     var_classes: dict = field(default_factory=dict)       # variable name -> {user class names}
     classes: set = field(default_factory=set)
+    fields: dict = field(default_factory=dict)            # class -> its FIELD_DECL cursors (initializers)
     constants: dict = field(default_factory=dict)         # integer constants: name -> value
     tiling_keys: set = field(default_factory=set)
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
@@ -335,6 +336,8 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
             _walk(index, child, scope + ((child.spelling,) if child.spelling else ()))
         elif kind in _VAR_KINDS:
             _add_variable(index, child, scope[-1] if scope and scope[-1] in index.classes else None)
+            if kind == "FIELD_DECL" and scope and scope[-1] in index.classes:
+                index.fields.setdefault(scope[-1], []).append(child)
         elif kind == "MACRO_DEFINITION":
             macro = read_macro(child)
             if macro is not None and macro.params is not None:

@@ -234,13 +234,50 @@ def forbidden_intrinsics(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     severity = "error" if uses(trace) else "warning"
     why = "this kernel uses task sync, so it is meant for a SuperKernel" if uses(trace) else \
         "such a kernel cannot be fused into a SuperKernel"
-    for fn in trace.visited:
-        toks = index.cursor_tokens(fn.cursor)
+    for file, cursor in _code_run(trace, index):
+        toks = index.cursor_tokens(cursor)
         for i, tok in enumerate(toks):
             if tok.kind == "id" and tok.text in api.FORBIDDEN_INTRINSICS and not _declared_here(tok, toks, i, index):
-                out.append(_diag(fn.file, tok, severity, rule,
+                out.append(_diag(file, tok, severity, rule,
                                  f"`{tok.text}` is rejected by the SuperKernel compiler ({why}); use "
                                  f"{api.FORBIDDEN_INTRINSICS[tok.text]}"))
+    return out
+
+
+def _code_run(trace: KernelTrace, index: Index) -> list:
+    """(file, cursor) of the code a kernel runs, for flow-insensitive rules: the functions the path
+    model followed, plus, for every user class named there (`Tiler t;`, `Tiler t{n}`, `Reducer()(n)`,
+    `ForEach(n, Step())`), its constructors, operator() and default member initializers (with its bases),
+    and what those call in turn. The path model does not follow default or braced construction, nor
+    functors passed as arguments; the compiler still compiles and runs them."""
+    summary = index.summaries.get("summaries")
+    functions = {id(fn): fn for fn in trace.visited}
+    todo, named, fields = list(functions.values()), set(), []
+
+    def add(fn):
+        for callee in (summary.reachable(fn) if summary is not None else [fn]):
+            if id(callee) not in functions:
+                functions[id(callee)] = callee
+                todo.append(callee)
+
+    def classes_in(cursor) -> set:
+        return {t.text for t in index.cursor_tokens(cursor) if t.kind == "id"} & index.classes
+
+    pending = set()
+    while todo or pending:
+        if todo:
+            pending |= classes_in(todo.pop().cursor) - named
+            continue
+        for cls in index.with_bases({pending.pop()}) - named:
+            named.add(cls)
+            for fn in [*index.functions.get(cls, []), *index.functions.get("operator()", [])]:
+                if fn.owner == cls:
+                    add(fn)
+            for decl in index.fields.get(cls, []):
+                fields.append(decl)
+                pending |= classes_in(decl) - named
+    out = [(fn.file, fn.cursor) for fn in functions.values()]
+    out += [(decl.location.file.name, decl) for decl in fields if decl.location.file is not None]
     return out
 
 
