@@ -19,6 +19,7 @@ RULES = {
     "sk-forbidden-intrinsic": ("error", "no block_idx / block_num / get_block_idx / get_block_num / get_task_ration"),
     "tasksync-flag-alias": ("error", "no hardware SyncAll or cross-core flags 11-14 in a kernel using task sync"),
     "tasksync-no-effect": ("note", "task sync has no effect on a compile-only product"),
+    "sk-buffer-capacity": ("error", "constant InitBuffer sizes fit the product's UB / L1 / L0 memory"),
     "tasksync-op-wide": ("error", "in a source that uses task sync, every kernel calls it (op-wide detection)"),
 }
 DOC_URI = "docs/check.md"

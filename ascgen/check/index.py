@@ -59,6 +59,7 @@ class Index:
     var_classes: dict = field(default_factory=dict)       # variable name -> {user class names}
     classes: set = field(default_factory=set)
     fields: dict = field(default_factory=dict)            # class -> its FIELD_DECL cursors (initializers)
+    positions: dict = field(default_factory=dict)         # TQue / TBuf variable -> its TPosition (VECIN...)
     constants: dict = field(default_factory=dict)         # integer constants: name -> value
     tiling_keys: set = field(default_factory=set)
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
@@ -511,6 +512,9 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
         index.global_tensors.add(name)
     elif "*" in cursor.type.spelling and _gm_qualified(index, cursor, type_toks):
         index.raw_gm_pointers.add(name)
+    position = next((t for t in type_toks if t in api.BUFFER_MEMORY), None)
+    if position is not None and any(t.startswith(("TQue", "TBuf")) for t in type_toks):
+        index.positions[name] = position
     if "GM_ADDR" in type_toks or "__gm__" in type_toks or "GM_ADDR" in cursor.type.spelling:
         index.gm_addresses.add(name)
     elif cursor.type.kind.name == "AUTO" and _gm_initializer(index, cursor):

@@ -5,11 +5,13 @@ from the product's fields (task_sync, superkernel, default_pipes), never from it
 """
 from __future__ import annotations
 
-from ascgen.check import api
+import ast
+
+from ascgen.check import api, consteval
 from ascgen.check.index import Index
 from ascgen.check.paths import Event, KernelTrace
 from ascgen.check.state import Step
-from ascgen.check.tokens import Tok, int_value, join
+from ascgen.check.tokens import Tok, calls_in, int_value, join
 from ascgen.errors import Diagnostic
 
 MAX_PATH_STEPS = 4
@@ -308,6 +310,83 @@ def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     return out
 
 
+def buffer_capacity(trace: KernelTrace, index: Index, product) -> list[Diagnostic]:
+    """`pipe.InitBuffer(que, num, len)` whose constant size (num * len) exceeds the memory of the queue's
+    position on the product (UB usable bytes, L1, L0A/B/C from ascgen.products): the memory cannot hold
+    the buffers, so they run past the end of it. Needs --product."""
+    rule, out = "sk-buffer-capacity", []
+    if product is None:
+        return out
+    # Flow-insensitive: set-up code without task sync or GM access is not interpreted path by path.
+    calls = [(file, call) for file, cursor in _code_run(trace, index)
+             for call in calls_in(index.cursor_tokens(cursor)) if call.name == api.INIT_BUFFER]
+    for file, call in sorted(calls, key=lambda fc: (fc[0], fc[1].tok.offset)):
+        args = call.args
+        if len(args) not in (2, 3) or not args[0]:
+            continue
+        position = index.positions.get(args[0][-1].text)
+        capacity = getattr(product, api.BUFFER_MEMORY.get(position, ""), 0) if position else 0
+        sizes = [_constant(a, index) for a in args[1:]]
+        if not capacity or None in sizes:
+            continue
+        total = sizes[0] * (sizes[1] if len(sizes) == 2 else 1)
+        if total > capacity:
+            memory = api.BUFFER_MEMORY[position].replace("_total", "").replace("_bytes", "").upper()
+            out.append(_diag(file, call.tok, "error", rule,
+                             f"{call.text()} asks for {total} bytes of {position} ({memory}), more than the "
+                             f"{capacity} bytes {product.id} has there: the buffers overlap whatever comes next"))
+    return out
+
+
+def _constant(arg, index: Index):
+    """An integer size expression with named constants and sizeof(scalar type) folded, else None."""
+    toks, i = list(arg), 0
+    folded = []
+    while i < len(toks):
+        t = toks[i]
+        if t.text == "sizeof" and i + 2 < len(toks) and toks[i + 1].text == "(":
+            close = next((j for j in range(i + 2, len(toks)) if toks[j].text == ")"), None)
+            words = [x.text for x in toks[i + 2:close] if x.kind in ("id", "kw") and x.text != "const"] \
+                if close else []
+            if len(words) != 1 or words[-1] not in api.SCALAR_SIZES:
+                return None
+            folded.append(Tok("lit", str(api.SCALAR_SIZES[words[-1]]), t.offset, t.line, t.col))
+            i = close + 1
+            continue
+        folded.append(t)
+        i += 1
+    text = []
+    for t in folded:
+        value = consteval.literal(t.text.rstrip("uUlL")) if t.kind == "lit" else index.constants.get(t.text)
+        if value is not None and not isinstance(value, bool):
+            text.append(str(int(value)))
+        elif t.text in _ARITHMETIC:
+            text.append("//" if t.text == "/" else t.text)
+        else:
+            return None                 # a run-time value (a tiling field) or something unknown
+    try:
+        value = _fold(ast.parse(" ".join(text), mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
+        return None
+    return value if value >= 0 else None
+
+
+_ARITHMETIC = {"+", "-", "*", "/", "%", "<<", ">>", "(", ")"}
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.LShift: lambda a, b: a << min(b, 64),
+        ast.RShift: lambda a, b: a >> b}
+
+
+def _fold(node) -> int:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_fold(node.left), _fold(node.right))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_fold(node.operand)
+    raise ValueError("not integer arithmetic")
+
+
 def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
     if product is None or product.task_sync != "compile-only" or not uses(trace):
         return []
@@ -321,4 +400,4 @@ def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
 def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
     return [*once_per_path(trace), *op_wide(trace, index), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
-            *flag_alias(trace, index), *product_notes(trace, product)]
+            *flag_alias(trace, index), *buffer_capacity(trace, index, product), *product_notes(trace, product)]
