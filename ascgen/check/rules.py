@@ -330,11 +330,19 @@ def buffer_capacity(trace: KernelTrace, index: Index, product) -> list[Diagnosti
         if not capacity or None in sizes:
             continue
         total = sizes[0] * (sizes[1] if len(sizes) == 2 else 1)
-        if total > capacity:
-            memory = api.BUFFER_MEMORY[position].replace("_total", "").replace("_bytes", "").upper()
+        memory = api.BUFFER_MEMORY[position].replace("_total", "").replace("_bytes", "").upper()
+        physical = product.ub_total if memory == "UB" else capacity
+        if total > physical:
             out.append(_diag(file, call.tok, "error", rule,
                              f"{call.text()} asks for {total} bytes of {position} ({memory}), more than the "
-                             f"{capacity} bytes {product.id} has there: the buffers overlap whatever comes next"))
+                             f"{physical} bytes {product.id} has there: the buffers cannot fit"))
+        elif total > capacity:
+            # Within the UB but over what the library leaves to kernels (ub_reserved): it collides with
+            # the library's own use of the top of UB only when that is in use, so a warning.
+            out.append(_diag(file, call.tok, "warning", rule,
+                             f"{call.text()} asks for {total} bytes of {position} (UB), more than the {capacity} "
+                             f"bytes {product.id} leaves to kernel buffers ({product.ub_total} less "
+                             f"{product.ub_reserved} the library reserves)"))
     return out
 
 

@@ -27,3 +27,22 @@ extern "C" __global__ __aicore__ void big(GM_ADDR x)
     BigBuffers op;
     op.Init();
 }
+
+// Over what the library leaves to kernels (UB less ub_reserved), within the physical UB: a warning.
+class NearlyAllUb {
+public:
+    __aicore__ inline void Init(AscendC::TPipe *pipe)
+    {
+        pipe->InitBuffer(all, 191 * 1024);  // EXPECT: sk-buffer-capacity
+    }
+
+private:
+    AscendC::TBuf<AscendC::TPosition::VECCALC> all;
+};
+
+extern "C" __global__ __aicore__ void nearly(GM_ADDR x)
+{
+    AscendC::TPipe pipe;
+    NearlyAllUb op;
+    op.Init(&pipe);
+}

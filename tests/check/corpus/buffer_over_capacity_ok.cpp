@@ -26,3 +26,21 @@ extern "C" __global__ __aicore__ void big(GM_ADDR x)
     BigBuffers op;
     op.Init();
 }
+
+class NearlyAllUb {
+public:
+    __aicore__ inline void Init(AscendC::TPipe *pipe)
+    {
+        pipe->InitBuffer(all, 180 * 1024);
+    }
+
+private:
+    AscendC::TBuf<AscendC::TPosition::VECCALC> all;
+};
+
+extern "C" __global__ __aicore__ void nearly(GM_ADDR x)
+{
+    AscendC::TPipe pipe;
+    NearlyAllUb op;
+    op.Init(&pipe);
+}
