@@ -162,3 +162,29 @@ def cache_limit() -> int:
         raise SpecError(f"ASCGEN_CACHE_LIMIT={raw!r} is not a size; write bytes or a number with K, M or G "
                         "(for example 500M or 2GiB), or 0 for no cap")
     return int(float(match.group(1)) * _SIZE_UNITS[unit])
+
+
+CHECK_DEFAULT_MAX_SOURCE_MB = 8
+CHECK_DEFAULT_TIME_LIMIT = 120
+
+
+def check_max_source_bytes() -> int:
+    """ASCGEN_CHECK_MAX_SOURCE_MB: `ascgen check` refuses a source whose own files (the source and the
+    user's headers it includes) total more than this many MiB (default 8; the largest production
+    operator kernels measured are under 1 MiB, a 24 MB file took minutes and gigabytes)."""
+    return _positive_int("ASCGEN_CHECK_MAX_SOURCE_MB", CHECK_DEFAULT_MAX_SOURCE_MB) << 20
+
+
+def check_time_limit() -> int:
+    """ASCGEN_CHECK_TIME_LIMIT: CPU seconds `ascgen check` may spend on the path analysis of one source
+    (default 120; the slowest production operator measured takes about 12 s)."""
+    return _positive_int("ASCGEN_CHECK_TIME_LIMIT", CHECK_DEFAULT_TIME_LIMIT)
+
+
+def _positive_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) == 0:
+        raise SpecError(f"{name}={raw!r} is not a positive whole number (default {default})")
+    return int(raw)

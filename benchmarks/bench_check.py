@@ -22,6 +22,12 @@ never fetches anything):
     hicann/ops-transformer  c29bc1069d3252c641e2aa059ec88f392d3f05ac  --glob '*/op_kernel/*.cpp'
     hicann/ops-nn           e5c3fa9327ea95ba26d06227e746923580d10921  --glob '*/op_kernel/*.cpp'
     asc-devkit (ASCGEN_ASC_DEVKIT)                                     --glob 'examples/*.asc' (default)
+
+ops-nn and ops-math snapshots (ASCGEN_CANN_SOURCES/ops-nn, .../ops-math), every op_kernel entry with the
+macros their kernel build passes to every kernel (the per-op DTYPE_* macros are not derived):
+
+    python benchmarks/bench_check.py --repo <ops-nn> --glob '*/op_kernel/*.cpp' -D AICORE_EXCEPTION_RESTART \
+        -D DISABLE_COMPILE_V1 -D ENABLE_CV_COMM_VIA_SSBUF=true -D FORCE_TILING_CONST_PROPAGATION
 """
 from __future__ import annotations
 

@@ -39,7 +39,18 @@ CROSS_CORE_FLAG_CALLS = ("CrossCoreSetFlag", "CrossCoreWaitFlag")
 # The library's named flag ids (declared by the CANN kernel headers, which the emulated headers do not
 # ship): operators pass them to CrossCoreSetFlag / CrossCoreWaitFlag. The user's own definitions win.
 LIBRARY_CONSTANTS = {"SYNC_AIC_FLAG": 11, "SYNC_AIV_FLAG": 12, "SYNC_AIC_AIV_FLAG": 13, "SYNC_AIV_ONLY_ALL": 14}
-HARDWARE_SYNC_ALL = "SyncAll"       # SyncAll() without arguments; SyncAll(gm, ub, n) is the software one
+HARDWARE_SYNC_ALL = "SyncAll"
+
+# TPipe::InitBuffer(queue, num, len) / InitBuffer(buf, len): the memory each TPosition lives in, as the
+# ascgen.products field holding its size (UB: the usable bytes, ub_bytes).
+INIT_BUFFER = "InitBuffer"
+BUFFER_MEMORY = {"VECIN": "ub_bytes", "VECOUT": "ub_bytes", "VECCALC": "ub_bytes", "A1": "l1_total",
+                 "B1": "l1_total", "C1": "l1_total", "TSCM": "l1_total", "A2": "l0a_total", "B2": "l0b_total",
+                 "CO1": "l0c_total"}
+# sizeof of the scalar types buffer sizes are written with.
+SCALAR_SIZES = {"half": 2, "float": 4, "float16_t": 2, "bfloat16_t": 2, "int8_t": 1, "uint8_t": 1,
+                "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
+                "double": 8, "int": 4, "char": 1, "bool": 1}       # SyncAll() without arguments; SyncAll(gm, ub, n) is the software one
 
 # GM access by library calls. "args": (argument index, direction) pairs whose GlobalTensor argument is
 # accessed. Methods called on a GlobalTensor object are in GM_METHODS.

@@ -8,6 +8,8 @@ is never mistaken for a mere finding.
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 import traceback
 from dataclasses import dataclass, field
@@ -16,6 +18,7 @@ from pathlib import Path
 from ascgen import config
 from ascgen import products as products_mod
 from ascgen.check import api
+from ascgen.check import budget
 from ascgen.check import index as check_index
 from ascgen.check import parse as check_parse
 from ascgen.check import paths as check_paths
@@ -65,30 +68,78 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
 
 
 def _check(path, product, include_dirs, defines) -> CheckResult:
+    given = str(path)
+    with check_parse.clang_source(given, include_dirs) as (name, include_dirs):
+        try:
+            result = _check_as(name, given, product, include_dirs, defines)
+        except RecursionError as exc:
+            raise AscgenError(f"{given}: calls or blocks nested too deeply for ascgen check to follow; "
+                              "not analysed") from exc
+        except AscgenError as exc:
+            if name == given:
+                raise
+            raise AscgenError(str(exc).replace(name, given)) from exc
+    if name != given:
+        _rename(result, name, given)
+    return result
+
+
+def _check_as(path, given, product, include_dirs, defines) -> CheckResult:
+    """Check the source `given`, handed to libclang as `path` (check_parse.clang_source)."""
+    budget.check_file_size(path, given)
+    texts = check_parse.user_texts(path, include_dirs)
+    budget.check_sources(texts, given, os.path.realpath(path))
+    deadline = budget.Deadline(given)
     extra = []
     if product is not None:
         # The macros the CANN toolchain defines per product, unless the user defines them.
         for name, value in (("__NPU_ARCH__", product.npu_arch), ("__CCE_AICORE__", product.cce_aicore)):
             if value is not None and not any(str(d).split("=")[0] == name for d in defines):
                 extra.append(f"{name}={value}")
-    sides = _core_sides(product, path, include_dirs)
+    arch, sides = _core_sides(product, texts)
     if sides:
         # A MIX kernel is compiled once per core side with that side's macros: analyse each side as
         # its own binary, with the code its `#if defined(__DAV_C220_CUBE__)` blocks select.
-        result, diagnostics = CheckResult(str(path)), []
+        if product is None and not any(str(d).split("=")[0] == "__NPU_ARCH__" for d in defines):
+            extra.append(f"__NPU_ARCH__={arch}")      # the side macros exist only in that arch's builds
+        result, per_build = CheckResult(given), []
         for side, macros in sides:
-            parsed = check_parse.parse(str(path), include_dirs, defines, (*extra, *macros))
-            index = _index_with_entries(parsed, path)
+            parsed = _parse(path, given, include_dirs, defines, (*extra, *macros))
+            index = _index_with_entries(parsed, given)
             result.skipped += parsed.skipped
-            diagnostics += _analyse(parsed, index, product, side, result)
+            per_build.append((f"{side.upper()} build ({macros[0]})",
+                              _analyse(parsed, index, product, side, result, deadline)))
+        diagnostics = _name_builds(per_build)
     else:
-        parsed = check_parse.parse(str(path), include_dirs, defines, tuple(extra))
-        index = _index_with_entries(parsed, path)
-        result = CheckResult(str(path), skipped=list(parsed.skipped))
-        diagnostics = _analyse(parsed, index, product, None, result)
+        parsed = _parse(path, given, include_dirs, defines, tuple(extra))
+        index = _index_with_entries(parsed, given)
+        result = CheckResult(given, skipped=list(parsed.skipped))
+        diagnostics = _analyse(parsed, index, product, None, result, deadline)
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
+
+
+def _parse(path, given, include_dirs, defines, extra):
+    """Parse, refusing a source clang gave up on: after a fatal error (bracket nesting or template
+    recursion over its limits) clang drops the rest of the construct and stops instantiating templates,
+    so the AST misses code and a verdict could be wrong."""
+    parsed = check_parse.parse(path, include_dirs, defines, extra)
+    if parsed.fatal is not None:
+        file, line, message = parsed.fatal
+        raise AscgenError(f"{given if file == path else file}:{line}: clang gave up here ({message}); what it "
+                          "builds after a fatal error is incomplete, so the file was not analysed (a verdict "
+                          "could be wrong)")
+    return parsed
+
+
+def _rename(result: CheckResult, name: str, given: str) -> None:
+    """Report the file by the name the user gave, not the name libclang was handed."""
+    for d in (*result.diagnostics, *result.suppressed):
+        for item in (d, *d.notes):
+            if item.file == name:
+                item.file = given
+    result.skipped = [dataclasses.replace(s, file=given) if s.file == name else s for s in result.skipped]
 
 
 def _index_with_entries(parsed, path):
@@ -99,24 +150,45 @@ def _index_with_entries(parsed, path):
     return index
 
 
-def _core_sides(product, path, include_dirs) -> list:
-    """[(core side, its macros), ...] when the product compiles each core side separately and the user's
-    code tests a side macro; [] otherwise (one analysis covers both sides)."""
-    if product is None or not product.separated:
-        return []
-    sides = api.CORE_SIDE_MACROS.get(product.npu_arch)
-    if sides is None:
-        return []
-    names = {m for _, macros in sides for m in macros}
-    if not any(name in text for text in check_parse.user_texts(str(path), include_dirs) for name in names):
-        return []
-    return list(sides)
+def _core_sides(product, texts: dict) -> tuple:
+    """(arch, [(core side, its macros), ...]) when each core side is its own binary and the user's code
+    tests a side macro: always on a separated product; without --product, for the arch whose side
+    macros the code tests (they exist only there). (None, []) otherwise: one analysis covers both."""
+    if product is not None:
+        if not product.separated or product.npu_arch not in api.CORE_SIDE_MACROS:
+            return None, []
+        candidates = [product.npu_arch]
+    else:
+        candidates = list(api.CORE_SIDE_MACROS)
+    for arch in candidates:
+        sides = api.CORE_SIDE_MACROS[arch]
+        # The arch-specific names decide the arch; the generic __DAV_CUBE__ / __DAV_VEC__ only with a product.
+        names = {m for _, macros in sides for m in (macros if product is not None else macros[:1])}
+        if any(name in text for text in texts.values() for name in names):
+            return arch, list(sides)
+    return None, []
 
 
-def _analyse(parsed, index, product, side, result: CheckResult) -> list:
+def _name_builds(per_build: list) -> list:
+    """Each finding of a per-side analysis says which build it is in: `[AIC build (__DAV_C220_CUBE__)]`,
+    or both builds when each reports it."""
+    found: dict = {}
+    for build, diagnostics in per_build:
+        for d in diagnostics:
+            key = (d.file, d.line, d.column, d.rule, d.message)
+            found.setdefault(key, (d, []))[1].append(build)
+    out = []
+    for d, builds in found.values():
+        builds = list(dict.fromkeys(builds))
+        d.message += f" [{' and '.join(builds)}]" if len(builds) < len(per_build) else " [both core-side builds]"
+        out.append(d)
+    return out
+
+
+def _analyse(parsed, index, product, side, result: CheckResult, deadline=None) -> list:
     diagnostics, visited = [], {}
     for entry in index.entries:
-        trace = check_paths.Interpreter(index, entry, result.skipped, product, side).run()
+        trace = check_paths.Interpreter(index, entry, result.skipped, product, side, deadline).run()
         if trace is None:
             continue            # the kernel does not run on this core side
         diagnostics += check_rules.run_all(trace, index, product, result.skipped)

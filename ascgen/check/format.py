@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from pathlib import Path
 
 from ascgen.errors import Diagnostic
@@ -18,19 +19,25 @@ RULES = {
     "sk-forbidden-intrinsic": ("error", "no block_idx / block_num / get_block_idx / get_block_num / get_task_ration"),
     "tasksync-flag-alias": ("error", "no hardware SyncAll or cross-core flags 11-14 in a kernel using task sync"),
     "tasksync-no-effect": ("note", "task sync has no effect on a compile-only product"),
+    "sk-buffer-capacity": ("error", "constant InitBuffer sizes fit the product's UB / L1 / L0 memory"),
     "tasksync-op-wide": ("error", "in a source that uses task sync, every kernel calls it (op-wide detection)"),
 }
 DOC_URI = "docs/check.md"
 
 
+def display(name: str) -> str:
+    """A file name as printable text: bytes that are not UTF-8 (kept by Python as surrogates) as `\\xff`."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def text(diagnostics: list[Diagnostic], skipped: list, verbose: bool = False) -> str:
     lines = []
     for d in diagnostics:
-        lines.append(str(d))
+        lines.append(f"{display(d.file)}:{d.line}:{d.column}: {d.severity}: {d.message} [{d.rule}]")
         for n in d.notes:
-            lines.append(f"{n.file}:{n.line}:{n.column}: note: {n.message}")
+            lines.append(f"{display(n.file)}:{n.line}:{n.column}: note: {n.message}")
     if skipped and verbose:
-        lines.extend(f"note: {s}" for s in skipped)
+        lines.extend(f"note: {display(str(s))}" for s in skipped)
     errors = sum(d.severity == "error" for d in diagnostics)
     warnings = sum(d.severity == "warning" for d in diagnostics)
     if errors or warnings or skipped:
@@ -42,20 +49,22 @@ def text(diagnostics: list[Diagnostic], skipped: list, verbose: bool = False) ->
 
 
 def _diag_dict(d: Diagnostic) -> dict:
-    return {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "rule": d.rule,
+    return {"file": display(d.file), "line": d.line, "column": d.column, "severity": d.severity, "rule": d.rule,
             "message": d.message,
-            "notes": [{"file": n.file, "line": n.line, "column": n.column, "message": n.message} for n in d.notes]}
+            "notes": [{"file": display(n.file), "line": n.line, "column": n.column, "message": n.message} for n in d.notes]}
 
 
 def to_json(diagnostics: list[Diagnostic], skipped: list) -> str:
     return json.dumps({"diagnostics": [_diag_dict(d) for d in diagnostics],
-                       "skipped": [s.to_dict() for s in skipped]}, indent=2)
+                       "skipped": [{**s.to_dict(), "file": display(s.file)} for s in skipped]}, indent=2)
 
 
 def _location(file: str, line: int, column: int, root: Path) -> dict:
     path = Path(file).resolve()
     try:
-        uri, base = path.relative_to(root).as_posix(), {"uriBaseId": "SRCROOT"}
+        # A relative URI reference: percent-encoded (RFC 3986) from the name's bytes, `/` kept.
+        uri = urllib.parse.quote(os.fsencode(path.relative_to(root).as_posix()), safe="/")
+        base = {"uriBaseId": "SRCROOT"}
     except ValueError:
         uri, base = path.as_uri(), {}
     return {"physicalLocation": {"artifactLocation": {"uri": uri, **base},
@@ -76,9 +85,9 @@ def to_sarif(diagnostics: list[Diagnostic], skipped: list, failures: list, versi
                 {"id": i, "message": {"text": n.message}, **_location(n.file, n.line, n.column, root)}
                 for i, n in enumerate(d.notes)]
         results.append(result)
-    notifications = [{"level": "note", "message": {"text": f"skipped {s.what}: {s.reason}"},
+    notifications = [{"level": "note", "message": {"text": display(f"skipped {s.what}: {s.reason}")},
                       "locations": [_location(s.file, s.line, 1, root)]} for s in skipped]
-    notifications += [{"level": "error", "message": {"text": reason}} for reason in failures]
+    notifications += [{"level": "error", "message": {"text": display(reason)}} for reason in failures]
     run = {
         "tool": {"driver": {
             "name": "ascgen check", "version": version,

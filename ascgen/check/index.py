@@ -52,8 +52,14 @@ class Index:
     entries: list = field(default_factory=list)
     global_tensors: set = field(default_factory=set)      # names of GlobalTensor variables/fields/params
     raw_gm_pointers: set = field(default_factory=set)     # names declared as `__gm__ T*` (raw GM access)
+    gm_addresses: set = field(default_factory=set)        # names declared GM_ADDR or `__gm__` (any use)
+    # `auto` variables clang could not type (their initializer calls a helper whose header is missing)
+    # built from a GM address or a GlobalTensor: GlobalTensors for the library's GM calls and methods.
+    inferred_gm: set = field(default_factory=set)
     var_classes: dict = field(default_factory=dict)       # variable name -> {user class names}
     classes: set = field(default_factory=set)
+    fields: dict = field(default_factory=dict)            # class -> its FIELD_DECL cursors (initializers)
+    positions: dict = field(default_factory=dict)         # TQue / TBuf variable -> its TPosition (VECIN...)
     constants: dict = field(default_factory=dict)         # integer constants: name -> value
     tiling_keys: set = field(default_factory=set)
     declared: set = field(default_factory=set)            # every variable/field/parameter name declared
@@ -331,6 +337,8 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
             _walk(index, child, scope + ((child.spelling,) if child.spelling else ()))
         elif kind in _VAR_KINDS:
             _add_variable(index, child, scope[-1] if scope and scope[-1] in index.classes else None)
+            if kind == "FIELD_DECL" and scope and scope[-1] in index.classes:
+                index.fields.setdefault(scope[-1], []).append(child)
         elif kind == "MACRO_DEFINITION":
             macro = read_macro(child)
             if macro is not None and macro.params is not None:
@@ -476,6 +484,24 @@ def _gm_qualified(index: Index, cursor, type_toks) -> bool:
     return b"__gm__" in text[line_start:cursor.location.offset]
 
 
+def _gm_initializer(index: Index, cursor) -> bool:
+    """An undeduced `auto` declaration whose initializer names a GM address or a GlobalTensor (and is not
+    plain arithmetic on it): `auto yGm = Helper::MakeGlobal<float>(y, n)`."""
+    _, file, _, _ = index.info(cursor)
+    if file is None:
+        return False
+    # clang's extent of an invalid declaration stops at the name: read the initializer up to the `;`.
+    data = index.file_bytes(file)
+    at = cursor.location.offset + len(cursor.spelling.encode())
+    end = data.find(b";", at)
+    text = _COMMENTS.sub(b" ", data[at:end if end >= 0 else len(data)])
+    if not text.lstrip().startswith((b"=", b"(", b"{")):
+        return False
+    init = [w.decode("utf-8", "replace") for w in _WORD.findall(text)]
+    gm = index.gm_addresses | index.global_tensors | index.inferred_gm
+    return any(w in gm for w in init) and any(w not in gm for w in init)
+
+
 def _add_variable(index: Index, cursor, scope=None) -> None:
     name = cursor.spelling
     if not name:
@@ -486,6 +512,13 @@ def _add_variable(index: Index, cursor, scope=None) -> None:
         index.global_tensors.add(name)
     elif "*" in cursor.type.spelling and _gm_qualified(index, cursor, type_toks):
         index.raw_gm_pointers.add(name)
+    position = next((t for t in type_toks if t in api.BUFFER_MEMORY), None)
+    if position is not None and any(t.startswith(("TQue", "TBuf")) for t in type_toks):
+        index.positions[name] = position
+    if "GM_ADDR" in type_toks or "__gm__" in type_toks or "GM_ADDR" in cursor.type.spelling:
+        index.gm_addresses.add(name)
+    elif cursor.type.kind.name == "AUTO" and _gm_initializer(index, cursor):
+        index.inferred_gm.add(name)
     # The spelled type, plus clang's view of it (declarations expanded from macros have no spelled type).
     type_names = set(type_toks) | set(re.findall(r"[A-Za-z_]\w*", cursor.type.spelling))
     classes = {t for t in type_names if t in index.classes}

@@ -8,6 +8,7 @@ The edited texts reach clang as unsaved files; nothing on disk changes.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -62,6 +63,7 @@ class ParsedSource:
     skipped: list = field(default_factory=list)
     errors: list = field(default_factory=list)     # (file, offset, line, message) of clang errors
     texts: dict = field(default_factory=dict)      # file -> the edited text clang saw (blanked includes)
+    fatal: tuple | None = None                     # (file, line, message) of a fatal clang error in them
 
 
 @functools.lru_cache(maxsize=4096)
@@ -216,20 +218,54 @@ def precompiled_library(args: list[str], cindex) -> str | None:
         return None
 
 
-def user_texts(path: str, include_dirs=()) -> list[str]:
-    """The texts of the user's files `path` includes (no clang: the include walk only), for cheap
-    questions asked before parsing, such as whether the code tests a core-side macro."""
+def user_texts(path: str, include_dirs=()) -> dict[str, str]:
+    """{file: text} of the user's files `path` includes (no clang: the include walk only), for cheap
+    questions asked before parsing: the input's size, whether the code tests a core-side macro."""
     if not os.path.isfile(path):
-        return []
+        return {}
     prep = _Preparer([str(d) for d in include_dirs])
     prep.visit(path)
-    out = []
+    out = {}
     for name in prep.user_files:
         try:
-            out.append(prep.texts.get(name) or Path(name).read_text(encoding="utf-8", errors="replace"))
+            out[name] = prep.texts.get(name) or Path(name).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
     return out
+
+
+def _encodable(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+@contextlib.contextmanager
+def clang_source(path: str, include_dirs=()):
+    """(the name to hand libclang for `path`, the include folders to use), valid inside the `with`.
+
+    libclang takes the source name on its command line, so a relative name starting with `-` would be
+    read as an option: it gets the absolute name. It takes names as UTF-8 text, so a name that is not
+    (bytes kept by Python as surrogates) is analysed from a copy with a safe name in a private
+    temporary folder (mode 0700), its own folder added to the include path for its quoted includes.
+    """
+    if _encodable(path):
+        yield (os.path.abspath(path) if path.startswith("-") else path), list(include_dirs)
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not _encodable(folder):
+        raise AscgenError(f"{path!r}: the folder's name is not valid UTF-8, which libclang cannot open; "
+                          "rename the folder or copy the source elsewhere")
+    with tempfile.TemporaryDirectory(prefix="ascgen-check-") as private:
+        suffix = Path(path).suffix
+        copy = os.path.join(private, "source" + (suffix if _encodable(suffix) else ".cpp"))
+        try:
+            shutil.copyfile(path, copy)
+        except OSError as exc:
+            raise AscgenError(f"cannot read {path!r}: {exc.strerror}") from exc
+        yield copy, [folder, *include_dirs]
 
 
 def parse(path: str, include_dirs=(), defines=(), extra_defines=()) -> ParsedSource:
@@ -278,3 +314,8 @@ def _collect_errors(parsed: ParsedSource, cindex) -> None:
         name = diag.location.file.name
         if _realpath(name) in parsed.user_files:
             parsed.errors.append((name, diag.location.offset, diag.location.line, diag.spelling))
+            # A missing header (one named by a macro, which the blanking cannot see) is fatal too, but
+            # clang reads on after it: only the other fatal errors end the parse.
+            if diag.severity >= cindex.Diagnostic.Fatal and parsed.fatal is None \
+                    and "file not found" not in diag.spelling:
+                parsed.fatal = (name, diag.location.line, diag.spelling)

@@ -92,8 +92,10 @@ _STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO
 
 
 class Interpreter(TokenStatements):
-    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None):
+    def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None,
+                 deadline=None):
         self.index = index
+        self.deadline = deadline               # budget.Deadline: the analysis stops past its CPU time
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
         # true there, so core-type branches are not alternatives.
         self.coupled = product is not None and not product.separated
@@ -179,7 +181,7 @@ class Interpreter(TokenStatements):
             # Facts about compile-time names are kept per function (see _fact_names): the callee starts
             # without the caller's and the caller gets its own back.
             seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None,
-                             facts=frozenset())
+                             facts=frozenset(), exit=None)
             memo_key = (id(fn), seen, loop, bindings)
             if memo_key not in self.memo:
                 saved, saved_bindings = self.prefix, self.bindings
@@ -196,12 +198,14 @@ class Interpreter(TokenStatements):
                 self.memo[memo_key] = result
             for k, suffix in self.memo[memo_key].items():
                 restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys,
-                                   facts=key.facts)
+                                   facts=key.facts, exit=k.exit or key.exit)
                 _merge(out, {restored: witness + suffix})
         return out
 
     # ---- statements ----
     def exec(self, cur, states: States, fn: FuncDef, loop: Step | None) -> Flow:
+        if self.deadline is not None:
+            self.deadline.check()
         kind = self.index.info(cur)[0]
         toks = self.index.cursor_tokens(cur)
         if kind != "COMPOUND_STMT" and toks and toks[0].text in self.index.macros:
@@ -280,7 +284,11 @@ class Interpreter(TokenStatements):
         after = self.leaf(toks[1:], states, fn, loop)
         where = self._file(cur)
         step = _step(toks[0], where, f"the return at line {toks[0].line} is taken") if toks else None
-        return Flow(ret={k: w + ((step,) if step else ()) for k, w in after.items()})
+        if step is None:
+            return Flow(ret=dict(after))
+        site = (step.file, step.line)
+        return Flow(ret={(k.with_(exit=site) if self.track_hazards and (k.waits == 0 or k.sets == 0) else k):
+                         w + (step,) for k, w in after.items()})
 
     def _exec_break_stmt(self, cur, states, fn, loop) -> Flow:
         return Flow(brk=dict(states))
@@ -525,7 +533,9 @@ class Interpreter(TokenStatements):
 
     def _classify_library_call(self, call: Call, where: str, fn, states, loop) -> States:
         """Record the GM accesses and library calls; returns the states, marked with pre-wait hazards."""
-        gts = self.index.global_tensors
+        # Untyped `auto` tensors count for the GM calls and methods, not as any library call's argument.
+        gts = self.index.global_tensors | self.index.inferred_gm if self.index.inferred_gm \
+            else self.index.global_tensors
         if call.name in gts and call.obj is None and not call.qualifier:
             return self._record("gm", call, where, fn, states, loop, "write" if call.assigned else "read",
                                 call.name)
@@ -538,6 +548,7 @@ class Interpreter(TokenStatements):
                                           arg_root(call.args[position]))
             return self._record("lib", call, where, fn, states, loop)
         if call.name not in api.GM_NON_ACCESS and call.obj not in gts:
+            gts = self.index.global_tensors
             for arg in call.args:
                 root = arg_root(arg)
                 if root in gts and not any(t.text in ("&", "GetPhyAddr") for t in arg):

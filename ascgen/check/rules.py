@@ -5,11 +5,13 @@ from the product's fields (task_sync, superkernel, default_pipes), never from it
 """
 from __future__ import annotations
 
-from ascgen.check import api
+import ast
+
+from ascgen.check import api, consteval
 from ascgen.check.index import Index
 from ascgen.check.paths import Event, KernelTrace
 from ascgen.check.state import Step
-from ascgen.check.tokens import Tok, int_value, join
+from ascgen.check.tokens import Tok, calls_in, int_value, join
 from ascgen.errors import Diagnostic
 
 MAX_PATH_STEPS = 4
@@ -56,7 +58,10 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
             decisions = [s for s in witness if s.decision]
             calls = [s for s in witness if not s.decision and s.text.startswith(kind + " ")]
             if count == 0:
-                at = decisions[-1] if decisions else Step(trace.kernel.file, trace.kernel.line, trace.kernel.col, "")
+                # Reported at the early return the path left through (each one is its own finding), else
+                # at its last decision.
+                at = next((s for s in reversed(decisions) if key.exit == (s.file, s.line)), None) or \
+                    (decisions[-1] if decisions else Step(trace.kernel.file, trace.kernel.line, trace.kernel.col, ""))
                 message = f"{kind} is not reached on {_path_text(witness)}"
                 notes = [_note(s, rule=rule, message=f"on this path: {s.text}") for s in decisions[-MAX_PATH_STEPS:]]
                 notes.append(_note(first.file, first.call.tok, rule=rule,
@@ -231,13 +236,50 @@ def forbidden_intrinsics(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     severity = "error" if uses(trace) else "warning"
     why = "this kernel uses task sync, so it is meant for a SuperKernel" if uses(trace) else \
         "such a kernel cannot be fused into a SuperKernel"
-    for fn in trace.visited:
-        toks = index.cursor_tokens(fn.cursor)
+    for file, cursor in _code_run(trace, index):
+        toks = index.cursor_tokens(cursor)
         for i, tok in enumerate(toks):
             if tok.kind == "id" and tok.text in api.FORBIDDEN_INTRINSICS and not _declared_here(tok, toks, i, index):
-                out.append(_diag(fn.file, tok, severity, rule,
+                out.append(_diag(file, tok, severity, rule,
                                  f"`{tok.text}` is rejected by the SuperKernel compiler ({why}); use "
                                  f"{api.FORBIDDEN_INTRINSICS[tok.text]}"))
+    return out
+
+
+def _code_run(trace: KernelTrace, index: Index) -> list:
+    """(file, cursor) of the code a kernel runs, for flow-insensitive rules: the functions the path
+    model followed, plus, for every user class named there (`Tiler t;`, `Tiler t{n}`, `Reducer()(n)`,
+    `ForEach(n, Step())`), its constructors, operator() and default member initializers (with its bases),
+    and what those call in turn. The path model does not follow default or braced construction, nor
+    functors passed as arguments; the compiler still compiles and runs them."""
+    summary = index.summaries.get("summaries")
+    functions = {id(fn): fn for fn in trace.visited}
+    todo, named, fields = list(functions.values()), set(), []
+
+    def add(fn):
+        for callee in (summary.reachable(fn) if summary is not None else [fn]):
+            if id(callee) not in functions:
+                functions[id(callee)] = callee
+                todo.append(callee)
+
+    def classes_in(cursor) -> set:
+        return {t.text for t in index.cursor_tokens(cursor) if t.kind == "id"} & index.classes
+
+    pending = set()
+    while todo or pending:
+        if todo:
+            pending |= classes_in(todo.pop().cursor) - named
+            continue
+        for cls in index.with_bases({pending.pop()}) - named:
+            named.add(cls)
+            for fn in [*index.functions.get(cls, []), *index.functions.get("operator()", [])]:
+                if fn.owner == cls:
+                    add(fn)
+            for decl in index.fields.get(cls, []):
+                fields.append(decl)
+                pending |= classes_in(decl) - named
+    out = [(fn.file, fn.cursor) for fn in functions.values()]
+    out += [(decl.location.file.name, decl) for decl in fields if decl.location.file is not None]
     return out
 
 
@@ -268,6 +310,91 @@ def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     return out
 
 
+def buffer_capacity(trace: KernelTrace, index: Index, product) -> list[Diagnostic]:
+    """`pipe.InitBuffer(que, num, len)` whose constant size (num * len) exceeds the memory of the queue's
+    position on the product (UB usable bytes, L1, L0A/B/C from ascgen.products): the memory cannot hold
+    the buffers, so they run past the end of it. Needs --product."""
+    rule, out = "sk-buffer-capacity", []
+    if product is None:
+        return out
+    # Flow-insensitive: set-up code without task sync or GM access is not interpreted path by path.
+    calls = [(file, call) for file, cursor in _code_run(trace, index)
+             for call in calls_in(index.cursor_tokens(cursor)) if call.name == api.INIT_BUFFER]
+    for file, call in sorted(calls, key=lambda fc: (fc[0], fc[1].tok.offset)):
+        args = call.args
+        if len(args) not in (2, 3) or not args[0]:
+            continue
+        position = index.positions.get(args[0][-1].text)
+        capacity = getattr(product, api.BUFFER_MEMORY.get(position, ""), 0) if position else 0
+        sizes = [_constant(a, index) for a in args[1:]]
+        if not capacity or None in sizes:
+            continue
+        total = sizes[0] * (sizes[1] if len(sizes) == 2 else 1)
+        memory = api.BUFFER_MEMORY[position].replace("_total", "").replace("_bytes", "").upper()
+        physical = product.ub_total if memory == "UB" else capacity
+        if total > physical:
+            out.append(_diag(file, call.tok, "error", rule,
+                             f"{call.text()} asks for {total} bytes of {position} ({memory}), more than the "
+                             f"{physical} bytes {product.id} has there: the buffers cannot fit"))
+        elif total > capacity:
+            # Within the UB but over what the library leaves to kernels (ub_reserved): it collides with
+            # the library's own use of the top of UB only when that is in use, so a warning.
+            out.append(_diag(file, call.tok, "warning", rule,
+                             f"{call.text()} asks for {total} bytes of {position} (UB), more than the {capacity} "
+                             f"bytes {product.id} leaves to kernel buffers ({product.ub_total} less "
+                             f"{product.ub_reserved} the library reserves)"))
+    return out
+
+
+def _constant(arg, index: Index):
+    """An integer size expression with named constants and sizeof(scalar type) folded, else None."""
+    toks, i = list(arg), 0
+    folded = []
+    while i < len(toks):
+        t = toks[i]
+        if t.text == "sizeof" and i + 2 < len(toks) and toks[i + 1].text == "(":
+            close = next((j for j in range(i + 2, len(toks)) if toks[j].text == ")"), None)
+            words = [x.text for x in toks[i + 2:close] if x.kind in ("id", "kw") and x.text != "const"] \
+                if close else []
+            if len(words) != 1 or words[-1] not in api.SCALAR_SIZES:
+                return None
+            folded.append(Tok("lit", str(api.SCALAR_SIZES[words[-1]]), t.offset, t.line, t.col))
+            i = close + 1
+            continue
+        folded.append(t)
+        i += 1
+    text = []
+    for t in folded:
+        value = consteval.literal(t.text.rstrip("uUlL")) if t.kind == "lit" else index.constants.get(t.text)
+        if value is not None and not isinstance(value, bool):
+            text.append(str(int(value)))
+        elif t.text in _ARITHMETIC:
+            text.append("//" if t.text == "/" else t.text)
+        else:
+            return None                 # a run-time value (a tiling field) or something unknown
+    try:
+        value = _fold(ast.parse(" ".join(text), mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
+        return None
+    return value if value >= 0 else None
+
+
+_ARITHMETIC = {"+", "-", "*", "/", "%", "<<", ">>", "(", ")"}
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.LShift: lambda a, b: a << min(b, 64),
+        ast.RShift: lambda a, b: a >> b}
+
+
+def _fold(node) -> int:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_fold(node.left), _fold(node.right))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_fold(node.operand)
+    raise ValueError("not integer arithmetic")
+
+
 def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
     if product is None or product.task_sync != "compile-only" or not uses(trace):
         return []
@@ -281,4 +408,4 @@ def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
 def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
     return [*once_per_path(trace), *op_wide(trace, index), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
-            *flag_alias(trace, index), *product_notes(trace, product)]
+            *flag_alias(trace, index), *buffer_capacity(trace, index, product), *product_notes(trace, product)]

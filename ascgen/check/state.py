@@ -33,6 +33,9 @@ class Key:
     pre: frozenset = frozenset()
     # What this path decided about compile-time names (consteval.facts_of): a configuration is one binary.
     facts: frozenset = frozenset()
+    # The last early return this path took before completing the pair ((file, line), or None): paths
+    # that leave through different returns are distinct findings, so one witness cannot mask another.
+    exit: tuple | None = None
 
     def bump(self, kind: str) -> "Key":
         if kind == api.WAIT:

@@ -79,3 +79,10 @@ def test_product_changes_only_product_rules():
     assert check_file(path).diagnostics == []                  # FORCE is fine where SK_BIND exists...
     on_a3 = check_file(path, product="ascend910_93").diagnostics
     assert [d.rule for d in on_a3] == ["tasksync-pipe"]        # ...but MTE3 as AIC_PIPE is not A3's default FIX
+
+
+def test_side_findings_name_their_build():
+    # Without --product: the 3510 side macros the code tests make two builds, each finding says which.
+    result = check_file(CORPUS / "core_side_macros_3510.cpp")
+    builds = {(d.line, d.message.rsplit("[", 1)[-1]) for d in result.diagnostics}
+    assert builds == {(10, "AIV build (__DAV_C310_VEC__)]"), (15, "AIC build (__DAV_C310_CUBE__)]")}
