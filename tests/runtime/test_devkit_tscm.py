@@ -66,7 +66,7 @@ def test_a_peer_write_before_the_owners_tpipe_survives_its_fill(tree):
 
 def test_a_dav3510_matmul_with_a_tscm_input_is_no_longer_refused():
     from ascgen import products
-    from ascgen.runtime import devkit
+    from ascgen.runtime.backends.devkit import toolchain as devkit
     text = ("AscendC::Matmul<\n"
             "    AscendC::MatmulType<AscendC::TPosition::TSCM, CubeFormat::NZ, half, false, LayoutMode::NONE, false,\n"
             "                        AscendC::TPosition::VECOUT>,\n"
