@@ -29,7 +29,8 @@ PAGES = sorted(DOCS.glob("*.md"))       # the README's blocks can join once they
 RUN = {"python", "sh"}
 SHOWN = {"text", "cpp"}
 # Folders copied into each block's working folder: what the docs' examples read (never written back).
-LAYOUT = ("examples", "generated", "runtime/include", "tests/data", "tests/check/corpus")
+LAYOUT = ("examples", "generated", "runtime/include", "runtime/core/include", "runtime/common", "tests/data",
+          "tests/check/corpus")
 TIME_LIMIT_S = 300
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 

@@ -17,7 +17,7 @@ Y = np.array([1, NAN, NAN, 0.0, -0.0, -0.0, 0.0, 5, -1, 2], np.float32)
 
 
 def _kernel():
-    k = Kernel("nan_zero", block_dim=1, tile_length=64)
+    k = Kernel("nan_zero", block_dim=1, tile_length=64, buffer_num=1)   # 5 outputs: the library allows 8 buffers per queue position
     x, y = k.input("x", "float32"), k.input("y", "float32")
     k.output("mx", Max(x, y))
     k.output("mn", Min(x, y))
