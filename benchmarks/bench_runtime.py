@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ascgen.codegen import emit  # noqa: E402
+from ascgen.codegen.emit import emit  # noqa: E402
 from ascgen.builder import Kernel, Relu  # noqa: E402
 from ascgen.runtime import load  # noqa: E402
 from timing import best_of  # noqa: E402 - benchmarks/timing.py, beside this script
