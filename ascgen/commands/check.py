@@ -10,7 +10,7 @@ from ascgen import __version__, console
 from ascgen import products as products_mod
 from ascgen.check import format as check_format
 from ascgen.check.checker import check_file
-from ascgen.errors import AscgenError
+from ascgen.errors import AscgenError, SpecError
 
 
 SOURCE_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx")
@@ -20,6 +20,11 @@ def _expand(sources) -> list[str]:
     """Files as given; a directory stands for the Ascend C sources under it."""
     out = []
     for source in sources:
+        if not source.strip():
+            # Path("") is ".": an empty argument (an unset shell variable) would check every source below the
+            # current folder, silently and for minutes.
+            raise SpecError("ascgen check: an empty SOURCE argument; name a file or a folder (\".\" for the "
+                            "current one)")
         path = Path(source)
         if path.is_dir():
             found = sorted(str(p) for p in path.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())

@@ -123,3 +123,12 @@ def test_a_folder_checks_the_sources_under_it(tmp_path):
     assert files == {"bug.cpp"}
     (tmp_path / "empty").mkdir()
     assert ascgen(tmp_path / "empty").returncode == 2
+
+
+def test_an_empty_source_argument_is_an_error_not_a_check_of_the_current_folder(tmp_path):
+    """`ascgen check "$UNSET"`: Path("") is ".", which used to check every source below the current folder
+    (about 40 s in the repository root) and give a verdict on files nobody named."""
+    (tmp_path / "k.cpp").write_text(BUG.read_text())       # a finding, were the folder checked
+    run = ascgen("", cwd=tmp_path)
+    assert run.returncode == 2, (run.returncode, run.stdout, run.stderr)
+    assert "an empty SOURCE argument" in run.stderr and run.stdout == "", run.stderr
