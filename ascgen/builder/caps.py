@@ -92,12 +92,12 @@ def any_cast_modes(src: str, dst: str) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(modes)) or None
 
 
-def spell_round(offered: tuple[str, ...], requested: str, exact: bool) -> str | None:
+def spell_round(offered: tuple[str, ...], requested: str | None, exact: bool) -> str | None:
     """The round mode to emit for `requested` among the `offered` ones, None when impossible.
     Exact (widening) conversions have one mode; "rint" and "none" mean the same for lossy ones."""
     if exact:
         return offered[0] if offered else None
     if requested in offered:
         return requested
-    twin = {"rint": "none", "none": "rint"}.get(requested)
+    twin = {"rint": "none", "none": "rint"}.get(requested or "")
     return twin if twin in offered else None

@@ -30,6 +30,20 @@ class Node:
                                     # Matmul operands "mk" (M x K) and "kn" (K x N)
     tile: tuple[int, int, int] | None = None   # Matmul only: (BM, BN, BK) of the cube tiles
 
+    @property
+    def input_name(self) -> str:
+        """The kernel parameter an input node reads (the builder names every input)."""
+        if self.name is None:
+            raise ValueError(f"node {self.id} ({self.op} at {self.where}) is not a named input")
+        return self.name
+
+    @property
+    def shape_2d(self) -> str:
+        """The shape of a node of a 2-D kernel (the builder gives every such node one)."""
+        if self.shape is None:
+            raise ValueError(f"node {self.id} ({self.op} at {self.where}) has no 2-D shape")
+        return self.shape
+
 
 @dataclass(frozen=True)
 class ParamSpec:

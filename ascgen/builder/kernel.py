@@ -10,6 +10,7 @@ Every declaration and op records the user's `file:line` so emitted statements an
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 from dataclasses import dataclass
 
@@ -89,7 +90,7 @@ class Tensor:
         if negate:
             if isinstance(other, Scalar):
                 other = _NegScalar(other)
-            elif isinstance(other, numbers.Number):
+            elif isinstance(other, numbers.Real):
                 other = -other
         return _scalar_op(scalar_op, self, other)
 
@@ -200,7 +201,7 @@ class Kernel:
             default = 1.0 if dt.is_float else 1
         if not isinstance(default, numbers.Real) or isinstance(default, bool):
             raise SpecError(f"scalar {name!r} at {where}: default must be a number, got {default!r}")
-        default = float(default) if dt.is_float else int(default)
+        default = float(default) if dt.is_float else int(math.trunc(default))
         self._params.append(ParamSpec(name, "scalar", dt.name, where, default))
         scalar = Scalar(self, name, dt, where)
         self._scalars[name] = scalar
@@ -310,15 +311,16 @@ def _scalar_operand(value, kernel: Kernel, op: str, dt: str, where: str) -> Scal
         return ScalarOperand(param=value.name, negate=negate)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise SpecError(f"{op} at {where}: the scalar operand must be a number or a k.scalar(...), got {value!r}")
-    if not np.isfinite(value):
+    if not math.isfinite(value):
         raise SpecError(f"{op} at {where}: the scalar operand must be finite, got {value!r}")
     if not DTYPES[dt].is_float:
-        if float(value) != int(value):
+        whole = int(math.trunc(value))
+        if value != whole:
             raise SpecError(f"{op} at {where}: {value!r} is not an integer but the operand is {dt}")
         info = np.iinfo(DTYPES[dt].np)
-        if not info.min <= int(value) <= info.max:
+        if not info.min <= whole <= info.max:
             raise SpecError(f"{op} at {where}: {value!r} does not fit in {dt} [{info.min}, {info.max}]")
-        return ScalarOperand(literal=int(value))
+        return ScalarOperand(literal=whole)
     return ScalarOperand(literal=float(value))
 
 

@@ -6,6 +6,7 @@ import keyword
 import os
 import re
 import sys
+import types
 
 from ascgen.errors import SpecError
 
@@ -64,7 +65,7 @@ _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool"
 
 def _where() -> str:
     """`file:line` of the first caller outside the ascgen package (the user's spec line)."""
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
         frame = frame.f_back
     if frame is None:

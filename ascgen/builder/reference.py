@@ -35,10 +35,8 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
     spec = _spec(kernel)
     scalars = dict(scalars or {})
     values: dict[int, np.ndarray] = {}
-    if spec.is_2d:
-        length = _check_inputs_2d(spec, inputs)
-    else:
-        length = _check_inputs(spec, inputs, length)
+    extent: int | tuple[int, int] = (_check_inputs_2d(spec, inputs) if spec.is_2d
+                                     else _check_inputs(spec, inputs, length))
     for p in spec.params_of("scalar"):
         scalars.setdefault(p.name, p.default)
     unknown = set(scalars) - {p.name for p in spec.params_of("scalar")}
@@ -46,14 +44,14 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
         raise SpecError(f"kernel {spec.name!r} has no scalar parameter {sorted(unknown)[0]!r}")
     for node in spec.live_nodes():
         if node.op == "input":
-            values[node.id] = np.asarray(inputs[node.name]).astype(DTYPES[node.dtype].np, copy=False)
-        elif node.op in _REDUCE:
-            values[node.id] = _reduce(node, values[node.args[0]], length)
-        elif node.op == "Matmul":
+            values[node.id] = np.asarray(inputs[node.input_name]).astype(DTYPES[node.dtype].np, copy=False)
+        elif node.op in _REDUCE and isinstance(extent, tuple):       # reductions are 2-D only
+            values[node.id] = _reduce(node, values[node.args[0]], extent)
+        elif node.op == "Matmul" and node.tile is not None:
             values[node.id] = matmul(values[node.args[0]], values[node.args[1]], node.tile[2])
         else:
             args = [values[a] for a in node.args]
-            values[node.id] = _apply(node, args, scalars, length)
+            values[node.id] = _apply(node, args, scalars, extent)
     out = {}
     for o in spec.outputs:
         value = values[o.node]
@@ -161,6 +159,8 @@ def _check_inputs(spec: KernelSpec, inputs: dict, length: int | None) -> int:
 def _scalar_value(op: ScalarOperand, scalars: dict, dtype: str):
     """The scalar converted to the op's element type, as `static_cast<T>(s)` does in the emitted code."""
     raw = scalars[op.param] if op.param is not None else op.literal
+    if raw is None:
+        raise SpecError(f"scalar parameter {op.param!r} has no value and no default: pass scalars={{{op.param!r}: ...}}")
     value = np.asarray(raw).astype(DTYPES[dtype].np) if DTYPES[dtype].is_float else np.asarray(int(raw))
     if op.negate:
         value = -value

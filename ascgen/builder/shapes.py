@@ -110,7 +110,8 @@ def broadcast(op: str, a: str | None, b: str | None, where: str) -> str | None:
     pair = {a, b}
     if pair in ({"rc", "r"}, {"rc", "c"}, {"r", "c"}):
         return "rc"
-    raise SpecError(f"{op} at {where}: {_NAMES.get(a, a)} and {_NAMES.get(b, b)} do not combine; "
+    what_a, what_b = (_NAMES.get(s, s) if s is not None else "a 1-D kernel's tensor" for s in (a, b))
+    raise SpecError(f"{op} at {where}: {what_a} and {what_b} do not combine; "
                     "per-column vectors are only used against (rows, cols) tensors or per-row values")
 
 

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ascgen import console, products
 from ascgen.errors import SpecError
 from ascgen.codegen.host import write_host_project
-from ascgen.codegen.plan import plan_kernel
+from ascgen.codegen.plan import KernelPlan, plan_kernel
 from ascgen.codegen.render import render_kernel
 from ascgen.codegen.tasksync import TaskSyncPolicy, place_task_sync
+
+if TYPE_CHECKING:       # imported where used: plan_rows and plan_matmul import this package's plan module
+    from ascgen.codegen.plan_matmul import MatmulPlan
+    from ascgen.codegen.plan_rows import RowPlan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,7 +28,7 @@ class Emitted:
     """One emitted kernel: its Ascend C text and the plan it was rendered from (KernelPlan, RowPlan or
     MatmulPlan), so callers such as `ascgen test` read the planner's decisions without planning again."""
     text: str
-    plan: object
+    plan: KernelPlan | RowPlan | MatmulPlan
 
 
 def emit(kernel, product, *, host: bool = False, policy: TaskSyncPolicy | None = None,
@@ -99,17 +104,17 @@ def _describe(kernel, product) -> None:
     """`-v`: what the planner decided for a kernel (UB per buffer, tiles, tail strategy)."""
     if kernel.spec().matmul is not None:
         from ascgen.codegen.plan_matmul import plan_matmul
-        plan = plan_matmul(kernel.spec(), product)
-        console.verbose(f"{kernel.name}: MIX Matmul, tile {plan.tile}, block_dim {kernel.block_dim} AI Cores; "
-                        + ", ".join(f"{mem} {used} of {cap} B" for mem, _, used, cap in plan.cube_items)
-                        + f"; UB {plan.epilogue.ub_used} B")
+        matmul = plan_matmul(kernel.spec(), product)
+        console.verbose(f"{kernel.name}: MIX Matmul, tile {matmul.tile}, block_dim {kernel.block_dim} AI Cores; "
+                        + ", ".join(f"{mem} {used} of {cap} B" for mem, _, used, cap in matmul.cube_items)
+                        + f"; UB {matmul.epilogue.ub_used} B")
         return
     if kernel.spec().is_2d:
         from ascgen.codegen.plan_rows import plan_rows
-        plan = plan_rows(kernel.spec(), product)
+        rows = plan_rows(kernel.spec(), product)
         console.verbose(f"{kernel.name}: 2-D ({', '.join(kernel.dims)}), block_dim {kernel.block_dim}, rows up to "
-                        f"{kernel.tile_length} elements, UB {plan.ub_used} of {plan.ub_usable} B: "
-                        + ", ".join(f"{what} {n} B" for what, n in plan.ub_items))
+                        f"{kernel.tile_length} elements, UB {rows.ub_used} of {rows.ub_usable} B: "
+                        + ", ".join(f"{what} {n} B" for what, n in rows.ub_items))
         return
     plan = plan_kernel(kernel, product)
     tail = "DataCopyPad tails" if plan.data_copy_pad else f"aligned remainder window (min length {plan.min_length})"

@@ -57,7 +57,7 @@ class TempUse:
 @dataclass(frozen=True)
 class KernelPlan:
     spec: KernelSpec
-    product: object
+    product: _products.Product
     class_name: str
     inputs: tuple[GmTensor, ...]
     outputs: tuple[GmTensor, ...]
@@ -217,7 +217,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str]):
     var: dict[int, str] = {}
     for n in live:
         if n.op == "input":
-            var[n.id] = n.name + "Local"
+            var[n.id] = n.input_name + "Local"
     steps: list[VectorCall] = []
     temps: list[int] = []          # bytes per buffer
     busy: dict[int, int] = {}      # buffer index -> node id living there

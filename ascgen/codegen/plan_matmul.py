@@ -30,7 +30,7 @@ MATMUL_ARCHES = (2201, 3510)
 @dataclass(frozen=True)
 class MatmulPlan:
     spec: KernelSpec
-    product: object
+    product: _products.Product
     class_name: str
     a: GmTensor
     b: GmTensor
@@ -41,7 +41,8 @@ class MatmulPlan:
 
     @property
     def dims(self) -> tuple[str, str, str]:
-        return tuple(d.name for d in self.spec.dims)      # (M, N, K)
+        m, n, k = self.spec.dims
+        return m.name, n.name, k.name
 
     @property
     def inputs(self):                    # tasksync.py names these for prefetch checks (none are allowed)
@@ -55,6 +56,8 @@ class MatmulPlan:
 def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
     product = _products.get(product)
     node = spec.matmul
+    if node is None or node.tile is None:
+        raise SpecError(f"kernel {spec.name!r} at {spec.where}: plan_matmul is for kernels with one Matmul node")
     on = f"on {product.id} (__NPU_ARCH__ {product.npu_arch})"
     if not product.separated or product.vector_only or product.npu_arch not in MATMUL_ARCHES:
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: Matmul is emitted as a MIX kernel (AIC cube + AIV "
@@ -73,7 +76,8 @@ def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
     if reductions:
         raise SpecError(f"{reductions[0].op} at {reductions[0].where}: row reductions are not offered in a Matmul "
                         "epilogue (each vector core sees a band of a row); reduce in the next kernel of a SuperKernel")
-    bm, bn, bk = node.tile
+    tile = node.tile
+    bm, bn, bk = tile
     size = DTYPES[dtype].size
     acc = node.dtype
     memory = {"L1": product.l1_total, "L0A": product.l0a_total, "L0B": product.l0b_total, "L0C": product.l0c_total}
@@ -85,21 +89,21 @@ def plan_matmul(spec: KernelSpec, product) -> MatmulPlan:
         if used > cap:
             raise SpecError(f"Matmul at {node.where}: tile={node.tile} needs {used} B of {mem} ({what}); {product.id} "
                             f"has {cap} B: over by {used - cap} B. Hint: smaller tiles")
-    epilogue = plan_rows(_epilogue_spec(spec, node), product)
+    epilogue = plan_rows(_epilogue_spec(spec, node, tile), product)
     if bn % epilogue.align_elems:
         raise SpecError(f"Matmul at {node.where}: BN {bn} is not a multiple of {epilogue.align_elems} elements "
                         f"(32 bytes of the epilogue's narrowest dtype); use tile=({bm}, "
                         f"{-(-bn // epilogue.align_elems) * epilogue.align_elems}, {bk})")
     params = {p.name: p for p in spec.params}
-    a, b = (_gm(params[spec.nodes[i].name], "input") for i in node.args)
+    a, b = (_gm(params[spec.nodes[i].input_name], "input") for i in node.args)
     ws = _gm(params[WORKSPACE], "output")
-    return MatmulPlan(spec, product, "Kernel" + _camel(spec.name), a, b, ws, node.tile, epilogue, items)
+    return MatmulPlan(spec, product, "Kernel" + _camel(spec.name), a, b, ws, tile, epilogue, items)
 
 
-def _epilogue_spec(spec: KernelSpec, node: Node) -> KernelSpec:
+def _epilogue_spec(spec: KernelSpec, node: Node, tile: tuple[int, int, int]) -> KernelSpec:
     """The AIV side as a 2-D kernel over (M, tileCols): the Matmul node becomes an input read from the
     workspace; its tile holds half of a cube tile's rows (BM / 2) of BN columns."""
-    bm, bn, _ = node.tile
+    bm, bn, _ = tile
     m, n, _ = spec.dims
     nodes = list(spec.nodes)
     nodes[node.id] = Node(node.id, "input", node.dtype, name=WORKSPACE, where=node.where, shape="rc")

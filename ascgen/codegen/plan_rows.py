@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ascgen import products as _products
 from ascgen.builder.ir import KernelSpec, Node
 from ascgen.builder.types import DTYPES
 from ascgen.codegen.plan import (GmTensor, TempBuffer, TempUse, _camel, _gm, check_queue_positions, checked_basics,
@@ -42,7 +43,7 @@ class RowStep:
 @dataclass(frozen=True)
 class RowPlan:
     spec: KernelSpec
-    product: object
+    product: _products.Product
     class_name: str
     inputs: tuple[GmTensor, ...]        # (rows, cols) inputs, loaded per tile (queues)
     col_inputs: tuple[GmTensor, ...]    # per-column vectors, loaded once per core after the wait
@@ -156,7 +157,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max
     temporary buffer of their class (tile-sized for rc values, MAX_TILE_ROWS for per-row values); buffers
     are reused once dead, never written by a step that reads them."""
     out_of, last_use = liveness(spec, live)
-    var: dict[int, str] = {n.id: n.name + "Local" for n in live if n.op == "input"}
+    var: dict[int, str] = {n.id: n.input_name + "Local" for n in live if n.op == "input"}
     temps: list[list] = []        # [bytes, class]
     busy: dict[int, int] = {}
     uses: list[TempUse] = []
@@ -180,8 +181,8 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max
             uses.append(TempUse(name, n.dtype, f"tmpBuf{buf}"))
             var[n.id] = name
         src_dtype = spec.nodes[n.args[0]].dtype if n.args else n.dtype
-        steps.append(RowStep(n.op, n.dtype, n.shape, var[n.id], tuple(var[a] for a in n.args),
-                             tuple(spec.nodes[a].shape for a in n.args), src_dtype, n.scalar,
+        steps.append(RowStep(n.op, n.dtype, n.shape_2d, var[n.id], tuple(var[a] for a in n.args),
+                             tuple(spec.nodes[a].shape_2d for a in n.args), src_dtype, n.scalar,
                              rounds.get(n.id, n.round), n.where))
         for buf, holder in list(busy.items()):
             if holder != n.id and last_use.get(holder, -1) <= n.id:
@@ -202,7 +203,7 @@ def _copies(spec: KernelSpec, var: dict[int, str], out_of: dict[int, str]) -> li
             raise SpecError(f"output {o.name!r} at {o.where}: storing a {node.dtype} value that is an input or "
                             f"another output needs a copy, offered for float16/float32/int16/int32 only")
         zero = ScalarOperand(literal=0.0 if DTYPES[node.dtype].is_float else 0)
-        steps.append(RowStep("Adds", node.dtype, node.shape, o.name + "Local", (var[o.node],), (node.shape,),
+        steps.append(RowStep("Adds", node.dtype, node.shape_2d, o.name + "Local", (var[o.node],), (node.shape_2d,),
                              node.dtype, zero, None, o.where))
     return steps
 

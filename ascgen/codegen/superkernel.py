@@ -22,6 +22,7 @@ The rules are tasksync-semantics.md section 3.1; the runtime's race detector che
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 import numpy as np
@@ -29,12 +30,15 @@ import numpy as np
 from ascgen import products
 from ascgen.errors import SpecError
 
+if TYPE_CHECKING:
+    from ascgen.builder.kernel import Kernel
+
 PLACEMENTS = ("dataflow", "default")
 
 
 @dataclass(frozen=True)
 class SkTask:
-    kernel: object                     # ascgen.builder.Kernel
+    kernel: Kernel
     bind: dict                         # kernel GM parameter name -> SK buffer name
     scalars: dict                      # kernel scalar name -> value
     block_dim: int
@@ -43,7 +47,7 @@ class SkTask:
 @dataclass
 class SuperKernel:
     name: str
-    product: object
+    product: products.Product
     options: str = "early-start=1"
     placement: str = "dataflow"
     _tasks: list = field(default_factory=list, init=False, repr=False)
@@ -117,7 +121,7 @@ class SuperKernel:
         placement = placement or self.placement
         out = []
         for k, t in enumerate(self._tasks):
-            prefetch = frozenset()
+            prefetch: frozenset[str] = frozenset()
             matmul = t.kernel.spec().matmul is not None      # MIX tasks keep the plain placement
             if placement == "dataflow" and k > 0 and not matmul:
                 written = self.written(k)
@@ -300,7 +304,7 @@ class SuperKernel:
         return sizes
 
     def _args(self, t: SkTask, arrays: dict, sizes: list[int]) -> list:
-        args = []
+        args: list = []
         for i, p in enumerate(t.kernel.params):
             if i == t.kernel.length_index:
                 args.extend(np.uint32(v) for v in sizes)

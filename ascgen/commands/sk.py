@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from ascgen.commands import run as run_cmd
 from ascgen.commands.sk_neighbours import CONSUMER, PRODUCER, consumer_source, producer_source
 from ascgen.errors import HangError, SpecError, SyncCountError
 from ascgen.runtime import limits
+
+if TYPE_CHECKING:
+    from ascgen.runtime.module import Module
 
 NAMED_ARG = re.compile(r"([A-Za-z_]\w*)=(.*)")
 VERDICTS = {HangError: "hang", SyncCountError: "count mismatch"}
@@ -65,7 +69,7 @@ def add_arguments(parser) -> None:
 @dataclass
 class Task:
     """One task of the chain: where its kernel comes from, its blocks, its bound arguments."""
-    module: object
+    module: Module
     kernel: str
     block_dim: int
     args: list
@@ -124,7 +128,7 @@ def _load(path: str, args):
                 kernel_type=args.kernel_type, backend=args.backend)
 
 
-def _spec_task(args) -> tuple[Task, object]:
+def _spec_task(args) -> tuple[Task, Callable[[], list] | None]:
     """A builder spec's kernel with random inputs at --length, and the check of its outputs."""
     from ascgen.builder import load_spec
     from ascgen.codegen.emit import emit
@@ -178,7 +182,7 @@ def _chain(args, outputs: list) -> list[Task]:
     return tasks
 
 
-def _single(args, outputs: list) -> tuple[Task, object]:
+def _single(args, outputs: list) -> tuple[Task, Callable[[], list] | None]:
     if not args.source:
         raise SpecError("ascgen sk: give a source file and --kernel NAME, or --tasks FILE:KERNEL,...")
     if args.source.endswith(".py"):

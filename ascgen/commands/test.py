@@ -51,7 +51,7 @@ class KernelResult:
         return bool(self.cases) and all(c.ok for c in self.cases)
 
 
-def shapes_for(kernel, product, plan=None) -> list[tuple[int, int]]:
+def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
     tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Without
     DataCopyPad, cols are multiples of the kernel's promised `multiple_of` (the only values it accepts).
@@ -72,7 +72,7 @@ def shapes_for(kernel, product, plan=None) -> list[tuple[int, int]]:
     return sorted(set(cases))
 
 
-def _matmul_shapes(spec, product, plan=None) -> list[tuple[int, int, int]]:
+def _matmul_shapes(spec, product, plan=None) -> list[tuple[int, ...]]:
     """(M, N, K) cases of a Matmul kernel: empty, one element, tiles ragged in M and N, fewer tiles than AI
     Cores, more tiles than AI Cores (round-robin), an odd row count split between the two AIVs, several
     K slices and a ragged last one."""
@@ -213,7 +213,11 @@ def check_kernel(kernel, product, lengths=None, seed: int = 0, backend: str = "b
     other = load(source, product, filename=f"{kernel.name}.cpp", backend="devkit") if backend == "both" else None
     if kernel.dims:
         return _check_2d(module, kernel, product, emitted.plan, seed, start, other)
-    result = KernelResult(kernel.name, product.id, min_length=emitted.plan.min_length)
+    from ascgen.codegen.plan import KernelPlan
+    plan = emitted.plan
+    if not isinstance(plan, KernelPlan):        # 1-D kernels are planned by plan_kernel
+        raise TypeError(f"{kernel.name}: a 1-D kernel's plan is a KernelPlan, got {type(plan).__name__}")
+    result = KernelResult(kernel.name, product.id, min_length=plan.min_length)
     wanted = lengths or lengths_for(kernel)
     if not lengths and result.min_length > 1:      # the shortest supported lengths are edge cases too
         wanted = sorted({*wanted, result.min_length, result.min_length + 1})

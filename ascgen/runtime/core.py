@@ -223,7 +223,7 @@ def _plan(request: RunRequest) -> tuple[Geometry, SkOptions | None]:
 
 def _config(product: Product, geo: Geometry, opts: SkOptions | None, request, keep: list):
     cfg = _ffi.new("ascgen_config*")
-    _lib.ascgen_timeline_defaults(cfg)
+    ensure_loaded().ascgen_timeline_defaults(cfg)
     cfg.product = _cstr(product.id, keep)
     cfg.npu_arch = product.npu_arch
     cfg.separated = int(product.separated)

@@ -46,7 +46,7 @@ class Guard:
         are bound directly."""
         self.zones: dict[tuple[int, int], _Zone] = {}
         self.finished = False
-        ranges = {}
+        ranges: dict[tuple[int, int], tuple[str, np.ndarray]] = {}
         for name, arr in buffers:
             if arr.nbytes:
                 ranges.setdefault((arr.ctypes.data, arr.nbytes), (name, arr))

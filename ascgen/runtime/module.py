@@ -132,7 +132,10 @@ def _symbol(lib: ctypes.CDLL, path: Path, name: str, restype=None, argtypes=()):
 
 
 def _address(fn) -> int:
-    return ctypes.cast(fn, ctypes.c_void_p).value
+    address = ctypes.cast(fn, ctypes.c_void_p).value
+    if address is None:
+        raise SpecError(f"symbol {fn.__name__} resolved to a null address")
+    return address
 
 
 def arch_defines(product) -> dict:
@@ -265,6 +268,8 @@ class Module:
 
     def _register(self, instance: str) -> KernelInfo:
         kernel = self.info.kernel(instance)
+        if kernel is None:      # instances come from the analysis of this source, so it always has them
+            raise SpecError(f"{self.source}: kernel {instance!r} is not among the analysed kernels")
         sig = self.symbol(wrapper.sig_symbol(instance), ctypes.c_char_p)
         entry = self.symbol(self.backend.entry_symbol(instance))
         kinds = tuple(k for k in sig().decode().split(",") if k)

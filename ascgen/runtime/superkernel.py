@@ -48,7 +48,7 @@ class SuperKernel:
       True makes the calls take effect there, as the library code does.
     timeline: keep the modeled timeline (Report.timeline(), Report.to_chrome_trace()).
     """
-    product: object
+    product: products.Product           # a product id is accepted too: __post_init__ looks it up
     options: str = "early-start=1"
     _: KW_ONLY
     detect_races: bool = True

@@ -95,13 +95,13 @@ def render(report) -> str:
     for race in report.races:
         ends = []
         for side in (race.earlier, race.later):
-            core = by_label.get(side.core)
-            if core is None or (core, side.task) not in span:
+            lane = by_label.get(side.core)
+            if lane is None or (lane, side.task) not in span:
                 continue
-            a, b = span[(core, side.task)]
-            out.append(_el("rect", x=f"{x(a):.1f}", y=y(core), width=f"{max(1.0, x(b) - x(a)):.1f}", height=LANE,
+            a, b = span[(lane, side.task)]
+            out.append(_el("rect", x=f"{x(a):.1f}", y=y(lane), width=f"{max(1.0, x(b) - x(a)):.1f}", height=LANE,
                            fill="none", stroke=RACE, stroke_width=3, class_="race"))
-            ends.append((x((a + b) / 2), y(core) + LANE / 2))
+            ends.append((x((a + b) / 2), y(lane) + LANE / 2))
         if len(ends) == 2:
             out.append(f'<line class="race" x1="{ends[0][0]:.1f}" y1="{ends[0][1]:.1f}" x2="{ends[1][0]:.1f}" '
                        f'y2="{ends[1][1]:.1f}" stroke="{RACE}" stroke-width="2"><title>{escape(race.summary())}</title></line>')

@@ -38,9 +38,9 @@ class Event:
 def event_from_record(record) -> Event:
     get = (record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d))
     kind = get("kind")
-    if isinstance(kind, int) or (hasattr(kind, "__index__") and not isinstance(kind, str)):
-        kind = KINDS[int(kind)]
-    core = int(get("core", 0))
+    if kind is not None and not isinstance(kind, str) and hasattr(kind, "__index__"):   # an int or a cffi enum
+        kind = KINDS[kind.__index__()]
+    core = int(get("core") or 0)
     return Event(core=core, core_label=str(get("core_label") or f"core{core}"), task=int(get("task", -1)),
                  kind=str(kind), t=float(get("t", 0.0)), file=str(get("file") or ""), line=int(get("line") or 0))
 
@@ -113,7 +113,7 @@ def chrome_trace(report) -> dict:
     us = lambda cycles: cycles / CYCLES_PER_US  # noqa: E731 - tiny unit conversion
     name = lambda task: f'task {task} "{report.tasks[task]}"' if 0 <= task < len(report.tasks) else f"task {task}"  # noqa: E731
     out = [{"ph": "M", "pid": 1, "name": "process_name", "args": {"name": f"SuperKernel on {report.product}"}}]
-    lanes = {}
+    lanes: dict[int, str] = {}
     for e in events:
         lanes.setdefault(e.core, e.core_label)
     for core, label in sorted(lanes.items()):
@@ -137,10 +137,10 @@ def chrome_trace(report) -> dict:
                             "cat": "window", "ts": us(s.t), "dur": us(e.t - s.t), "args": {"task": e.task}})
         elif e.kind == "wait_begin":
             open_wait[e.core] = e
-            b = open_task.get(e.core)
-            if b is not None and b.task == e.task and e.t > b.t and e.task > 0:
+            begun = open_task.get(e.core)
+            if begun is not None and begun.task == e.task and e.t > begun.t and e.task > 0:
                 out.append({"ph": "X", "pid": 1, "tid": e.core, "name": f"prologue (may overlap task {e.task - 1})",
-                            "cat": "window", "ts": us(b.t), "dur": us(e.t - b.t), "args": {"task": e.task}})
+                            "cat": "window", "ts": us(begun.t), "dur": us(e.t - begun.t), "args": {"task": e.task}})
         elif e.kind == "wait_end" and e.core in open_wait:
             b = open_wait.pop(e.core)
             out.append({"ph": "X", "pid": 1, "tid": e.core, "name": "WaitPreTaskEnd", "cat": "sync",
