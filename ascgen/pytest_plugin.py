@@ -31,8 +31,10 @@ def pytest_addoption(parser) -> None:
     group = parser.getgroup("ascgen", "ascgen (Ascend C emulator)")
     group.addoption("--ascgen-product", action="append", default=None, metavar="P",
                     help="product the ascgen fixtures and spec items run on (repeatable; default ascend910_93)")
-    group.addoption("--ascgen-backend", action="append", default=None, choices=("builtin", "devkit"),
-                    help="backend of the ascgen fixtures and spec items (repeatable; default builtin)")
+    # no `choices`: the backends come from ascgen.runtime.backends.REGISTRY, imported only when a test asks
+    group.addoption("--ascgen-backend", action="append", default=None, metavar="B",
+                    help="backend of the ascgen fixtures and spec items: builtin, devkit or any registered one "
+                         "(repeatable; default builtin)")
     group.addoption("--ascgen-spec", action="append", default=[], metavar="SPEC.py",
                     help="collect the kernels of this builder spec as test items (repeatable)")
     parser.addini("ascgen_specs", "builder specs whose kernels are collected as test items", type="paths", default=[])
@@ -42,6 +44,17 @@ def _products(config) -> list[str]:
     from ascgen import products
     from ascgen.commands import DEFAULT_PRODUCT
     return [products.get(p).id for p in (config.getoption("ascgen_product") or [DEFAULT_PRODUCT])]
+
+
+def _check_backends(config) -> None:
+    """An unknown --ascgen-backend is a usage error before collection (the registry is imported only then)."""
+    given = config.getoption("ascgen_backend") or []
+    if given:
+        from ascgen.runtime import backends
+        unknown = [b for b in given if b not in backends.names()]
+        if unknown:
+            raise pytest.UsageError(f"--ascgen-backend {unknown[0]}: not a backend; use one of "
+                                    + ", ".join(backends.names()))
 
 
 def _backends(config) -> list[str]:
@@ -54,6 +67,7 @@ def _specs(config) -> set[Path]:
 
 
 def pytest_configure(config) -> None:
+    _check_backends(config)
     config.addinivalue_line("markers", "ascgen_spec: a kernel of a builder spec run against numpy (ascgen test)")
     # Specs named on the command line are collected even when no path argument reaches them; with no path
     # argument at all, only they are (not the testpaths the ini file names).

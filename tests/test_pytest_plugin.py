@@ -35,3 +35,11 @@ def test_spec_kernels_are_items_with_stable_ids_spread_by_xdist(tmp_path):
     assert ran.returncode == 0 and "2 passed" in ran.stdout, ran.stdout + ran.stderr
     done = [line for line in ran.stdout.splitlines() if line.startswith("[gw") and "PASSED" in line]
     assert sorted(line.split()[-1] for line in done) == ids, ran.stdout      # the stable ids, run on the workers
+
+
+def test_an_unknown_backend_is_a_usage_error_naming_the_registered_ones(tmp_path):
+    spec = tmp_path / "one.py"
+    spec.write_text((EXAMPLES / "add_relu.py").read_text())
+    ran = _pytest("--ascgen-spec", str(spec), "--ascgen-backend", "nope", cwd=tmp_path)
+    assert ran.returncode == 4, ran.stdout + ran.stderr                   # pytest's usage-error status
+    assert "--ascgen-backend nope: not a backend; use one of builtin, devkit" in ran.stderr, ran.stderr
