@@ -59,7 +59,7 @@ _CPP_RESERVED = {"totalLength", "half", "float", "int", "double", "char", "bool"
                  "ascendc_assert",
                  # Matmul (MIX) kernels
                  "workspace", "tileCols", "tilesN", "group", "sub", "groupNum", "myTiles", "bandRow", "bandCol",
-                 "bandRows", "firstHalf", "row0", "col0", "mUp", "nUp", "kk", "k0", "pa", "pb", "la", "lb", "mp",
+                 "bandRows", "firstHalf", "halfCols", "row0", "col0", "mUp", "nUp", "kk", "k0", "pa", "pb", "la", "lb", "mp",
                  "fp", "a1", "b1", "a2", "b2", "c1", "a1Buf", "b1Buf", "a2Buf", "b2Buf", "c1Buf", "tiles"}
 
 

@@ -14,6 +14,7 @@ class OpInfo:
     name: str               # the Ascend C function (AscendC::<name>)
     kind: str               # "binary" (dst, a, b, n) | "scalar" (dst, a, s, n) | "unary" (dst, a, n)
                             # | "fill" (dst, s, n) | "cast" (dst, a, round, n) | "reduce" (one value per row)
+                            # | "rotate" (2-D: per-row halves, RotateHalf)
     dtypes: tuple[str, ...]  # element types accepted (for cast: see CASTS)
 
 
@@ -26,6 +27,9 @@ OPS: dict[str, OpInfo] = {op.name: op for op in (
     OpInfo("Exp", "unary", FLOAT), OpInfo("Ln", "unary", FLOAT), OpInfo("Abs", "unary", FLOAT),
     OpInfo("Sqrt", "unary", FLOAT), OpInfo("Reciprocal", "unary", FLOAT),
     OpInfo("Relu", "unary", ("float16", "float32", "int32")),
+    # 2-D kernels: each row's halves swapped, the moved second half negated (RoPE's rotate_half); emitted as
+    # Muls by -1 and by 1 per half-row: exact (a sign flip and a copy; a NaN stays NaN, its sign is IEEE's to leave open)
+    OpInfo("RotateHalf", "rotate", FLOAT),
     OpInfo("Duplicate", "fill", ARITH),
     OpInfo("Cast", "cast", ()),
     # row reductions of 2-D kernels (level-2 ReduceSum/ReduceMax/ReduceMin per row; Mean = ReduceSum * 1/cols)

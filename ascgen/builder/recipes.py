@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.builder.kernel import Cast, Exp, Kernel, Matmul, Maxs, Mean, ReduceMax, Abs, Sqrt
+from ascgen.builder.kernel import Cast, Exp, Kernel, Matmul, Maxs, Mean, ReduceMax, Abs, RotateHalf, Sqrt
 
-__all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant",
-           "add_rmsnorm_reference", "swiglu_reference", "dynamic_quant_reference", "matmul_dequant_reference"]
+__all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant", "rope",
+           "add_rmsnorm_reference", "swiglu_reference", "dynamic_quant_reference", "matmul_dequant_reference",
+           "rope_reference"]
 
 QMAX = 127.0                  # symmetric int8: values in [-127, 127]
 AMAX_FLOOR = 1e-6             # a row of zeros gets this max |x| (its scale stays finite; its values are 0)
@@ -97,3 +98,25 @@ def matmul_dequant(name: str = "matmul_dequant", out_dtype: str = "float16", *, 
 def matmul_dequant_reference(a, b, scale, bias, out_dtype=np.float16):
     acc = a.astype(np.int64) @ b.astype(np.int64)
     return {"y": (acc * scale.astype(np.float64) + bias).astype(out_dtype)}
+
+
+def rope(name: str = "rope", dtype: str = "float16", *, block_dim: int = 8, tile_length: int = 4096,
+         cols_multiple_of: int = 32) -> Kernel:
+    """Rotary position embedding, half-split form (GPT-NeoX / Llama): y = x * cos + rotate_half(x) * sin per
+    row of (rows, cols) = (tokens, head_dim), rotate_half(x) = [-x[:, cols/2:], x[:, :cols/2]]; cos_table and sin_table are
+    (rows, cols) tables of the tokens' positions, computed in float32. `cols_multiple_of` (32: half-rows of
+    whole 32-byte blocks in float32, and whole rows without DataCopyPad) is the head-dim promise."""
+    k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
+    cols = k.dim("cols", multiple_of=cols_multiple_of)
+    x = Cast(k.input("x", dtype, shape=("rows", cols)), "float32")
+    cos = Cast(k.input("cos_table", dtype, shape=("rows", cols)), "float32")
+    sin = Cast(k.input("sin_table", dtype, shape=("rows", cols)), "float32")
+    k.output("y", Cast(x * cos + RotateHalf(x) * sin, dtype))
+    return k
+
+
+def rope_reference(x, cos_table, sin_table):
+    xf = x.astype(np.float64)
+    half = x.shape[-1] // 2
+    rotated = np.concatenate([-xf[:, half:], xf[:, :half]], axis=-1)
+    return {"y": (xf * cos_table.astype(np.float64) + rotated * sin_table.astype(np.float64)).astype(x.dtype)}

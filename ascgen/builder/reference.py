@@ -212,6 +212,9 @@ def _apply(node, args, scalars, length):
             return _round_to(np.where(v >= 0, v, v * s), dt)
         if node.op in _UNARY:
             return _round_to(_UNARY[node.op](_wide(args[0], dt)), dt)
+        if node.op == "RotateHalf":             # a sign flip and a copy: exact in every dtype
+            half = args[0].shape[-1] // 2
+            return np.concatenate([-args[0][:, half:], args[0][:, :half]], axis=-1)
         if node.op == "Duplicate":
             return np.full(length, _scalar_value(node.scalar, scalars, dt), dtype=DTYPES[dt].np)
         if node.op == "Cast":

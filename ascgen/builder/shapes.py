@@ -115,6 +115,11 @@ def broadcast(op: str, a: str | None, b: str | None, where: str) -> str | None:
                     "per-column vectors are only used against (rows, cols) tensors or per-row values")
 
 
+def describe(shape: str) -> str:
+    """A shape class in words, for errors."""
+    return _NAMES.get(shape, shape)
+
+
 def elementwise(op: str, a: str | None, where: str) -> str | None:
     """Unary, scalar and Cast ops keep their operand's shape; per-column vectors are used as loaded."""
     if a in ("mk", "kn"):

@@ -60,6 +60,7 @@ class RowPlan:
     row_dtypes: tuple[str, ...]         # dtypes broadcast from per-row values (a row buffer each)
     work_bytes: int
     uses_mean: bool
+    rotate_multiple: int                # RotateHalf: cols must be a multiple of this (0: no RotateHalf)
     ub_used: int
     ub_usable: int
     ub_items: tuple[tuple[str, int], ...]
@@ -108,15 +109,31 @@ def plan_rows(spec: KernelSpec, product) -> RowPlan:
                       max_rows)
     plan = RowPlan(spec, product, "Kernel" + _camel(spec.name), inputs, col_inputs, outputs, out_shapes,
                    spec.params_of("scalar"), temps, uses, steps, align, max_rows, product.data_copy_pad,
-                   reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps),
+                   reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps), _rotate_multiple(steps),
                    sum(b for _, b in items), product.ub_bytes, items)
     check_queue_positions(spec, product, inputs, outputs, spec.buffer_num)
+    _check_rotate_promise(spec, plan.rotate_multiple)
     _check_ub(plan)
     _check_reduce_rows(spec, steps)
     return plan
 
 
 _REDUCE = ("ReduceSum", "ReduceMax", "ReduceMin", "Mean")
+
+
+def _check_rotate_promise(spec: KernelSpec, multiple: int) -> None:
+    cols = spec.dims[1]
+    if multiple and cols.multiple_of % multiple:
+        at = next(n.where for n in spec.live_nodes() if n.op == "RotateHalf")
+        raise SpecError(f"RotateHalf at {at}: each half-row must start on a 32-byte boundary in UB, so {cols.name} "
+                        f"must be a promised multiple of {multiple}: declare {cols.name} = k.dim({cols.name!r}, "
+                        f"multiple_of={multiple}) (the kernel checks it at run time)")
+
+
+def _rotate_multiple(steps) -> int:
+    """RotateHalf works on half-rows in UB, so the second half must start on a 32-byte boundary: cols a
+    multiple of two 32-byte blocks of the dtype (64 B: 32 halfs, 16 floats)."""
+    return max((2 * 32 // DTYPES[s.dtype].size for s in steps if s.op == "RotateHalf"), default=0)
 
 
 def _check_copies(spec: KernelSpec, product, align: int) -> None:

@@ -88,6 +88,10 @@ def _init(plan) -> Method:
     if not plan.data_copy_pad:
         body.append(Line(f'ascendc_assert({cols} % ALIGN_ELEMS == 0, "{plan.spec.name}: {cols} = %u is not a '
                          f'multiple of %u (no DataCopyPad on this product)", {cols}, ALIGN_ELEMS);'))
+    if plan.rotate_multiple:
+        body.append(Line(f'ascendc_assert({cols} % {plan.rotate_multiple} == 0, "{plan.spec.name}: RotateHalf needs '
+                         f'{cols} a multiple of {plan.rotate_multiple} (each half-row 32-byte aligned in UB), got %u", '
+                         f'{cols});'))
     body += [
         Line("this->tileRows = this->rowStride == 0 ? 0 : TILE_LENGTH / this->rowStride;"),
         Line("this->tileRows = this->tileRows < MAX_TILE_ROWS ? this->tileRows : MAX_TILE_ROWS;"),
@@ -222,6 +226,8 @@ def _step_lines(plan, step, scalar_dtypes) -> list[Line]:
         return _reduce_lines(plan, step, where)
     if step.broadcast:
         return _broadcast_lines(plan, step, where)
+    if step.op == "RotateHalf":
+        return _rotate_half_lines(plan, step, where)
     count = "count" if step.shape == "rc" else "rowsHere"
     return [Line(call(step, scalar_dtypes, count=count), where)]
 
@@ -279,6 +285,21 @@ def _reduce_lines(plan, step, where: str) -> list[Line]:
         scale = "this->invCols" if step.dtype == "float32" else f"static_cast<{_ct(step.dtype)}>(this->invCols)"
         lines.append(Line(f"AscendC::Muls({step.dst}, {step.dst}, {scale}, rowsHere);", where))
     return lines
+
+
+def _rotate_half_lines(plan, step, where: str) -> list[Line]:
+    """Per row: the second half negated into the first, the first half copied into the second (Muls by -1 and
+    by 1: a sign flip and an exact copy; -0 and infinities keep every bit, a NaN stays a NaN)."""
+    ct, src, dst = _ct(step.dtype), step.srcs[0], step.dst
+    return [Line("{"),
+            Line(f"    const uint32_t halfCols = this->{plan.col_dim} / 2;"),
+            Line("    for (uint32_t row = 0; row < rowsHere; row++) {"),
+            Line(f"        AscendC::Muls({_row(dst)}, {src}[row * this->rowStride + halfCols], static_cast<{ct}>(-1), "
+                 "halfCols);", where),
+            Line(f"        AscendC::Muls({dst}[row * this->rowStride + halfCols], {_row(src)}, static_cast<{ct}>(1), "
+                 "halfCols);", where),
+            Line("    }"),
+            Line("}")]
 
 
 def _broadcast_lines(plan, step, where: str) -> list[Line]:

@@ -53,8 +53,9 @@ class KernelResult:
 
 def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
-    tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Without
-    DataCopyPad, cols are multiples of the kernel's promised `multiple_of` (the only values it accepts).
+    tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. When cols carries a
+    `multiple_of` promise (which products without DataCopyPad and RotateHalf require), cols are multiples of
+    it: the kernel asserts the promise, so other values are not cases but broken promises.
     `plan`: the emitted kernel's (ascgen.codegen.emit.emit_plan); planned here when not given."""
     spec = kernel.spec()
     if spec.matmul is not None:
@@ -62,10 +63,12 @@ def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     from ascgen.codegen.plan_rows import plan_rows
     plan = plan or plan_rows(spec, product)
     tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
-    if plan.data_copy_pad:
+    promise = spec.dims[1].multiple_of      # without DataCopyPad the planner made it a multiple of `unit`
+    if plan.data_copy_pad and promise == 1:
         cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
     else:
-        cols = [unit, 3 * unit, tile // unit // 3 * unit, tile]
+        step = promise if promise > 1 else unit
+        cols = [step, 3 * step, max(step, tile // step // 3 * step), tile // step * step]
     rows = [0, 1, blocks - 1 or 1, 3 * blocks + 2, 2 * blocks * plan.max_tile_rows + 3]
     cases = [(r, c) for r in rows[:4] for c in cols[:3]] + [(rows[4], cols[0]), (2 * blocks + 1, cols[-1]),
                                                            (blocks + 3, cols[-2])]

@@ -68,3 +68,45 @@ def test_matmul_dequant_per_channel_scale_and_bias():
     want = recipes.matmul_dequant_reference(a, b, scale, bias)
     np.testing.assert_array_equal(got["workspace"], a.astype(np.int32) @ b.astype(np.int32))
     np.testing.assert_allclose(got["y"].astype(np.float32), want["y"].astype(np.float32), rtol=2e-3, atol=1e-3)
+
+
+def _rope_tables(rows, cols, base=10000.0):
+    """cos / sin of the tokens' positions (0..rows-1) per frequency, each half of a row alike (the
+    half-split layout of GPT-NeoX / Llama)."""
+    inv_freq = base ** (-np.arange(0, cols, 2) / cols)
+    angles = np.outer(np.arange(rows), inv_freq)
+    full = np.concatenate([angles, angles], axis=-1)
+    return np.cos(full).astype(np.float16), np.sin(full).astype(np.float16)
+
+
+def test_rope_rotates_each_token_by_its_position():
+    rows, cols = 7, 64                     # ragged token count over 8 cores, a head_dim of 64
+    x = _half(rows, cols)
+    cos, sin = _rope_tables(rows, cols)
+    got = _run(recipes.rope("rope_t"), (rows, cols), {"x": x, "cos_table": cos, "sin_table": sin})
+    want = recipes.rope_reference(x, cos, sin)
+    np.testing.assert_allclose(got["y"].astype(np.float32), want["y"].astype(np.float32), rtol=2e-3, atol=2e-3)
+    np.testing.assert_array_equal(got["y"][0], x[0])      # position 0: cos 1, sin 0, the token unchanged
+
+
+def test_rotate_half_keeps_every_bit_of_both_halves_and_nan_stays_nan():
+    from ascgen.builder import Kernel, RotateHalf
+    k = Kernel("rotate_t", block_dim=2, tile_length=1024)
+    k.output("y", RotateHalf(k.input("x", "float16", shape=("rows", k.dim("cols", multiple_of=32)))))
+    x = _half(3, 64)
+    x[0, :4] = [-0.0, 0.0, np.inf, -np.inf]
+    x[1, 40:42] = [np.nan, -0.0]
+    got = _run(k, (3, 64), {"x": x})["y"]
+    want = np.concatenate([-x[:, 32:], x[:, :32]], axis=-1)
+    nan = np.isnan(want)
+    assert nan.sum() == 1 and np.isnan(got[nan]).all()    # IEEE 754 leaves the sign of NaN * -1 open
+    np.testing.assert_array_equal(got[~nan].view(np.uint16), want[~nan].view(np.uint16))   # -0, inf: every bit
+
+
+def test_rotate_half_needs_the_head_dim_promise():
+    from ascgen.builder import Kernel, RotateHalf
+    from ascgen.errors import SpecError
+    k = Kernel("rotate_p", block_dim=2, tile_length=1024)
+    k.output("y", RotateHalf(k.input("x", "float32", shape=("rows", "cols"))))
+    with pytest.raises(SpecError, match=r"RotateHalf at test_recipes.py:\d+: .*multiple_of=16"):
+        emit(k, PRODUCT)
