@@ -46,11 +46,13 @@ def add_rmsnorm_reference(x, residual, gamma, eps=1e-6):
     return {"h": h, "y": y.astype(x.dtype)}
 
 
-def swiglu(name: str = "swiglu", dtype: str = "float16", *, block_dim: int = 8, tile_length: int = 2048) -> Kernel:
-    """y = silu(gate) * up = gate / (1 + exp(-gate)) * up, element-wise (1-D), computed in float32."""
+def swiglu(name: str = "swiglu", dtype: str = "float16", *, block_dim: int = 8, tile_length: int = 2048,
+           shape: tuple[str, str] | None = None) -> Kernel:
+    """y = silu(gate) * up = gate / (1 + exp(-gate)) * up, element-wise, computed in float32: 1-D, or over
+    (rows, cols) with `shape=("rows", "cols")` (to chain with the 2-D kernels of a SuperKernel)."""
     k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
-    gate = Cast(k.input("gate", dtype), "float32")
-    up = Cast(k.input("up", dtype), "float32")
+    gate = Cast(k.input("gate", dtype, shape=shape), "float32")
+    up = Cast(k.input("up", dtype, shape=shape), "float32")
     k.output("y", Cast(gate / (Exp(gate * -1.0) + 1.0) * up, dtype))
     return k
 
