@@ -20,6 +20,7 @@ from ascgen import products as products_mod
 from ascgen.check import api
 from ascgen.check import budget
 from ascgen.check import index as check_index
+from ascgen.check import instances as check_instances
 from ascgen.check import parse as check_parse
 from ascgen.check import paths as check_paths
 from ascgen.check import rules as check_rules
@@ -188,15 +189,47 @@ def _name_builds(per_build: list) -> list:
 def _analyse(parsed, index, product, side, result: CheckResult, deadline=None) -> list:
     diagnostics, visited = [], {}
     for entry in index.entries:
-        trace = check_paths.Interpreter(index, entry, result.skipped, product, side, deadline).run()
-        if trace is None:
-            continue            # the kernel does not run on this core side
-        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
+        # A kernel of an operator that uses task sync is analysed once per instantiation its tiling-key
+        # template selects (check_instances); the others once (their rules do not follow paths).
+        variants = check_instances.for_kernel(index, entry, result.skipped) if index.op_wide_sync() else None
+        traces = []
+        for instance in variants or [None]:
+            trace = check_paths.Interpreter(index, entry, result.skipped, product, side, deadline, instance).run()
+            if trace is not None:       # None: the kernel (instantiation) does not run on this core side
+                traces.append((instance, trace))
+                visited.update((id(fn), fn) for fn in trace.visited)
+        if not traces:
+            continue
         if entry.name not in result.kernels:
             result.kernels.append(entry.name)
-        visited.update((id(fn), fn) for fn in trace.visited)
+        if variants is None:
+            diagnostics += check_rules.run_all(traces[0][1], index, product, result.skipped)
+        else:
+            diagnostics += _per_instance(traces, len(variants), index, product, result.skipped)
     result.skipped += _unparsed_kernel_code(parsed, visited.values())
     return diagnostics
+
+
+def _per_instance(traces: list, total: int, index, product, skipped: list) -> list:
+    """The rules on each instantiation's trace, the variant rule across them, and each finding once,
+    naming the instantiations it holds for: `[UPDATE_SLOTS=1, KERNEL_TYPE=MIX_AIC_1_1]`."""
+    labelled = [(instance.label, trace) for instance, trace in traces]
+    variant = check_rules.every_variant(labelled)
+    found: dict = {}
+    for i, (label, trace) in enumerate(labelled):
+        owed = {kind for j, kind, _ in variant if j == i}
+        diagnostics = check_rules.run_all(trace, index, product, skipped, reported=owed)
+        diagnostics += [d for j, _, d in variant if j == i]
+        for d in diagnostics:
+            key = (d.file, d.line, d.column, d.rule, d.message)
+            found.setdefault(key, (d, []))[1].append(label)
+    out = []
+    for d, labels in found.values():
+        shown = "; ".join(labels[:4]) + (f"; and {len(labels) - 4} more" if len(labels) > 4 else "")
+        every = len(labels) == total and total > 1
+        d.message += f" [{'every instantiation: ' if every else ''}{shown}]"
+        out.append(d)
+    return out
 
 
 def _unparsed_kernel_code(parsed, functions) -> list:

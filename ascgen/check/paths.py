@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ascgen.check import api, consteval
+from ascgen.check import api, consteval, instances
 from ascgen.check.index import FuncDef, Index
+from ascgen.check.instances import Instance
 from ascgen.check.parse import Skipped
 from ascgen.check.tokens import Call, Tok, arg_root, expand, int_value, join, match_paren
 from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
@@ -93,8 +94,12 @@ _STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO
 
 class Interpreter(TokenStatements):
     def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None,
-                 deadline=None):
+                 deadline=None, instance: Instance | None = None):
         self.index = index
+        # One instantiation selected by the tiling-key template: its template arguments are constants
+        # (in the kernel and in the templates that pass them on by name) and its kernel type is fixed.
+        self.instance = instance
+        self.instance_values = dict(instance.values) if instance is not None else {}
         self.deadline = deadline               # budget.Deadline: the analysis stops past its CPU time
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
         # true there, so core-type branches are not alternatives.
@@ -126,7 +131,8 @@ class Interpreter(TokenStatements):
                 return None
             core = self.side
         keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
-        exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
+        exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None,
+                                   bindings=tuple(sorted(self.instance_values.items())))
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
                            self._unparsed_sync(), core, self.tracked, self.untracked, self.reached)
 
@@ -143,6 +149,8 @@ class Interpreter(TokenStatements):
             for i, t in enumerate(body):
                 if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
                     return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
+        if self.instance is not None and self.instance.core is not None:
+            return self.instance.core
         template_types = self.index.template_kernel_types()
         if template_types:
             cores = {api.TEMPLATE_KERNEL_TYPES[t] for t in template_types}
@@ -186,7 +194,7 @@ class Interpreter(TokenStatements):
             if memo_key not in self.memo:
                 saved, saved_bindings = self.prefix, self.bindings
                 self.prefix = saved + witness + ((site,) if site else ())
-                self.bindings = dict(bindings)
+                self.bindings = {**instances.inherited(self.index, fn, self.instance_values), **dict(bindings)}
                 self.stack.append(fn)
                 flow = self.exec_tokens(fn.macro_body, {seen: ()}, fn, loop) if fn.macro_body is not None \
                     else self.exec(body, {seen: ()}, fn, loop)

@@ -82,7 +82,34 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
     return out
 
 
-def op_wide(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+def every_variant(traces: list) -> list[tuple[int, str, Diagnostic]]:
+    """[(trace number, kind, finding)] for each instantiation (label, trace) that never calls a task-sync
+    call other instantiations of the same kernel call. Each instantiation is its own binary, selected by
+    tiling key, and the SuperKernel compiler decides op-wide that the task uses the call: that binary's
+    cores never make it and the boundary hangs (docs/semantics.md; the TilingKey form of the rule is
+    once_per_path's "not reached on the path where TILING_KEY_IS(k) ...")."""
+    rule, out = "tasksync-every-variant", []
+    for kind in api.TASK_SYNC:
+        callers = [label for label, trace in traces if kind in uses(trace)]
+        if not callers or len(callers) == len(traces) or any(kind in t.unreliable for _, t in traces):
+            continue
+        named = "; ".join(f"[{c}]" for c in callers[:3]) + (f" and {len(callers) - 3} more" if len(callers) > 3 else "")
+        first = next(_sync_events(t, kind)[0] for _, t in traces if kind in uses(t))
+        for i, (label, trace) in enumerate(traces):
+            if kind in uses(trace):
+                continue
+            k = trace.kernel
+            out.append((i, kind, Diagnostic(
+                k.file, k.line, k.col, "error", rule,
+                f"this instantiation of `{k.name}` never calls {kind}, while {named} "
+                f"{'does' if len(callers) == 1 else 'do'}: every instantiation the tiling-key template selects "
+                "must call it exactly once, or its SuperKernel boundary hangs",
+                [_note(first.file, first.call.tok, rule=rule,
+                       message=f"{kind} is called here in the other instantiations")])))
+    return out
+
+
+def op_wide(trace: KernelTrace, index: Index, reported=frozenset()) -> list[Diagnostic]:
     """A kernel that never reaches a task-sync call the operator's source contains elsewhere. The
     SuperKernel compiler (and ascgen's runtime) decide per operator, by text, that the task uses the call,
     so the boundary waits for every core of this kernel's task to make it: none does (a hang on a
@@ -90,7 +117,7 @@ def op_wide(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     whose code path never calls the pair."""
     rule, out = "tasksync-op-wide", []
     for kind, tok in index.op_wide_sync().items():
-        if kind in uses(trace) or kind in trace.unreliable:
+        if kind in uses(trace) or kind in trace.unreliable or kind in reported:
             continue
         k = trace.kernel
         file = tok.file or k.file
@@ -405,7 +432,8 @@ def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
                   f"compile-only there{extra}")]
 
 
-def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
-    return [*once_per_path(trace), *op_wide(trace, index), *in_loop(trace), *gm_order(trace),
+def run_all(trace: KernelTrace, index: Index, product, skipped: list, reported=frozenset()) -> list[Diagnostic]:
+    """Every rule on one trace; `reported`: task-sync kinds every_variant already reports it missing."""
+    return [*once_per_path(trace), *op_wide(trace, index, reported), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
             *flag_alias(trace, index), *buffer_capacity(trace, index, product), *product_notes(trace, product)]
