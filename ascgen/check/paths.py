@@ -120,6 +120,7 @@ class Interpreter(TokenStatements):
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
         self.reached: set = set()               # (hazard id, task-sync kind) settled on some path
         self._facts_cache: dict = {}
+        self._chain_kinds: dict = {}           # else-if cursor -> the task-sync calls its chain's arms make
         self.track_hazards = bool(self.summary.has_sync(kernel))
 
     # ---- entry point ----
@@ -189,7 +190,7 @@ class Interpreter(TokenStatements):
             # Facts about compile-time names are kept per function (see _fact_names): the callee starts
             # without the caller's and the caller gets its own back.
             seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None,
-                             facts=frozenset(), exit=None)
+                             facts=frozenset(), exit=None, skip=None)
             memo_key = (id(fn), seen, loop, bindings)
             if memo_key not in self.memo:
                 saved, saved_bindings = self.prefix, self.bindings
@@ -206,7 +207,8 @@ class Interpreter(TokenStatements):
                 self.memo[memo_key] = result
             for k, suffix in self.memo[memo_key].items():
                 restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys,
-                                   facts=key.facts, exit=k.exit or key.exit)
+                                   facts=key.facts, exit=k.exit or key.exit,
+                                   skip=k.skip or (key.skip if not (k.waits and k.sets) else None))
                 _merge(out, {restored: witness + suffix})
         return out
 
@@ -322,11 +324,38 @@ class Interpreter(TokenStatements):
         if start == 2 and other is None and true_states \
                 and selects_configuration(self.index.cursor_tokens(then), self.summary, fn):
             false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
+        if self.track_hazards:
+            true_states, false_states = self._mark_skips(cur, toks[0], then, other, true_states, false_states, fn)
         flow = self.exec(then, true_states, fn, loop)
         other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
         for name in ("fall", "ret", "brk", "cont"):
             _merge(getattr(flow, name), getattr(other_flow, name))
         return flow
+
+    def _mark_skips(self, cur, at: Tok, then, other, true_states, false_states, fn):
+        """Mark the paths entering an arm of an if / else-if chain that lacks a task-sync call another
+        arm makes (Key.skip), so each such arm is its own finding. An `else if` is one arm per
+        condition: the chain's calls are handed down to it instead of marking the whole else."""
+        sync = self.summary.toks_sync
+        then_kinds = sync(self.index.cursor_tokens(then), fn)
+        chain = self._chain_kinds.pop(cur.hash, frozenset()) | then_kinds
+        nested = other is not None and self.index.info(other)[0] == "IF_STMT"
+        other_kinds = sync(self.index.cursor_tokens(other), fn) if other is not None else frozenset()
+        if nested:
+            self._chain_kinds[other.hash] = chain
+        else:
+            chain |= other_kinds
+
+        def mark(states, lacking):
+            if not lacking:
+                return states
+            site = (self._file(cur), at.line, frozenset(lacking))
+            return {(k.with_(skip=site) if k.waits == 0 or k.sets == 0 else k): w for k, w in states.items()}
+
+        true_states = mark(true_states, chain - then_kinds)
+        if not nested:
+            false_states = mark(false_states, chain - other_kinds)
+        return true_states, false_states
 
     def _if_parts(self, children):
         if len(children) >= 2:

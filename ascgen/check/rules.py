@@ -58,9 +58,11 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
             decisions = [s for s in witness if s.decision]
             calls = [s for s in witness if not s.decision and s.text.startswith(kind + " ")]
             if count == 0:
-                # Reported at the early return the path left through (each one is its own finding), else
-                # at its last decision.
+                # Reported at the early return the path left through, else at the branch arm that skips
+                # the call (each one is its own finding), else at its last decision.
+                skip = key.skip[:2] if key.skip and kind in key.skip[2] else None
                 at = next((s for s in reversed(decisions) if key.exit == (s.file, s.line)), None) or \
+                    next((s for s in reversed(decisions) if skip == (s.file, s.line)), None) or \
                     (decisions[-1] if decisions else Step(trace.kernel.file, trace.kernel.line, trace.kernel.col, ""))
                 message = f"{kind} is not reached on {_path_text(witness)}"
                 notes = [_note(s, rule=rule, message=f"on this path: {s.text}") for s in decisions[-MAX_PATH_STEPS:]]
