@@ -35,6 +35,7 @@ class CheckResult:
     kernels: list = field(default_factory=list)         # names of the kernel entries analysed
     failure: str | None = None                          # why the file could not be analysed at all
     suppressed: list = field(default_factory=list)      # findings silenced by an allow comment
+    instances: dict = field(default_factory=dict)       # kernel -> labels of the instantiations analysed
 
     @property
     def errors(self) -> list:
@@ -49,13 +50,15 @@ class CheckInternalError(AscgenError):
     """The checker itself failed on a file: a bug in ascgen check, reported as "not analysed" (exit 2)."""
 
 
-def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
+def check_file(path, *, product=None, include_dirs=(), defines=(), every_instance=False) -> CheckResult:
     """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry),
     CheckInternalError (an AscgenError) when the checker fails on it: never another exception, so one
-    odd file cannot stop a run over many, and a failure is never mistaken for a finding (exit 1)."""
+    odd file cannot stop a run over many, and a failure is never mistaken for a finding (exit 1).
+    `every_instance`: analyse template kernels per instantiation even when the operator has no task-sync
+    call (by default only then: the other rules do not follow paths; benchmarks measure the cost)."""
     product = products_mod.get(product) if product is not None else None
     try:
-        return _check(path, product, include_dirs, defines)
+        return _check(path, product, include_dirs, defines, every_instance)
     except AscgenError:
         raise
     except Exception as exc:           # RecursionError included
@@ -68,11 +71,11 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
             "the source; ASCGEN_DEBUG=1 shows the traceback") from exc
 
 
-def _check(path, product, include_dirs, defines) -> CheckResult:
+def _check(path, product, include_dirs, defines, every_instance=False) -> CheckResult:
     given = str(path)
     with check_parse.clang_source(given, include_dirs) as (name, include_dirs):
         try:
-            result = _check_as(name, given, product, include_dirs, defines)
+            result = _check_as(name, given, product, include_dirs, defines, every_instance)
         except RecursionError as exc:
             raise AscgenError(f"{given}: calls or blocks nested too deeply for ascgen check to follow; "
                               "not analysed") from exc
@@ -85,7 +88,7 @@ def _check(path, product, include_dirs, defines) -> CheckResult:
     return result
 
 
-def _check_as(path, given, product, include_dirs, defines) -> CheckResult:
+def _check_as(path, given, product, include_dirs, defines, every_instance=False) -> CheckResult:
     """Check the source `given`, handed to libclang as `path` (check_parse.clang_source)."""
     budget.check_file_size(path, given)
     texts = check_parse.user_texts(path, include_dirs)
@@ -109,13 +112,13 @@ def _check_as(path, given, product, include_dirs, defines) -> CheckResult:
             index = _index_with_entries(parsed, given)
             result.skipped += parsed.skipped
             per_build.append((f"{side.upper()} build ({macros[0]})",
-                              _analyse(parsed, index, product, side, result, deadline)))
+                              _analyse(parsed, index, product, side, result, deadline, every_instance)))
         diagnostics = _name_builds(per_build)
     else:
         parsed = _parse(path, given, include_dirs, defines, tuple(extra))
         index = _index_with_entries(parsed, given)
         result = CheckResult(given, skipped=list(parsed.skipped))
-        diagnostics = _analyse(parsed, index, product, None, result, deadline)
+        diagnostics = _analyse(parsed, index, product, None, result, deadline, every_instance)
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
@@ -186,14 +189,18 @@ def _name_builds(per_build: list) -> list:
     return out
 
 
-def _analyse(parsed, index, product, side, result: CheckResult, deadline=None) -> list:
+def _analyse(parsed, index, product, side, result: CheckResult, deadline=None, every_instance=False) -> list:
     diagnostics, visited = [], {}
     for entry in index.entries:
         # A kernel of an operator that uses task sync is analysed once per instantiation its tiling-key
         # template selects (check_instances); the others once (their rules do not follow paths).
-        variants = check_instances.for_kernel(index, entry, result.skipped) if index.op_wide_sync() else None
+        variants = check_instances.for_kernel(index, entry, result.skipped) \
+            if every_instance or index.op_wide_sync() else None
+        if variants:
+            result.instances[entry.name] = [v.label for v in variants]
         traces = []
-        for instance in variants or [None]:
+        runs: list = variants or [None]
+        for instance in runs:
             trace = check_paths.Interpreter(index, entry, result.skipped, product, side, deadline, instance).run()
             if trace is not None:       # None: the kernel (instantiation) does not run on this core side
                 traces.append((instance, trace))
