@@ -144,33 +144,33 @@ def _read(index) -> tuple[list, list]:
         data = index.file_bytes(name)
         if b"ASCENDC_TPL_" not in data:
             continue
-        text = _text(data)
+        text = text_of(data)
         skipped = skipped_ranges(index.tu, name)
         for m in _DECL.finditer(text):
-            if _live(m.start(), text, skipped):
-                args = _args(text, m.end() - 1)
+            if live(m.start(), text, skipped):
+                args = macro_args(text, m.end() - 1)
                 if args:
                     decls.append([_name(a) for a in args[1:] if _name(a)])
         for m in _GROUP.finditer(text):
-            if _live(m.start(), text, skipped):
-                groups.append(_group(_args(text, m.end() - 1) or [], index))
+            if live(m.start(), text, skipped):
+                groups.append(_group(macro_args(text, m.end() - 1) or [], index))
     index.tokens["#tpl"] = (decls, [g for g in groups if g[0] or g[1]])
     return index.tokens["#tpl"]
 
 
-def _text(data: bytes) -> str:
+def text_of(data: bytes) -> str:
     """Comments and line continuations blanked (same offsets), as text."""
     data = _COMMENTS.sub(lambda m: b" " * len(m.group(0)), data).replace(b"\\\n", b"  ")
     return data.decode("utf-8", "replace")
 
 
-def _live(offset: int, text: str, skipped) -> bool:
+def live(offset: int, text: str, skipped) -> bool:
     """Not in code the preprocessor skipped, and not the library's own `#define` of the macro."""
     line = text[text.rfind("\n", 0, offset) + 1:offset].split()
     return not any(a <= offset < b for a, b in skipped) and line not in (["#define"], ["#", "define"])
 
 
-def _args(text: str, open_at: int) -> list | None:
+def macro_args(text: str, open_at: int) -> list | None:
     """The top-level comma-separated arguments of the parenthesis at `open_at`."""
     depth, start, out = 0, open_at + 1, []
     for i in range(open_at, len(text)):
@@ -199,21 +199,21 @@ def _group(args: list, index) -> tuple:
     for arg in args:
         m = _PARAM_SEL.match(arg)
         if m:
-            inner = _args(arg, m.end() - 1) or []
+            inner = macro_args(arg, m.end() - 1) or []
             if inner:
                 params[inner[0]] = _values(m.group(1), inner[1:], index)
             continue
         m = _KERNEL_TYPE.match(arg)
         if m:
-            for word in _args(arg, m.end() - 1) or []:
-                value = _fold(word, index)
+            for word in macro_args(arg, m.end() - 1) or []:
+                value = fold(word, index)
                 types.append(KERNEL_TYPE_IDS.get(value, word) if word not in api.TEMPLATE_KERNEL_TYPES else word)
     return params, types
 
 
 def _values(kind: str, words: list, index) -> list | None:
     """The values one selection lists, as the library expands them; None when one does not fold."""
-    folded = [_fold(w, index) for w in words]
+    folded = [fold(w, index) for w in words]
     if None in folded:
         return None
     if kind != "UINT":
@@ -235,7 +235,7 @@ def _values(kind: str, words: list, index) -> list | None:
     return out
 
 
-def _fold(word: str, index):
+def fold(word: str, index):
     word = word.strip()
     while word.startswith("(") and word.endswith(")"):
         word = word[1:-1].strip()
@@ -276,8 +276,8 @@ def _passed_through(index, cls: str, position: int, param: str) -> bool:
             data = index.file_bytes(name)
             if cls.encode() not in data:
                 continue
-            for m in use.finditer(_text(data)):
-                args = _args("(" + m.group(1) + ")", 0) or []
+            for m in use.finditer(text_of(data)):
+                args = macro_args("(" + m.group(1) + ")", 0) or []
                 if position < len(args) and args[position] != param:
                     ok = False
         index.tokens[key] = ok

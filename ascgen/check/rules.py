@@ -6,12 +6,14 @@ from the product's fields (task_sync, superkernel, default_pipes), never from it
 from __future__ import annotations
 
 import ast
+import os
+import re
 
-from ascgen.check import api, consteval
+from ascgen.check import api, consteval, instances
 from ascgen.check.index import Index
 from ascgen.check.paths import Event, KernelTrace
 from ascgen.check.state import Step
-from ascgen.check.tokens import Tok, calls_in, int_value, join
+from ascgen.check.tokens import Tok, calls_in, int_value, join, skipped_ranges
 from ascgen.errors import Diagnostic
 
 MAX_PATH_STEPS = 4
@@ -424,6 +426,58 @@ def _fold(node) -> int:
     raise ValueError("not integer arithmetic")
 
 
+def sk_bind_bits(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    """`SK_BIND(kernel, cap, ...)` whose task-sync bits (1 WaitPreTaskEnd, 2 SetNextTaskStart) differ from
+    the calls the bound kernel makes: the SuperKernel learns from `cap` which boundary calls the task
+    makes, so an advertised call the kernel never makes leaves the boundary waiting (a hang) and an
+    unadvertised one is not waited for (the next task may start before this one's writes land)."""
+    rule, out = "sk-bind-bits", []
+    made = uses(trace)
+    if made & trace.unreliable:
+        return out
+    want = sum(bit for kind, bit in api.SK_CAP_BITS.items() if kind in made)
+    mask = sum(api.SK_CAP_BITS.values())
+    for file, tok, kernel, cap in _sk_binds(index):
+        if kernel != trace.kernel.name or cap is None or cap & mask == want:
+            continue
+        if os.path.realpath(trace.kernel.file) == file:
+            file = trace.kernel.file            # the name the user gave, as the other findings print it
+        extra = [k for k, bit in api.SK_CAP_BITS.items() if cap & bit and k not in made]
+        missing = [k for k, bit in api.SK_CAP_BITS.items() if not cap & bit and k in made]
+        said = "; ".join([f"it advertises {k} (bit {api.SK_CAP_BITS[k]}), which `{kernel}` never calls: the "
+                          "boundary waits for it and hangs" for k in extra] +
+                         [f"`{kernel}` calls {k}, which it does not advertise (bit {api.SK_CAP_BITS[k]}): the "
+                          "boundary does not wait for it, so a neighbouring task may overlap this one's data"
+                          for k in missing])
+        out.append(_diag(file, tok, "error", rule, f"SK_BIND cap {cap} does not match the task-sync calls: {said}; "
+                         f"use cap {want | (cap & ~mask)}"))
+    return out
+
+
+def _sk_binds(index: Index) -> list:
+    """[(file, token, kernel name, cap or None)] for each SK_BIND(...) in the user's active code."""
+    if "#sk_bind" not in index.tokens:
+        found = []
+        for name in sorted(index.user_files):
+            data = index.file_bytes(name)
+            if api.SK_BIND.encode() not in data:
+                continue
+            text, skipped = instances.text_of(data), skipped_ranges(index.tu, name)
+            for m in _SK_BIND_CALL.finditer(text):
+                args = instances.macro_args(text, m.end() - 1) or []
+                if len(args) < 2 or not instances.live(m.start(), text, skipped):
+                    continue
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                found.append((name, Tok("id", api.SK_BIND, m.start(), line, col, name),
+                              args[0].split("<")[0].split("::")[-1].strip(), instances.fold(args[1], index)))
+        index.tokens["#sk_bind"] = found
+    return index.tokens["#sk_bind"]
+
+
+_SK_BIND_CALL = re.compile(r"\b" + api.SK_BIND + r"\s*\(")
+
+
 def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
     if product is None or product.task_sync != "compile-only" or not uses(trace):
         return []
@@ -438,4 +492,5 @@ def run_all(trace: KernelTrace, index: Index, product, skipped: list, reported=f
     """Every rule on one trace; `reported`: task-sync kinds every_variant already reports it missing."""
     return [*once_per_path(trace), *op_wide(trace, index, reported), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
-            *flag_alias(trace, index), *buffer_capacity(trace, index, product), *product_notes(trace, product)]
+            *flag_alias(trace, index), *buffer_capacity(trace, index, product), *sk_bind_bits(trace, index),
+            *product_notes(trace, product)]
