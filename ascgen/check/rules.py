@@ -92,7 +92,8 @@ def every_variant(traces: list) -> list[tuple[int, str, Diagnostic]]:
     tiling key, and the SuperKernel compiler decides op-wide that the task uses the call: that binary's
     cores never make it and the boundary hangs (docs/semantics.md; the TilingKey form of the rule is
     once_per_path's "not reached on the path where TILING_KEY_IS(k) ...")."""
-    rule, out = "tasksync-every-variant", []
+    rule = "tasksync-every-variant"
+    out: list[tuple[int, str, Diagnostic]] = []
     for kind in api.TASK_SYNC:
         callers = [label for label, trace in traces if kind in uses(trace)]
         if not callers or len(callers) == len(traces) or any(kind in t.unreliable for _, t in traces):
@@ -431,7 +432,8 @@ def sk_bind_bits(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     the calls the bound kernel makes: the SuperKernel learns from `cap` which boundary calls the task
     makes, so an advertised call the kernel never makes leaves the boundary waiting (a hang) and an
     unadvertised one is not waited for (the next task may start before this one's writes land)."""
-    rule, out = "sk-bind-bits", []
+    rule = "sk-bind-bits"
+    out: list[Diagnostic] = []
     made = uses(trace)
     if made & trace.unreliable:
         return out
