@@ -66,7 +66,7 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
                 at = next((s for s in reversed(decisions) if key.exit == (s.file, s.line)), None) or \
                     next((s for s in reversed(decisions) if skip == (s.file, s.line)), None) or \
                     (decisions[-1] if decisions else Step(trace.kernel.file, trace.kernel.line, trace.kernel.col, ""))
-                message = f"{kind} is not reached on {_path_text(witness)}"
+                message = f"{kind} is not reached on {_path_text(witness)}{_variant(key, trace)}"
                 notes = [_note(s, rule=rule, message=f"on this path: {s.text}") for s in decisions[-MAX_PATH_STEPS:]]
                 notes.append(_note(first.file, first.call.tok, rule=rule,
                                    message=f"{kind} is called here on other paths; every core must call it "
@@ -112,6 +112,14 @@ def every_variant(traces: list) -> list[tuple[int, str, Diagnostic]]:
                 [_note(first.file, first.call.tok, rule=rule,
                        message=f"{kind} is called here in the other instantiations")])))
     return out
+
+
+def _variant(key, trace: KernelTrace) -> str:
+    """` (TilingKey 2)` when the path belongs to some of the kernel's TilingKeys only: one binary each."""
+    every = frozenset().union(*(k.keys for k in trace.exits if k.keys))
+    if not key.keys or key.keys == every:
+        return ""
+    return f" (TilingKey {', '.join(str(k) for k in sorted(key.keys))})"
 
 
 def op_wide(trace: KernelTrace, index: Index, reported=frozenset()) -> list[Diagnostic]:
