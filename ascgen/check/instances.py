@@ -60,6 +60,8 @@ def for_kernel(index, entry, skipped: list) -> list[Instance] | None:
         return None
     order = _declared_order(decls, groups, entry)
     names = _binding(order, entry, index)
+    if not names and len(index.entries) > 1:
+        return None             # the selection may be another kernel's: only its kernel types would apply
     where = (entry.file, entry.line)
     counts = [_count(g) for g in groups]
     if sum(counts) > MAX_INSTANTIATIONS:
