@@ -16,6 +16,10 @@ Build configurations: `--config NAME=MACRO[,MACRO...]` (repeatable) checks every
 configuration with those -D macros on top of the common -D ones, the way an operator's build compiles
 one binary per feature set (e.g. `--config bf16=GMM_QUANT_BF16 --config a8w4=GMM_ANTI_QUANT_A8W4_MSD`).
 
+`--every-instance` analyses template kernels once per instantiation their tiling-key template selects
+even when the operator has no task-sync call (by default only then), and prints the instantiation counts:
+the cost and robustness of the per-instantiation analysis on operators that do not use task sync yet.
+
 Public repositories it was run on (pass a checkout or an extracted snapshot with --repo; the script
 never fetches anything):
 
