@@ -16,6 +16,10 @@ Build configurations: `--config NAME=MACRO[,MACRO...]` (repeatable) checks every
 configuration with those -D macros on top of the common -D ones, the way an operator's build compiles
 one binary per feature set (e.g. `--config bf16=GMM_QUANT_BF16 --config a8w4=GMM_ANTI_QUANT_A8W4_MSD`).
 
+`--every-instance` analyses template kernels once per instantiation their tiling-key template selects
+even when the operator has no task-sync call (by default only then), and prints the instantiation counts:
+the cost and robustness of the per-instantiation analysis on operators that do not use task sync yet.
+
 Public repositories it was run on (pass a checkout or an extracted snapshot with --repo; the script
 never fetches anything):
 
@@ -112,6 +116,9 @@ def main() -> int:
     parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=MACRO[,MACRO...]",
                         help="a build configuration: check every file once more with these -D macros")
+    parser.add_argument("--every-instance", action="store_true",
+                        help="analyse template kernels once per selected instantiation even without task "
+                             "sync (what the per-instantiation analysis would cost everywhere)")
     args = parser.parse_args()
     configs = [("default", [])] + [(c.split("=", 1)[0], c.split("=", 1)[1].split(",")) for c in args.config]
     if not os.path.isdir(args.repo):
@@ -119,6 +126,7 @@ def main() -> int:
         return 2
     names = [n for n in list_files(args.repo, args.glob) if not fnmatch.fnmatch(n, args.exclude)]
     times, cpus, crashes, failures, rows, findings = [], [], 0, 0, [], {}
+    counts, refused = [], 0            # instantiations per kernel analysed one by one; kernels with too many
     with tempfile.TemporaryDirectory() as tmp:
         extract(args.repo, names, Path(tmp))
         selected = []
@@ -135,8 +143,11 @@ def main() -> int:
             pchs = pch_count()
             start, cpu_start = time.perf_counter(), time.process_time()
             try:
-                result = check.check_file(path, product=args.product, defines=defines)
+                result = check.check_file(path, product=args.product, defines=defines,
+                                          every_instance=args.every_instance)
                 elapsed = time.perf_counter() - start
+                counts += [len(labels) for labels in result.instances.values()]
+                refused += sum(s.what.startswith("instantiations of ") for s in result.skipped)
                 sev = [d.severity for d in result.diagnostics]
                 rule_counts = {}
                 for d in result.diagnostics:
@@ -144,7 +155,9 @@ def main() -> int:
                     findings[(d.rule, d.severity)] = findings.get((d.rule, d.severity), 0) + 1
                 outcome = (f"{len(result.kernels)} kernel(s), {sev.count('error')}E {sev.count('warning')}W "
                            f"{sev.count('note')}N, {len(result.skipped)} skipped"
-                           + (f" {rule_counts}" if rule_counts else ""))
+                           + (f" {rule_counts}" if rule_counts else "")
+                           + (f" instantiations {[len(v) for v in result.instances.values()]}"
+                              if result.instances else ""))
             except CheckInternalError as exc:
                 elapsed = time.perf_counter() - start
                 crashes += 1
@@ -181,6 +194,10 @@ def main() -> int:
               f"{crashes} crash(es), {failures} not analysed, "
               f"max {max(times):.2f}s (cpu {max(cpus):.2f}s), median {statistics.median(times):.2f}s, "
               f"total {sum(times):.1f}s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        if counts or refused:
+            print(f"kernels analysed per instantiation: {len(counts)} ({sum(counts)} instantiations, median "
+                  f"{statistics.median(counts) if counts else 0}, max {max(counts, default=0)}); analysed once "
+                  f"because they select more than the bound: {refused}")
     return 1 if crashes or (times and max(times) > 2.0) else 0
 
 

@@ -40,6 +40,12 @@ CROSS_CORE_FLAG_CALLS = ("CrossCoreSetFlag", "CrossCoreWaitFlag")
 # ship): operators pass them to CrossCoreSetFlag / CrossCoreWaitFlag. The user's own definitions win.
 LIBRARY_CONSTANTS = {"SYNC_AIC_FLAG": 11, "SYNC_AIV_FLAG": 12, "SYNC_AIC_AIV_FLAG": 13, "SYNC_AIV_ONLY_ALL": 14}
 HARDWARE_SYNC_ALL = "SyncAll"
+# SK_BIND(kernel, cap, sk0, ...) binds a <<<>>> kernel to its SuperKernel twins (asc-devkit
+# impl/basic_api/utils/kernel_utils_macros.h: `cap` is SknlMapInfo's capability word). Its bits for the
+# task-sync calls the kernel makes (SK_BIND's documentation; ascgen's emitter writes the same,
+# codegen/tasksync.py SK_CAP_WAIT / SK_CAP_SET, and a test pins the two together).
+SK_BIND = "SK_BIND"
+SK_CAP_BITS = {WAIT: 1, SET: 2}
 
 # TPipe::InitBuffer(queue, num, len) / InitBuffer(buf, len): the memory each TPosition lives in, as the
 # ascgen.products field holding its size (UB: the usable bytes, ub_bytes).

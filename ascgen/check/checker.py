@@ -20,6 +20,7 @@ from ascgen import products as products_mod
 from ascgen.check import api
 from ascgen.check import budget
 from ascgen.check import index as check_index
+from ascgen.check import instances as check_instances
 from ascgen.check import parse as check_parse
 from ascgen.check import paths as check_paths
 from ascgen.check import rules as check_rules
@@ -34,6 +35,7 @@ class CheckResult:
     kernels: list = field(default_factory=list)         # names of the kernel entries analysed
     failure: str | None = None                          # why the file could not be analysed at all
     suppressed: list = field(default_factory=list)      # findings silenced by an allow comment
+    instances: dict = field(default_factory=dict)       # kernel -> labels of the instantiations analysed
 
     @property
     def errors(self) -> list:
@@ -48,13 +50,15 @@ class CheckInternalError(AscgenError):
     """The checker itself failed on a file: a bug in ascgen check, reported as "not analysed" (exit 2)."""
 
 
-def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResult:
+def check_file(path, *, product=None, include_dirs=(), defines=(), every_instance=False) -> CheckResult:
     """Check one source. Raises AscgenError when it cannot be analysed (missing file, no kernel entry),
     CheckInternalError (an AscgenError) when the checker fails on it: never another exception, so one
-    odd file cannot stop a run over many, and a failure is never mistaken for a finding (exit 1)."""
+    odd file cannot stop a run over many, and a failure is never mistaken for a finding (exit 1).
+    `every_instance`: analyse template kernels per instantiation even when the operator has no task-sync
+    call (by default only then: the other rules do not follow paths; benchmarks measure the cost)."""
     product = products_mod.get(product) if product is not None else None
     try:
-        return _check(path, product, include_dirs, defines)
+        return _check(path, product, include_dirs, defines, every_instance)
     except AscgenError:
         raise
     except Exception as exc:           # RecursionError included
@@ -67,11 +71,11 @@ def check_file(path, *, product=None, include_dirs=(), defines=()) -> CheckResul
             "the source; ASCGEN_DEBUG=1 shows the traceback") from exc
 
 
-def _check(path, product, include_dirs, defines) -> CheckResult:
+def _check(path, product, include_dirs, defines, every_instance=False) -> CheckResult:
     given = str(path)
     with check_parse.clang_source(given, include_dirs) as (name, include_dirs):
         try:
-            result = _check_as(name, given, product, include_dirs, defines)
+            result = _check_as(name, given, product, include_dirs, defines, every_instance)
         except RecursionError as exc:
             raise AscgenError(f"{given}: calls or blocks nested too deeply for ascgen check to follow; "
                               "not analysed") from exc
@@ -84,7 +88,7 @@ def _check(path, product, include_dirs, defines) -> CheckResult:
     return result
 
 
-def _check_as(path, given, product, include_dirs, defines) -> CheckResult:
+def _check_as(path, given, product, include_dirs, defines, every_instance=False) -> CheckResult:
     """Check the source `given`, handed to libclang as `path` (check_parse.clang_source)."""
     budget.check_file_size(path, given)
     texts = check_parse.user_texts(path, include_dirs)
@@ -108,13 +112,13 @@ def _check_as(path, given, product, include_dirs, defines) -> CheckResult:
             index = _index_with_entries(parsed, given)
             result.skipped += parsed.skipped
             per_build.append((f"{side.upper()} build ({macros[0]})",
-                              _analyse(parsed, index, product, side, result, deadline)))
+                              _analyse(parsed, index, product, side, result, deadline, every_instance)))
         diagnostics = _name_builds(per_build)
     else:
         parsed = _parse(path, given, include_dirs, defines, tuple(extra))
         index = _index_with_entries(parsed, given)
         result = CheckResult(given, skipped=list(parsed.skipped))
-        diagnostics = _analyse(parsed, index, product, None, result, deadline)
+        diagnostics = _analyse(parsed, index, product, None, result, deadline, every_instance)
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
@@ -185,18 +189,54 @@ def _name_builds(per_build: list) -> list:
     return out
 
 
-def _analyse(parsed, index, product, side, result: CheckResult, deadline=None) -> list:
+def _analyse(parsed, index, product, side, result: CheckResult, deadline=None, every_instance=False) -> list:
     diagnostics, visited = [], {}
     for entry in index.entries:
-        trace = check_paths.Interpreter(index, entry, result.skipped, product, side, deadline).run()
-        if trace is None:
-            continue            # the kernel does not run on this core side
-        diagnostics += check_rules.run_all(trace, index, product, result.skipped)
+        # A kernel of an operator that uses task sync is analysed once per instantiation its tiling-key
+        # template selects (check_instances); the others once (their rules do not follow paths).
+        variants = check_instances.for_kernel(index, entry, result.skipped) \
+            if every_instance or index.op_wide_sync() else None
+        if variants:
+            result.instances[entry.name] = [v.label for v in variants]
+        traces = []
+        runs: list = variants or [None]
+        for instance in runs:
+            trace = check_paths.Interpreter(index, entry, result.skipped, product, side, deadline, instance).run()
+            if trace is not None:       # None: the kernel (instantiation) does not run on this core side
+                traces.append((instance, trace))
+                visited.update((id(fn), fn) for fn in trace.visited)
+        if not traces:
+            continue
         if entry.name not in result.kernels:
             result.kernels.append(entry.name)
-        visited.update((id(fn), fn) for fn in trace.visited)
+        if variants is None:
+            diagnostics += check_rules.run_all(traces[0][1], index, product, result.skipped)
+        else:
+            diagnostics += _per_instance(traces, len(variants), index, product, result.skipped)
     result.skipped += _unparsed_kernel_code(parsed, visited.values())
     return diagnostics
+
+
+def _per_instance(traces: list, total: int, index, product, skipped: list) -> list:
+    """The rules on each instantiation's trace, the variant rule across them, and each finding once,
+    naming the instantiations it holds for: `[UPDATE_SLOTS=1, KERNEL_TYPE=MIX_AIC_1_1]`."""
+    labelled = [(instance.label, trace) for instance, trace in traces]
+    variant = check_rules.every_variant(labelled)
+    found: dict = {}
+    for i, (label, trace) in enumerate(labelled):
+        owed = {kind for j, kind, _ in variant if j == i}
+        diagnostics = check_rules.run_all(trace, index, product, skipped, reported=owed)
+        diagnostics += [d for j, _, d in variant if j == i]
+        for d in diagnostics:
+            key = (d.file, d.line, d.column, d.rule, d.message)
+            found.setdefault(key, (d, []))[1].append(label)
+    out = []
+    for d, labels in found.values():
+        shown = "; ".join(labels[:4]) + (f"; and {len(labels) - 4} more" if len(labels) > 4 else "")
+        every = len(labels) == total and total > 1
+        d.message += f" [{'every instantiation: ' if every else ''}{shown}]"
+        out.append(d)
+    return out
 
 
 def _unparsed_kernel_code(parsed, functions) -> list:

@@ -21,6 +21,8 @@ RULES = {
     "tasksync-no-effect": ("note", "task sync has no effect on a compile-only product"),
     "sk-buffer-capacity": ("error", "constant InitBuffer sizes fit the product's UB / L1 / L0 memory"),
     "tasksync-op-wide": ("error", "in a source that uses task sync, every kernel calls it (op-wide detection)"),
+    "sk-bind-bits": ("error", "SK_BIND's cap bits (1 wait, 2 set) match the task-sync calls the bound kernel makes"),
+    "tasksync-every-variant": ("error", "if one instantiation the tiling-key template selects calls task sync, every one does"),
 }
 DOC_URI = "docs/check.md"
 

@@ -77,6 +77,7 @@ class Index:
     value_params: set = field(default_factory=set)        # template value parameters (`bool B`, `int N`)
     bool_params: set = field(default_factory=set)         # the bool ones
     domains: dict = field(default_factory=dict)           # template parameter -> values any build selects
+    class_tparams: dict = field(default_factory=dict)     # class template -> its template parameters, in order
 
     def file_bytes(self, filename: str) -> bytes:
         """The text clang parsed for a file (the edited copy when includes were blanked)."""
@@ -324,16 +325,21 @@ def _walk(index: Index, cursor, scope: tuple[str, ...]) -> None:
         kind = child.kind.name
         if kind in _FUNC_KINDS:
             _add_function(index, child, scope)
-        elif kind == "TEMPLATE_TYPE_PARAMETER":
-            index.template_params.add(child.spelling)
-        elif kind == "TEMPLATE_NON_TYPE_PARAMETER":
-            _add_value_param(index, child)
+        elif kind in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER"):
+            if kind == "TEMPLATE_TYPE_PARAMETER":
+                index.template_params.add(child.spelling)
+            else:
+                _add_value_param(index, child)
         elif kind == "CXX_BASE_SPECIFIER":
             base = child.spelling.split("<")[0].split("::")[-1].strip()
             index.bases.setdefault(cursor.spelling, set()).add(base)
         elif kind in _SCOPE_KINDS:
             if kind in _CLASS_KINDS and child.spelling:
                 index.classes.add(child.spelling)
+            if kind == "CLASS_TEMPLATE" and child.is_definition():
+                index.class_tparams[child.spelling] = tuple(
+                    c.spelling for c in child.get_children()
+                    if c.kind.name in ("TEMPLATE_TYPE_PARAMETER", "TEMPLATE_NON_TYPE_PARAMETER"))
             _walk(index, child, scope + ((child.spelling,) if child.spelling else ()))
         elif kind in _VAR_KINDS:
             _add_variable(index, child, scope[-1] if scope and scope[-1] in index.classes else None)

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ascgen.check import api, consteval
+from ascgen.check import api, consteval, instances
 from ascgen.check.index import FuncDef, Index
+from ascgen.check.instances import Instance
 from ascgen.check.parse import Skipped
 from ascgen.check.tokens import Call, Tok, arg_root, expand, int_value, join, match_paren
 from ascgen.check.summary import MAX_MACRO_DEPTH, Summaries, is_sync
@@ -93,8 +94,12 @@ _STRUCTURED = frozenset({"IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO
 
 class Interpreter(TokenStatements):
     def __init__(self, index: Index, kernel: FuncDef, skipped: list, product=None, side: str | None = None,
-                 deadline=None):
+                 deadline=None, instance: Instance | None = None):
         self.index = index
+        # One instantiation selected by the tiling-key template: its template arguments are constants
+        # (in the kernel and in the templates that pass them on by name) and its kernel type is fixed.
+        self.instance = instance
+        self.instance_values = dict(instance.values) if instance is not None else {}
         self.deadline = deadline               # budget.Deadline: the analysis stops past its CPU time
         # On coupled products one core does cube and vector work: ASCEND_IS_AIV and ASCEND_IS_AIC are both
         # true there, so core-type branches are not alternatives.
@@ -115,6 +120,7 @@ class Interpreter(TokenStatements):
         self.summary = index.summaries.setdefault("summaries", Summaries(index))
         self.reached: set = set()               # (hazard id, task-sync kind) settled on some path
         self._facts_cache: dict = {}
+        self._chain_kinds: dict = {}           # else-if cursor -> the task-sync calls its chain's arms make
         self.track_hazards = bool(self.summary.has_sync(kernel))
 
     # ---- entry point ----
@@ -126,7 +132,8 @@ class Interpreter(TokenStatements):
                 return None
             core = self.side
         keys = frozenset(self.index.tiling_keys) if self.index.tiling_keys else None
-        exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None)
+        exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None,
+                                   bindings=tuple(sorted(self.instance_values.items())))
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
                            self._unparsed_sync(), core, self.tracked, self.untracked, self.reached)
 
@@ -143,6 +150,8 @@ class Interpreter(TokenStatements):
             for i, t in enumerate(body):
                 if t.text == "KERNEL_TASK_TYPE_DEFAULT" and i + 2 < len(body):
                     return api.KERNEL_TYPE_CORES.get(body[i + 2].text, "*")
+        if self.instance is not None and self.instance.core is not None:
+            return self.instance.core
         template_types = self.index.template_kernel_types()
         if template_types:
             cores = {api.TEMPLATE_KERNEL_TYPES[t] for t in template_types}
@@ -181,12 +190,12 @@ class Interpreter(TokenStatements):
             # Facts about compile-time names are kept per function (see _fact_names): the callee starts
             # without the caller's and the caller gets its own back.
             seen = key.with_(core=key.core if uses_core else "*", keys=key.keys if uses_keys else None,
-                             facts=frozenset(), exit=None)
+                             facts=frozenset(), exit=None, skip=None)
             memo_key = (id(fn), seen, loop, bindings)
             if memo_key not in self.memo:
                 saved, saved_bindings = self.prefix, self.bindings
                 self.prefix = saved + witness + ((site,) if site else ())
-                self.bindings = dict(bindings)
+                self.bindings = {**instances.inherited(self.index, fn, self.instance_values), **dict(bindings)}
                 self.stack.append(fn)
                 flow = self.exec_tokens(fn.macro_body, {seen: ()}, fn, loop) if fn.macro_body is not None \
                     else self.exec(body, {seen: ()}, fn, loop)
@@ -198,7 +207,8 @@ class Interpreter(TokenStatements):
                 self.memo[memo_key] = result
             for k, suffix in self.memo[memo_key].items():
                 restored = k.with_(core=k.core if uses_core else key.core, keys=k.keys if uses_keys else key.keys,
-                                   facts=key.facts, exit=k.exit or key.exit)
+                                   facts=key.facts, exit=k.exit or key.exit,
+                                   skip=k.skip or (key.skip if not (k.waits and k.sets) else None))
                 _merge(out, {restored: witness + suffix})
         return out
 
@@ -314,11 +324,38 @@ class Interpreter(TokenStatements):
         if start == 2 and other is None and true_states \
                 and selects_configuration(self.index.cursor_tokens(then), self.summary, fn):
             false_states = {}       # no configuration selected: not a path (see constexpr_chain_end)
+        if self.track_hazards:
+            true_states, false_states = self._mark_skips(cur, toks[0], then, other, true_states, false_states, fn)
         flow = self.exec(then, true_states, fn, loop)
         other_flow = self.exec(other, false_states, fn, loop) if other is not None else Flow(fall=false_states)
         for name in ("fall", "ret", "brk", "cont"):
             _merge(getattr(flow, name), getattr(other_flow, name))
         return flow
+
+    def _mark_skips(self, cur, at: Tok, then, other, true_states, false_states, fn):
+        """Mark the paths entering an arm of an if / else-if chain that lacks a task-sync call another
+        arm makes (Key.skip), so each such arm is its own finding. An `else if` is one arm per
+        condition: the chain's calls are handed down to it instead of marking the whole else."""
+        sync = self.summary.toks_sync
+        then_kinds = sync(self.index.cursor_tokens(then), fn)
+        chain = self._chain_kinds.pop(cur.hash, frozenset()) | then_kinds
+        nested = other is not None and self.index.info(other)[0] == "IF_STMT"
+        other_kinds = sync(self.index.cursor_tokens(other), fn) if other is not None else frozenset()
+        if nested:
+            self._chain_kinds[other.hash] = chain
+        else:
+            chain |= other_kinds
+
+        def mark(states, lacking):
+            if not lacking:
+                return states
+            site = (self._file(cur), at.line, frozenset(lacking))
+            return {(k.with_(skip=site) if k.waits == 0 or k.sets == 0 else k): w for k, w in states.items()}
+
+        true_states = mark(true_states, chain - then_kinds)
+        if not nested:
+            false_states = mark(false_states, chain - other_kinds)
+        return true_states, false_states
 
     def _if_parts(self, children):
         if len(children) >= 2:

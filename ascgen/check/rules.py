@@ -6,12 +6,14 @@ from the product's fields (task_sync, superkernel, default_pipes), never from it
 from __future__ import annotations
 
 import ast
+import os
+import re
 
-from ascgen.check import api, consteval
+from ascgen.check import api, consteval, instances
 from ascgen.check.index import Index
 from ascgen.check.paths import Event, KernelTrace
 from ascgen.check.state import Step
-from ascgen.check.tokens import Tok, calls_in, int_value, join
+from ascgen.check.tokens import Tok, calls_in, int_value, join, skipped_ranges
 from ascgen.errors import Diagnostic
 
 MAX_PATH_STEPS = 4
@@ -58,11 +60,13 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
             decisions = [s for s in witness if s.decision]
             calls = [s for s in witness if not s.decision and s.text.startswith(kind + " ")]
             if count == 0:
-                # Reported at the early return the path left through (each one is its own finding), else
-                # at its last decision.
+                # Reported at the early return the path left through, else at the branch arm that skips
+                # the call (each one is its own finding), else at its last decision.
+                skip = key.skip[:2] if key.skip and kind in key.skip[2] else None
                 at = next((s for s in reversed(decisions) if key.exit == (s.file, s.line)), None) or \
+                    next((s for s in reversed(decisions) if skip == (s.file, s.line)), None) or \
                     (decisions[-1] if decisions else Step(trace.kernel.file, trace.kernel.line, trace.kernel.col, ""))
-                message = f"{kind} is not reached on {_path_text(witness)}"
+                message = f"{kind} is not reached on {_path_text(witness)}{_variant(key, trace)}"
                 notes = [_note(s, rule=rule, message=f"on this path: {s.text}") for s in decisions[-MAX_PATH_STEPS:]]
                 notes.append(_note(first.file, first.call.tok, rule=rule,
                                    message=f"{kind} is called here on other paths; every core must call it "
@@ -82,7 +86,43 @@ def once_per_path(trace: KernelTrace) -> list[Diagnostic]:
     return out
 
 
-def op_wide(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+def every_variant(traces: list) -> list[tuple[int, str, Diagnostic]]:
+    """[(trace number, kind, finding)] for each instantiation (label, trace) that never calls a task-sync
+    call other instantiations of the same kernel call. Each instantiation is its own binary, selected by
+    tiling key, and the SuperKernel compiler decides op-wide that the task uses the call: that binary's
+    cores never make it and the boundary hangs (docs/semantics.md; the TilingKey form of the rule is
+    once_per_path's "not reached on the path where TILING_KEY_IS(k) ...")."""
+    rule = "tasksync-every-variant"
+    out: list[tuple[int, str, Diagnostic]] = []
+    for kind in api.TASK_SYNC:
+        callers = [label for label, trace in traces if kind in uses(trace)]
+        if not callers or len(callers) == len(traces) or any(kind in t.unreliable for _, t in traces):
+            continue
+        named = "; ".join(f"[{c}]" for c in callers[:3]) + (f" and {len(callers) - 3} more" if len(callers) > 3 else "")
+        first = next(_sync_events(t, kind)[0] for _, t in traces if kind in uses(t))
+        for i, (label, trace) in enumerate(traces):
+            if kind in uses(trace):
+                continue
+            k = trace.kernel
+            out.append((i, kind, Diagnostic(
+                k.file, k.line, k.col, "error", rule,
+                f"this instantiation of `{k.name}` never calls {kind}, while {named} "
+                f"{'does' if len(callers) == 1 else 'do'}: every instantiation the tiling-key template selects "
+                "must call it exactly once, or its SuperKernel boundary hangs",
+                [_note(first.file, first.call.tok, rule=rule,
+                       message=f"{kind} is called here in the other instantiations")])))
+    return out
+
+
+def _variant(key, trace: KernelTrace) -> str:
+    """` (TilingKey 2)` when the path belongs to some of the kernel's TilingKeys only: one binary each."""
+    every = frozenset().union(*(k.keys for k in trace.exits if k.keys))
+    if not key.keys or key.keys == every:
+        return ""
+    return f" (TilingKey {', '.join(str(k) for k in sorted(key.keys))})"
+
+
+def op_wide(trace: KernelTrace, index: Index, reported=frozenset()) -> list[Diagnostic]:
     """A kernel that never reaches a task-sync call the operator's source contains elsewhere. The
     SuperKernel compiler (and ascgen's runtime) decide per operator, by text, that the task uses the call,
     so the boundary waits for every core of this kernel's task to make it: none does (a hang on a
@@ -90,7 +130,7 @@ def op_wide(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     whose code path never calls the pair."""
     rule, out = "tasksync-op-wide", []
     for kind, tok in index.op_wide_sync().items():
-        if kind in uses(trace) or kind in trace.unreliable:
+        if kind in uses(trace) or kind in trace.unreliable or kind in reported:
             continue
         k = trace.kernel
         file = tok.file or k.file
@@ -395,6 +435,59 @@ def _fold(node) -> int:
     raise ValueError("not integer arithmetic")
 
 
+def sk_bind_bits(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    """`SK_BIND(kernel, cap, ...)` whose task-sync bits (1 WaitPreTaskEnd, 2 SetNextTaskStart) differ from
+    the calls the bound kernel makes: the SuperKernel learns from `cap` which boundary calls the task
+    makes, so an advertised call the kernel never makes leaves the boundary waiting (a hang) and an
+    unadvertised one is not waited for (the next task may start before this one's writes land)."""
+    rule = "sk-bind-bits"
+    out: list[Diagnostic] = []
+    made = uses(trace)
+    if made & trace.unreliable:
+        return out
+    want = sum(bit for kind, bit in api.SK_CAP_BITS.items() if kind in made)
+    mask = sum(api.SK_CAP_BITS.values())
+    for file, tok, kernel, cap in _sk_binds(index):
+        if kernel != trace.kernel.name or cap is None or cap & mask == want:
+            continue
+        if os.path.realpath(trace.kernel.file) == file:
+            file = trace.kernel.file            # the name the user gave, as the other findings print it
+        extra = [k for k, bit in api.SK_CAP_BITS.items() if cap & bit and k not in made]
+        missing = [k for k, bit in api.SK_CAP_BITS.items() if not cap & bit and k in made]
+        said = "; ".join([f"it advertises {k} (bit {api.SK_CAP_BITS[k]}), which `{kernel}` never calls: the "
+                          "boundary waits for it and hangs" for k in extra] +
+                         [f"`{kernel}` calls {k}, which it does not advertise (bit {api.SK_CAP_BITS[k]}): the "
+                          "boundary does not wait for it, so a neighbouring task may overlap this one's data"
+                          for k in missing])
+        out.append(_diag(file, tok, "error", rule, f"SK_BIND cap {cap} does not match the task-sync calls: {said}; "
+                         f"use cap {want | (cap & ~mask)}"))
+    return out
+
+
+def _sk_binds(index: Index) -> list:
+    """[(file, token, kernel name, cap or None)] for each SK_BIND(...) in the user's active code."""
+    if "#sk_bind" not in index.tokens:
+        found = []
+        for name in sorted(index.user_files):
+            data = index.file_bytes(name)
+            if api.SK_BIND.encode() not in data:
+                continue
+            text, skipped = instances.text_of(data), skipped_ranges(index.tu, name)
+            for m in _SK_BIND_CALL.finditer(text):
+                args = instances.macro_args(text, m.end() - 1) or []
+                if len(args) < 2 or not instances.live(m.start(), text, skipped):
+                    continue
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                found.append((name, Tok("id", api.SK_BIND, m.start(), line, col, name),
+                              args[0].split("<")[0].split("::")[-1].strip(), instances.fold(args[1], index)))
+        index.tokens["#sk_bind"] = found
+    return index.tokens["#sk_bind"]
+
+
+_SK_BIND_CALL = re.compile(r"\b" + api.SK_BIND + r"\s*\(")
+
+
 def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
     if product is None or product.task_sync != "compile-only" or not uses(trace):
         return []
@@ -405,7 +498,9 @@ def product_notes(trace: KernelTrace, product) -> list[Diagnostic]:
                   f"compile-only there{extra}")]
 
 
-def run_all(trace: KernelTrace, index: Index, product, skipped: list) -> list[Diagnostic]:
-    return [*once_per_path(trace), *op_wide(trace, index), *in_loop(trace), *gm_order(trace),
+def run_all(trace: KernelTrace, index: Index, product, skipped: list, reported=frozenset()) -> list[Diagnostic]:
+    """Every rule on one trace; `reported`: task-sync kinds every_variant already reports it missing."""
+    return [*once_per_path(trace), *op_wide(trace, index, reported), *in_loop(trace), *gm_order(trace),
             *template_args(trace, index, product, skipped), *forbidden_intrinsics(trace, index),
-            *flag_alias(trace, index), *buffer_capacity(trace, index, product), *product_notes(trace, product)]
+            *flag_alias(trace, index), *buffer_capacity(trace, index, product), *sk_bind_bits(trace, index),
+            *product_notes(trace, product)]

@@ -36,11 +36,17 @@ class Key:
     # The last early return this path took before completing the pair ((file, line), or None): paths
     # that leave through different returns are distinct findings, so one witness cannot mask another.
     exit: tuple | None = None
+    # The last branch arm this path took that lacks a task-sync call a sibling arm of its if / else-if
+    # chain makes ((file, line, kinds), or None; cleared once the pair is complete): paths skipping the
+    # call at different arms are distinct findings, reported at their arm, not one masking the other.
+    skip: tuple | None = None
 
     def bump(self, kind: str) -> "Key":
         if kind == api.WAIT:
-            return self.with_(waits=min(self.waits + 1, 2))
-        return self.with_(sets=min(self.sets + 1, 2))
+            done = self.with_(waits=min(self.waits + 1, 2))
+        else:
+            done = self.with_(sets=min(self.sets + 1, 2))
+        return done.with_(skip=None) if done.waits and done.sets else done
 
     def with_(self, **changes) -> "Key":
         return dataclasses.replace(self, **changes)

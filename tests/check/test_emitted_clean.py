@@ -35,6 +35,22 @@ def test_host_sources_pass_ascgen_check(tmp_path):
         assert result.failure is None and not bad, f"{source.name}: {result.failure or bad}"
 
 
+def test_sk_bind_cap_of_the_emitter_is_checked_and_agrees(tmp_path):
+    # The checker's cap bits are the emitter's; the emitted SK_BIND passes (above), a wrong cap does not.
+    from ascgen.check import api
+    from ascgen.codegen import tasksync
+    assert api.SK_CAP_BITS == {api.WAIT: tasksync.SK_CAP_WAIT, api.SET: tasksync.SK_CAP_SET}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+        paths = emit_files(load_spec(ROOT / "examples" / "add_relu.py"), "ascend910_93", tmp_path, host=True)
+    source = next(p for p in paths if p.name == "add_relu.cpp")
+    text = source.read_text()
+    assert "SK_BIND(add_relu, 3," in text
+    source.write_text(text.replace("SK_BIND(add_relu, 3,", "SK_BIND(add_relu, 1,"))
+    found = [d for d in check_file(source, product="ascend910_93").errors if d.rule == "sk-bind-bits"]
+    assert len(found) == 1 and "SetNextTaskStart" in found[0].message and "use cap 3" in found[0].message
+
+
 def test_the_checker_does_flag_a_misplaced_call_in_generated_code(tmp_path):
     # the twin: the same file with SetNextTaskStart moved into the tile loop must not pass
     text = (ROOT / "generated" / "ascend910_93" / "add_relu.cpp").read_text()

@@ -19,11 +19,12 @@ from tests.check import mutate
 from tests.paths import CHECK_CORPUS
 
 PER_SOURCE = int(os.environ.get("ASCGEN_FUZZ_MUTANTS", "6"))
-# Own corpus files that cover the statement kinds (switch, loops, TilingKeys, macros, classes).
+# Own corpus files that cover the statement kinds (switch, loops, TilingKeys, macros, classes, the
+# tiling-key template selections).
 CORPUS = ["switch_missing_wait.cpp", "tilingkey_missing_set.cpp", "set_in_loop.cpp", "mix_one_side.cpp",
           "gm_write_after_set.cpp", "early_return.cpp", "case_undeclared_type.cpp", "macro_kernel_entry.cpp",
           "functor_early_return.cpp", "namespace_ascendc_helper.cpp", "constexpr_configuration.cpp",
-          "method_by_static_type.cpp", "core_side_macros.cpp"]
+          "method_by_static_type.cpp", "core_side_macros.cpp", "tpl_instances.cpp"]
 DEVKIT = ["examples/01_simd_cpp_api/03_basic_api/05_sync_control/task_sync/task_sync.asc",
           "examples/01_simd_cpp_api/04_advanced_api/02_normalization/layernorm/layernorm.asc"]
 
