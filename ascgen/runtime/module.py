@@ -205,8 +205,9 @@ class Module:
         self.kernel_type_override = kernel_type
         self.is_program = host_main
         self._analysis_dirs = self.backend.analysis_include_dirs()
+        analysis_defines = {**self.backend.analysis_defines(self.product), **self.defines}
         try:
-            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), self.defines)
+            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), analysis_defines)
         except CompileError as exc:
             self._raise_hinted(exc, text, name)
             raise
@@ -214,7 +215,7 @@ class Module:
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
         self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self._analysis_path(),
-                                                    self.defines) for s in self.extra_sources]
+                                                    analysis_defines) for s in self.extra_sources]
         self.backend.check_source(self)
         self._kernels: dict[str, KernelInfo] = {}
         self._lock = threading.Lock()

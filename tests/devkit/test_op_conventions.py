@@ -15,6 +15,7 @@ from tests import devkit_tree
 # One kernel per macro family. The tiling struct holds a scale and a bias; TILING_KEY_IS picks the formula.
 KERNEL = r"""
 #include "kernel_operator.h"
+#include "op_header.h"
 using namespace AscendC;
 
 struct OpTiling {
@@ -60,6 +61,13 @@ extern "C" __global__ __aicore__ void by_pointer(GM_ADDR x, GM_ADDR out, GM_ADDR
     Compute(x, out, t->scale, t->bias, t->n);
 }
 
+// A template kernel as the ASCENDC_TPL_* ops write them; the UTs launch an instance explicitly.
+template <uint64_t SCALE>
+__global__ __aicore__ void tpl_scale(GM_ADDR x, GM_ADDR out, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(OpTiling, t, tiling);
+    Compute(x, out, float(SCALE), t.bias, t.n);
+}
+
 extern "C" __global__ __aicore__ void by_member(GM_ADDR x, GM_ADDR out, GM_ADDR tiling) {
     GET_TILING_DATA_MEMBER(OpTiling, scale, scale, tiling);
     GET_TILING_DATA_MEMBER(OpTiling, bias, bias, tiling);
@@ -79,10 +87,24 @@ def _tiling(n=N, scale=3.0, bias=0.5) -> np.ndarray:
     return t
 
 
+# The op's own header: a GBK comment (not UTF-8), the library's template-argument header by its installed
+# name, a library header by its installed impl/<arch> name, and the ASCENDC_TPL declarations.
+OP_HEADER = """#pragma once
+// 模板参数
+#include "ascendc/host_api/tiling/template_argument.h"
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"
+ASCENDC_TPL_ARGS_DECL(OpConventions, ASCENDC_TPL_UINT_DECL(SCALE, 2, ASCENDC_TPL_UI_LIST, 1, 3));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(SCALE, ASCENDC_TPL_UI_LIST, 1, 3)));
+"""
+
+
 @pytest.fixture(scope="module")
-def module():
+def module(tmp_path_factory):
     devkit_tree.require()
-    return load(KERNEL, "ascend910b", backend="devkit", filename="op_conventions.cpp")
+    folder = tmp_path_factory.mktemp("op")
+    (folder / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
+    (folder / "op_conventions.cpp").write_text(KERNEL)
+    return load(folder / "op_conventions.cpp", "ascend910b", backend="devkit", instances=["tpl_scale<3>"])
 
 
 @pytest.mark.parametrize("kernel", ["by_default", "with_struct", "by_pointer", "by_member"])
@@ -93,6 +115,13 @@ def test_each_tiling_macro_reads_the_struct_and_tiling_key_is_picks_the_branch(m
     module.launch(kernel, 2, x, out, _tiling(), tiling_key=key)
     want = {1: x * 3.0, 2: x + 0.5, 3: x * 3.0 + 0.5, 4: x * 3.0 + 0.5}.get(key, np.full(N, -1.0, np.float32))
     np.testing.assert_array_equal(out, want.astype(np.float32))
+
+
+def test_a_template_kernel_of_the_tpl_convention_runs_as_its_instance(module):
+    x = np.linspace(-2, 2, N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    module.launch("tpl_scale<3>", 1, x, out, _tiling(), tiling_key=4)
+    np.testing.assert_array_equal(out, (x * 3.0 + 0.5).astype(np.float32))
 
 
 def test_a_tiling_argument_too_short_for_the_struct_is_a_memory_error_at_the_macro(module):
@@ -129,8 +158,34 @@ def test_icpu_set_tiling_key_selects_the_branch_of_each_icpu_run_kf(tmp_path, ca
     devkit_tree.require()
     src = tmp_path / "icpu_key.cpp"
     src.write_text(PROGRAM)
+    (tmp_path / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
     program = run_cmd.load_program(src, "ascend910b", backend="devkit")
     assert run_cmd.run_program(program) == 0
     out = capfd.readouterr().out
     assert "key 2: 100 101 102 103 104 105 106 107" in out
     assert "key 1: 0 2 4 6 8 10 12 14" in out
+
+
+# The source analysis reads what the build reads (no compile: preprocessing only).
+ANALYSED = r"""
+#include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "op_header.h"
+#include "impl/adv_api/detail/activation/swish/swish_common_impl.h"
+#if defined(ASCENDC_CPU_DEBUG) && __NPU_ARCH__ == 2201
+extern "C" __global__ __aicore__ void seen_by_the_build(GM_ADDR x) {}
+#endif
+"""
+
+
+def test_the_source_analysis_uses_the_builds_folders_and_macros_and_reads_any_encoding(tmp_path):
+    devkit_tree.require()
+    from ascgen.runtime import analysis
+    from ascgen.runtime.backends.devkit.backend import DevkitBackend
+    (tmp_path / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
+    src = tmp_path / "analysed.cpp"
+    src.write_text(ANALYSED)
+    backend = DevkitBackend()
+    info = analysis.analyse_source(ANALYSED, str(src), [tmp_path, *backend.analysis_include_dirs()],
+                                   backend.analysis_defines("ascend910b"))
+    assert [k.name for k in info.kernels] == ["seen_by_the_build"]
