@@ -6,6 +6,16 @@
 #include "ascendc/half.h"
 #include "ascgen_arch.h"   // runtime/common: generated from the product table
 
+// The device compiler's own spellings, which operator kernels use: `__bf16` is its builtin bfloat16 (the
+// library's bfloat16_t is that type, so kernels compare them with std::is_same); `float16_t` is half (the
+// register API kernels write RegTensor<float16_t>); `__forceinline__` an inline function. A macro for
+// `__bf16`, not a typedef: GCC 13 makes `__bf16` a builtin type of its own, which is not ours.
+#define __bf16 bfloat16_t
+using float16_t = half;
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
+
 // 8-bit and 4-bit float formats: storage only on dav_c220 (no vector instruction computes in them).
 #define ASCGEN_DEVKIT_STORAGE8(name) \
     struct name { uint8_t val; name() = default; template <class T> explicit name(T) : val(0) {} };
