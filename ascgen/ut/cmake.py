@@ -21,6 +21,7 @@ The repository root is the nearest folder, walking up from the PATH given, that 
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,6 +154,7 @@ def set_variables(text: str, base: dict) -> dict:
 
 # ---- the definition --------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=16)
 def _functions(root: Path) -> dict[str, tuple[str, str, str]]:
     """name -> (signature, body, file:line) of every function(...) in cmake/**.cmake."""
     out = {}
@@ -163,6 +165,7 @@ def _functions(root: Path) -> dict[str, tuple[str, str, str]]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
 def convention(root: Path) -> Convention:
     functions = _functions(root)
     if RULE_NAME not in functions:

@@ -15,12 +15,15 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
 * the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
   "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
   `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
+* the UT helper sources (`tests/ut/op_kernel/data_utils.cpp`...): `<stem>.cpp` of each header `<stem>.h` the
+  tests include from the repository's tests/ folders (the build compiles them into a common object);
 * gtest's standard main (`testing::InitGoogleTest` + `RUN_ALL_TESTS`), written by ascgen: the repository's
   `test_op_kernel_main.cpp` registers CANN's op implementation space (`op_impl_space_registry_v2.h`),
   which needs CANN's op registry libraries.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -73,16 +76,25 @@ def product_of(soc: str, conv: cmake.Convention) -> str:
         raise Unsupported(f"soc {soc!r} is not a product ascgen emulates ({str(exc).split('.')[0]})") from None
 
 
-def cmake_variables(root: Path, binary_dir: Path) -> dict:
-    """The `set()` variables of cmake/*.cmake and the top CMakeLists.txt, with the build folder given."""
-    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": str(binary_dir)}
+BINARY_DIR = "\x01BINARY\x01"          # stands for the build folder until it is known
+
+
+@functools.lru_cache(maxsize=16)
+def _root_variables(root: Path) -> tuple:
+    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR}
     for path in [root / "CMakeLists.txt", *sorted((root / "cmake").rglob("*.cmake"))]:
         if path.is_file():
             variables = cmake.set_variables(cmake.strip_comments(path.read_text(errors="replace")), variables)
-            variables.update({"PROJECT_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": str(binary_dir)})
-    return variables
+            variables.update({"PROJECT_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR})
+    return tuple(variables.items())
 
 
+def cmake_variables(root: Path, binary_dir: Path) -> dict:
+    """The `set()` variables of cmake/*.cmake and the top CMakeLists.txt, with the build folder given."""
+    return {k: v.replace(BINARY_DIR, str(binary_dir)) for k, v in _root_variables(root)}
+
+
+@functools.lru_cache(maxsize=16)
 def _definition_text(root: Path) -> str:
     functions = cmake._functions(root)
     signature, body, _ = functions[cmake.RULE_NAME]
@@ -140,15 +152,8 @@ def _tree_folder(rule: cmake.Rule) -> Path:
 
 
 def main_source() -> Path:
-    """gtest's main, in the cache (one stable path, so the build is cached)."""
-    folder = writable_root(config.cache_dir()) / "ut" / "main"
-    path = folder / "ascgen_ut_main.cpp"
-    if not path.is_file() or path.read_text() != GTEST_MAIN:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".main-{os.getpid()}.tmp"
-        tmp.write_text(GTEST_MAIN)
-        os.replace(tmp, path)
-    return path
+    """gtest's main, in the cache (a stable path, so the build is cached)."""
+    return _cached_text("main", "ascgen_ut_main.cpp", GTEST_MAIN)
 
 
 def _tests(rule: cmake.Rule, target: str) -> list[Path]:
@@ -168,15 +173,50 @@ def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str) -> Pat
         candidate = rule.ut_dir / f"{rule.op}{suffix}"
         if candidate.is_file():
             return candidate
+    from ascgen.source import op_tiling     # the generator of <op>_tiling_data.h (ascgen/source)
+    devkit = config.asc_devkit()
+    if devkit is None:
+        raise Unsupported(f"needs the generated tiling header {rule.op}_tiling_data.h, which is written with "
+                          f"the library's tiling classes: {config.ASC_DEVKIT_HINT}")
     try:
-        from ascgen.source import op_tiling     # the generator of <op>_tiling_data.h (ascgen/source)
-    except ImportError:
-        raise Unsupported(f"needs the generated tiling header {rule.op}_tiling_data.h (no hand-written "
-                          f"{' or '.join(rule.op + s for s in conv.tiling_headers)} in {rule.ut_dir})") from None
-    try:
-        return Path(op_tiling.kernel_tiling_header(rule.op_dir, product))
-    except SpecError as exc:
+        text = op_tiling.kernel_tiling_header(rule.op_dir, asc_devkit=devkit, search_dirs=(rule.repository,))
+    except SpecError as exc:              # OpTilingError names the op_host file:line
         raise Unsupported(f"the generated tiling header {rule.op}_tiling_data.h: {exc}") from None
+    return _cached_text(f"tiling/{rule.op}", f"{rule.op}_tiling_data.h", text)
+
+
+def _cached_text(kind: str, name: str, text: str) -> Path:
+    """`text` as a file in the cache, at a path named by its content (so the builds that include it cache)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    folder = writable_root(config.cache_dir()) / "ut" / kind / digest
+    path = folder / name
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{name}-{os.getpid()}.tmp"
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    return path
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
+
+
+def helper_sources(sources: list[Path], folders: list[Path]) -> list[Path]:
+    """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` that the
+    sources (or the helpers found so far) include, in the UT folders (tests/ut/op_kernel/data_utils.cpp for
+    data_utils.h). Sources defining main() are never taken."""
+    found, todo = [], list(sources)
+    while todo:
+        text = todo.pop().read_text(errors="replace")
+        for name in _INCLUDE.findall(text):
+            stem = Path(name).stem
+            for folder in folders:
+                cpp = folder / f"{stem}.cpp"
+                if (folder / name).is_file() and cpp.is_file() and cpp not in found and cpp not in sources:
+                    if not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
+                        found.append(cpp)
+                        todo.append(cpp)
+    return found
 
 
 def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
@@ -221,4 +261,6 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     if conv.kernelut:
         defines["KERNELUT"] = "1"
     forced = [tiling_header(rule, conv, product)]
-    return Plan(rule, product, soc, tests, kernels, include_dirs, forced, defines, flags)
+    ut_folders = [d for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
+    helpers = helper_sources([*tests, *kernels], ut_folders)
+    return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags)

@@ -122,6 +122,9 @@ def build_failure(stderr: str) -> tuple[str, str]:
     names = _INTRINSIC.findall(stderr)
     if names:
         return "unsupported", f"missing intrinsic {', '.join(dict.fromkeys(names))} (the devkit backend's CPU model)"
+    m = re.search(r"^\s+hook or global (.+)$", stderr, re.M)
+    if m:
+        return "unsupported", f"undefined symbol {m.group(1).strip()}"
     m = _MISSING_HEADER.search(stderr)
     if m:
         return "unsupported", f"missing header {m.group(1)}"
