@@ -26,7 +26,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="an op folder, a category folder or an operator repository's root")
     parser.add_argument("--product", help="run only the rules for this product (default: every soc the rules name)")
-    parser.add_argument("--filter", metavar="GLOB", help="run only the cases whose Suite.Name matches GLOB")
+    parser.add_argument("--filter", metavar="GLOB[:GLOB...]",
+                        help="run only the cases whose Suite.Name matches one of the globs (':' separates them)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="json: one object per case: repository, op, file, product, test, status, reason, seconds")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="cases run at once (default 1)")
@@ -52,14 +53,23 @@ def _program_cases(p, args, procs, emit) -> list:
         cases, status, reason, seconds = runner.list_cases(p, scratch, procs, args.backend)
         if cases is None:
             return [emit(runner.Case(repo, p.rule.op, file, p.product, "*", status, reason, seconds))]
-        cases = [c for c in cases if not args.filter or fnmatch.fnmatchcase(c, args.filter)]
+        globs = [g for g in (args.filter or "").split(":") if g]
+        cases = [c for c in cases if not globs or any(fnmatch.fnmatchcase(c, g) for g in globs)]
 
         def one(test):
             start = time.monotonic()
             status, reason = runner.run_case(p, test, scratch, procs, args.time_limit, args.backend)
+            if procs.stopping:          # killed by Ctrl-C: not a verdict
+                raise KeyboardInterrupt
             return emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, time.monotonic() - start))
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=args.jobs)
+        try:
             return list(pool.map(one, cases))
+        except KeyboardInterrupt:
+            procs.kill_all()            # before waiting for the threads: each waits on its child
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     finally:
         scratch.close()
 

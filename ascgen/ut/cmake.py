@@ -175,7 +175,9 @@ def convention(root: Path) -> Convention:
     # The body plus the functions it calls (ops-math forwards to AddOpsTestCase).
     called = {name for name in re.findall(r"\b(\w+)\s*\(", body) if name in functions and name != RULE_NAME}
     whole = body + "".join(functions[name][1] for name in sorted(called))
-    keywords = re.findall(r'"\$\{\w+\}"\s+STREQUAL\s+"([A-Z][A-Z_]+)"\s*\)(.{0,120})', body, re.S)
+    # The branch after each keyword test, up to the next if/elseif/endif: does it expect a value?
+    keywords = re.findall(r'"\$\{\w+\}"\s+STREQUAL\s+"([A-Z][A-Z_]+)"\s*\)(?=((?:(?!\b(?:else)?if\b|\bendif\b).)*))',
+                          body, re.S)
     value_kw = tuple(k for k, after in keywords if re.search(r"set\s*\(\s*\w*expect\w*\s+TRUE", after, re.I))
     flag_kw = tuple(k for k, _ in keywords if k not in value_kw)
     headers = tuple(dict.fromkeys(re.findall(r'EXISTS\s+"?\$\{\w+\}/\$\{\w+\}(_tiling\w*\.h)', whole)))

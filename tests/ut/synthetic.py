@@ -168,13 +168,6 @@ TEST(AddOneTest, wrong)
     system("cd ./add_one_data && python3 compare_data.py 2");
 }
 
-TEST(AddOneTest, silent)
-{
-    GetData();
-    RunAddOne(true);
-    system("cd ./add_one_data && python3 compare_data.py quiet");
-}
-
 TEST(AddOneTest, gtest_fails)
 {
     EXPECT_EQ(1 + 1, 3);
@@ -184,13 +177,6 @@ TEST(AddOneTest, needs_module)
 {
     GetData();
     system("cd ./add_one_data && python3 gen_torch.py");
-    RunAddOne(true);
-}
-
-TEST(AddOneTest, script_fails)
-{
-    GetData();
-    system("cd ./add_one_data && python3 gen_data.py --broken");
     RunAddOne(true);
 }
 
@@ -250,9 +236,9 @@ else:
 
 CASES = {   # case -> expected status
     "AddOneTest.compared": "passed-compared", "AddOneTest.ran": "passed-ran", "AddOneTest.wrong": "wrong",
-    "AddOneTest.silent": "error", "AddOneTest.gtest_fails": "wrong", "AddOneTest.needs_module": "unsupported",
-    "AddOneTest.script_fails": "error", "AddOneTest.writes_source": "passed-ran", "AddOneTest.fault": "fault",
-    "AddOneTest.crash": "fault", "AddOneTest.hang": "fault",
+    "AddOneTest.gtest_fails": "wrong", "AddOneTest.needs_module": "unsupported",
+    "AddOneTest.writes_source": "passed-ran", "AddOneTest.fault": "fault", "AddOneTest.crash": "fault",
+    "AddOneTest.hang": "fault",
 }
 
 
