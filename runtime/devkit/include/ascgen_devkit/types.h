@@ -6,11 +6,8 @@
 #include "ascendc/half.h"
 #include "ascgen_arch.h"   // runtime/common: generated from the product table
 
-// The device compiler's own spellings, which operator kernels use: `__bf16` is its builtin bfloat16 (the
-// library's bfloat16_t is that type, so kernels compare them with std::is_same); `float16_t` is half (the
-// register API kernels write RegTensor<float16_t>); `__forceinline__` an inline function. A macro for
-// `__bf16`, not a typedef: GCC 13 makes `__bf16` a builtin type of its own, which is not ours.
-#define __bf16 bfloat16_t
+// The device compiler's own spellings, which operator kernels use: `float16_t` is half (the register API
+// kernels write RegTensor<float16_t>); `__forceinline__` an inline function. (`__bf16`: op_tiling.h.)
 using float16_t = half;
 #ifndef __forceinline__
 #define __forceinline__ inline
