@@ -19,6 +19,7 @@ COMMANDS = {
     "test": ("ascgen.commands.test", "run every kernel of a spec on the emulator against numpy"),
     "run": ("ascgen.commands.run", "build and run hand-written Ascend C on the CPU emulator"),
     "sk": ("ascgen.commands.sk", "run a kernel as a SuperKernel task between generated neighbours: races, hangs"),
+    "ut": ("ascgen.commands.ut", "run an operator repository's kernel unit tests (googletest) on the devkit backend"),
     "check": ("ascgen.commands.check", "static task-sync verification of Ascend C sources"),
     "demo": ("ascgen.commands.demo", "the end-to-end example"),
     "cache": ("ascgen.commands.cache", "show or empty the cache of compiled kernels"),

@@ -188,3 +188,38 @@ def _positive_int(name: str, default: int) -> int:
     if not raw.isdigit() or int(raw) == 0:
         raise SpecError(f"{name}={raw!r} is not a positive whole number (default {default})")
     return int(raw)
+
+
+# ---- `ascgen ut` (docs/ut.md) -----------------------------------------------------------------------
+
+GTEST_HINT = ("install googletest (Debian/Ubuntu: apt-get install libgtest-dev), or set ASCGEN_GTEST_ROOT to a "
+              "folder holding include/gtest/gtest.h and lib/libgtest.a")
+_GTEST_PLACES = ("/usr", "/usr/local")
+
+
+def gtest_root() -> Path | None:
+    """ASCGEN_GTEST_ROOT: the googletest installation `ascgen ut` builds with (a folder holding
+    include/gtest/gtest.h and lib/ or lib64/ with libgtest.a or libgtest.so). Without it, /usr then
+    /usr/local (the libgtest-dev package). None when no googletest is found."""
+    explicit = os.environ.get("ASCGEN_GTEST_ROOT")
+    for place in ((explicit,) if explicit else _GTEST_PLACES):
+        if (Path(place) / "include" / "gtest" / "gtest.h").is_file():
+            return Path(place)
+    return None
+
+
+def gtest_library(root: Path) -> Path | None:
+    """The folder of libgtest under a googletest root (multiarch lib/<triplet>/ included), None if absent."""
+    for folder in sorted({*root.glob("lib*"), *root.glob("lib*/*-linux-gnu")}):
+        if any((folder / name).exists() for name in ("libgtest.a", "libgtest.so")):
+            return folder
+    return None
+
+
+UT_DEFAULT_BUILD_LIMIT = 1800
+
+
+def ut_build_limit() -> int:
+    """ASCGEN_UT_BUILD_LIMIT: seconds `ascgen ut` waits for the build of one UT program (default 1800: a cold
+    devkit build precompiles the library header first)."""
+    return _positive_int("ASCGEN_UT_BUILD_LIMIT", UT_DEFAULT_BUILD_LIMIT)

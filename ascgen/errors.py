@@ -24,6 +24,11 @@ class CacheError(AscgenError):
     """The build cache cannot be used (no writable folder); the message names the folder and the setting."""
 
 
+class OpTilingError(SpecError):
+    """An operator's kernel tiling header cannot be written from its op_host sources (ascgen/source/op_tiling.py);
+    the message names the file and line."""
+
+
 class CompileError(AscgenError):
     """The C++ compiler rejected a source; the message holds its diagnostics against the user's file."""
 

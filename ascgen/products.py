@@ -81,7 +81,7 @@ _LIB_RESERVED_2201 = 256 + 8 * KB   # hardware 256 B + library default 8 KB
 _TABLE = (
     Product("ascend950", "Ascend 950PR / 950DT (Atlas 350 card)", 3510, True, False, (1, 2),
             248 * KB, 0, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 32, 64,
-            ("Ascend950PR", "Ascend950DT"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=None,
+            ("Ascend950PR", "Ascend950DT", "Ascend950PR_9599"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=None,
             short_soc="Ascend950", l1_total=512 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=256 * KB),
     Product("ascend910_93", "Atlas A3 training / inference", 2201, True, False, (1, 2),
             192 * KB, _LIB_RESERVED_2201, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 24, 48,

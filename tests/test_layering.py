@@ -8,6 +8,7 @@ Layers, lowest first; a module may import its own package and the packages its l
     runtime     build, load, launch, SuperKernel, reports               foundation, source
     check       the static checker                                       foundation, source
     codegen     plan, placement, render, builder SuperKernels            foundation, builder, runtime
+    ut          operator repositories' kernel UTs (ascgen ut)            foundation, source, runtime
     commands    cli, __main__, one module per subcommand                 anything
     pytest_plugin  fixtures and spec items for pytest                    anything but itself
 
@@ -29,8 +30,9 @@ ALLOWED = {
     "runtime": {"foundation", "source"},
     "check": {"foundation", "source"},
     "codegen": {"foundation", "builder", "runtime"},
-    "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "commands"},
-    "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "commands"},
+    "ut": {"foundation", "source", "runtime"},
+    "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "commands"},
+    "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "commands"},
 }
 
 

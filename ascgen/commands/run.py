@@ -47,6 +47,12 @@ def add_arguments(parser) -> None:
                         help="preprocessor define, e.g. -D SCENARIO_NUM=1")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                         help="extra include folder (the source's own folder is always searched)")
+    parser.add_argument("--include", dest="forced_includes", action="append", default=[], metavar="FILE",
+                        help="include FILE at the top of every source (g++ -include), e.g. a tiling header")
+    parser.add_argument("-l", dest="link_libs", action="append", default=[], metavar="LIB",
+                        help="link the program with library LIB (g++ -lLIB), e.g. -l gtest")
+    parser.add_argument("-L", dest="lib_dirs", action="append", default=[], metavar="DIR",
+                        help="search DIR for -l libraries")
     parser.add_argument("--backend", choices=backends.names(), default=backends.DEFAULT, help=backends.help_text())
     parser.add_argument("--kernel-type", choices=KERNEL_TYPES,
                         help="force the kernel type instead of inferring it from the source")
@@ -71,6 +77,23 @@ def _defines(items) -> dict:
             raise SpecError(f"-D {item}: {name!r} is not a macro name")
         out[name] = value if _ else None
     return out
+
+
+def program_flags(forced_includes=(), link_libs=(), lib_dirs=(), crash_report: bool = False) -> tuple[str, ...]:
+    """The compiler flags of --include / -l / -L (and the isolated child's line tables), in one order, so a
+    caller that builds the same program (ascgen ut) shares the cached module."""
+    from ascgen.runtime.isolate import CRASH_FLAGS
+    for lib in link_libs:
+        if not re.fullmatch(r"[\w.+:-]+", lib):
+            raise SpecError(f"-l {lib}: not a library name (write -l gtest for libgtest)")
+    flags = [*(CRASH_FLAGS if crash_report else ())]
+    for path in forced_includes:
+        if not Path(path).is_file():
+            raise SpecError(f"--include {path}: no such file")
+        flags += ["-include", str(Path(path).resolve())]
+    flags += [f"-L{Path(d).resolve()}" for d in lib_dirs]
+    flags += [f"-l{lib}" for lib in link_libs]
+    return tuple(flags)
 
 
 @contextmanager
@@ -238,6 +261,12 @@ def _argv_without_isolated(args) -> list[str]:
         argv += ["-D", d]
     for d in args.include_dirs:
         argv += ["-I", str(Path(d).resolve())]
+    for f in args.forced_includes:
+        argv += ["--include", str(Path(f).resolve())]
+    for d in args.lib_dirs:
+        argv += ["-L", str(Path(d).resolve())]
+    for lib in args.link_libs:
+        argv += ["-l", lib]
     if args.kernel_type:
         argv += ["--kernel-type", args.kernel_type]
     if args.backend != backends.DEFAULT:
@@ -269,10 +298,9 @@ def run(args) -> int:
                 raise SpecError("--kernel launches a kernel of one source; give exactly one file")
             args.source = args.source[0]
             return run_kernel(args, defines)
-        from ascgen.runtime.isolate import CRASH_FLAGS
+        flags = program_flags(args.forced_includes, args.link_libs, args.lib_dirs, args.crash_report)
         module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
-                              kernel_type=args.kernel_type, extra_flags=CRASH_FLAGS if args.crash_report else (),
-                              backend=args.backend)
+                              kernel_type=args.kernel_type, extra_flags=flags, backend=args.backend)
         if args.crash_report:
             module.install_crash_handler()
         code = run_program(module, args.program_args, time_limit_s=args.time_limit, detect_races=args.races)

@@ -159,7 +159,8 @@ def _rebuild_error(payload: dict) -> Exception:
     return cls(payload["message"])
 
 
-def _worker_env() -> dict:
+def worker_env() -> dict:
+    """The environment of a worker process: this ascgen importable first (PYTHONPATH)."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -183,7 +184,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
         # Files, not pipes: a chatty worker must never block on a full pipe while we wait for it.
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             proc = subprocess.Popen([sys.executable, "-m", "ascgen.runtime.isolate_worker", str(req), str(res),
-                                     str(started)], stdout=out, stderr=err, env=_worker_env())
+                                     str(started)], stdout=out, stderr=err, env=worker_env())
             try:
                 _wait(proc, started, time_limit_s, name)
             finally:
@@ -225,7 +226,7 @@ def _copy_back(module, name: str, args, arrays) -> None:
 def run_cli_isolated(argv: list[str]) -> int:
     """`ascgen run --isolated`: the same command in a worker; a crash becomes a report, not a dead shell."""
     cmd = [sys.executable, "-m", "ascgen", *argv[:1], "--crash-report", *argv[1:]]
-    proc = subprocess.run(cmd, stderr=subprocess.PIPE, env=_worker_env())
+    proc = subprocess.run(cmd, stderr=subprocess.PIPE, env=worker_env())
     text = proc.stderr.decode(errors="replace")
     shown = _CRASH_LINE.sub("", text).strip()
     if shown:

@@ -100,7 +100,19 @@ class DevkitBackend(Backend):
         # build uses the real ones), found first.
         # Last, the tree's include folder: the headers only the library has (c_api/asc_simd.h,
         # tensor_api/tensor.h), which the builtin headers the analysis reads do not stand in for.
-        return [devkit_host.analysis_dir(), devkit.tiling_dir(self.root), self.root / "include", self.root]
+        # Then the build's own folders (the library's, CANN's installed layout), so a library header the
+        # builtin ones do not stand in for (kernel_operator_list_tensor_intf.h, kernel_macros.h) is found
+        # where the build finds it.
+        return [devkit_host.analysis_dir(), devkit.tiling_dir(self.root), self.root / "include", self.root,
+                *devkit.include_dirs(self.root)]
+
+    def analysis_defines(self, product) -> dict:
+        # The build's macros (ASCENDC_CPU_DEBUG, __NPU_ARCH__...), and __ASCENDC_INCLUDE_INTERNAL_HEADERS__:
+        # without it the library's internal headers issue a `#pragma message( \` continued on the next line,
+        # on which GCC 12's -fdirectives-only stops with an internal compiler error ("unspellable token
+        # PRAGMA_EOL"). The analysis keeps only the user's text, so that branch of the library's is moot.
+        build_defines = {k: v for k, v in devkit.defines(products.get(product)).items() if k != "ASCGEN_DEVKIT_STAMP"}
+        return {**build_defines, "__ASCENDC_INCLUDE_INTERNAL_HEADERS__": 1}
 
     def check_source(self, module) -> None:
         devkit.check_matmul_inputs(module.text, Path(str(module.source)).name, module.product)

@@ -20,6 +20,8 @@
 
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter();
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave();
+// The launch's tiling key in this copy (model.h); each core's copy receives it when the core starts.
+extern "C" __attribute__((visibility("default"))) uint64_t ascgen_tiling_key;
 
 namespace ascgen_devkit {
 
@@ -103,6 +105,7 @@ inline void dispatch(const char* entry_name, void** args, int workspace_index = 
                            ::ascgen::rt::core_name(), SLOTS);
     void* workspace = workspace_index >= 0 ? *static_cast<void**>(args[workspace_index]) : nullptr;
     reinterpret_cast<void (*)(void*)>(symbol_in_copy(s, "__ascgen_devkit_set_workspace"))(workspace);
+    reinterpret_cast<void (*)(uint64_t)>(symbol_in_copy(s, "__ascgen_devkit_set_tiling_key"))(ascgen_tiling_key);
     reinterpret_cast<void (*)(void**)>(symbol_in_copy(s, entry_name))(args);
 }
 
@@ -124,6 +127,7 @@ struct HostCtx {
     void (*thunk)(void*);
     void* ctx;
     void* workspace;
+    uint64_t tiling_key;     // ICPU_SET_TILING_KEY's value when the host program launched
 };
 inline void host_thunk(void* c) {
     auto* h = static_cast<HostCtx*>(c);
@@ -136,6 +140,7 @@ inline void host_thunk(void* c) {
     int s = slot();
     void* enter = symbol_in_copy(s, "__ascgen_devkit_enter");
     reinterpret_cast<void (*)(void*)>(symbol_in_copy(s, "__ascgen_devkit_set_workspace"))(h->workspace);
+    reinterpret_cast<void (*)(uint64_t)>(symbol_in_copy(s, "__ascgen_devkit_set_tiling_key"))(h->tiling_key);
     reinterpret_cast<void (*)()>(enter)();
     relocate(h->thunk, enter)(h->ctx);
     reinterpret_cast<void (*)()>(symbol_in_copy(s, "__ascgen_devkit_leave"))();
@@ -147,12 +152,12 @@ namespace ascgen_devkit {
 // host_launch.h calls this instead of rt::host_launch when the module is built for the devkit backend.
 inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint32_t block_dim, ::ascgen::rt::Loc loc) {
     if (!needs_system_workspace(name)) {
-        HostCtx h{thunk, ctx, nullptr};
+        HostCtx h{thunk, ctx, nullptr, ascgen_tiling_key};
         ::ascgen::rt::host_launch(name, &host_thunk, &h, block_dim, loc);
         return;
     }
     SystemWorkspace workspace;
-    HostCtx h{thunk, ctx, workspace.data()};
+    HostCtx h{thunk, ctx, workspace.data(), ascgen_tiling_key};
     ::ascgen::rt::host_launch(name, &host_thunk, &h, block_dim, loc);
 }
 }  // namespace ascgen_devkit

@@ -246,6 +246,16 @@ extern "C" __attribute__((visibility("default"))) uint64_t __ascgen_devkit_syste
     return ::ascgen_devkit::SYSTEM_WORKSPACE_BYTES;
 }
 
+// The library's TILING_KEY_VAR (kernel_utils_macros.h declares it extern in CPU-debug mode): this copy's key,
+// set by the dispatcher from copy 0's ascgen_tiling_key before the kernel runs here (copies.h).
+uint64_t g_tilingKey = 0;
+extern "C" {
+__attribute__((visibility("default"))) uint64_t ascgen_tiling_key = 0;
+}
+extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_set_tiling_key(uint64_t key) {
+    g_tilingKey = key;
+}
+
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_enter() { ::ascgen_devkit::enter(); }
 // After the kernel returns: a SetNextTaskStart still pending in the task-sync recogniser is issued now.
 extern "C" __attribute__((visibility("default"))) void __ascgen_devkit_leave() { ::ascgen_devkit::flush_sync(); }

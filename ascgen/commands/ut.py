@@ -1,0 +1,122 @@
+"""`ascgen ut`: run an operator repository's own kernel unit tests (googletest) on the devkit backend.
+
+    ascgen ut ops-nn/activation/gelu --product ascend910b --format json
+    ascgen ut ops-math --filter '*int32*' --jobs 2
+
+Each case gets one status (docs/ut.md): passed-compared, passed-ran, wrong, fault, unsupported, error.
+Exit 0 when none is wrong, fault or error; 130 after Ctrl-C (the cases already run are printed).
+"""
+from __future__ import annotations
+
+import fnmatch
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from ascgen import config, products
+from ascgen.errors import SpecError
+from ascgen.runtime import backends, limits
+from ascgen.ut import cmake, plan as plans, report, runner
+from ascgen.ut.scratch import Scratch, resolve_python
+from ascgen.ut.verdict import FAILING
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="an op folder, a category folder or an operator repository's root")
+    parser.add_argument("--product", help="run only the rules for this product (default: every soc the rules name)")
+    parser.add_argument("--filter", metavar="GLOB[:GLOB...]",
+                        help="run only the cases whose Suite.Name matches one of the globs (':' separates them)")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="json: one object per case: repository, op, file, product, test, status, reason, seconds")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="cases run at once (default 1)")
+    parser.add_argument("--python", default=sys.executable, metavar="PY",
+                        help="the Python the tests' data scripts run with (default: the one running ascgen)")
+    parser.add_argument("--backend", choices=backends.names(), default="devkit",
+                        help="the emulation backend (default devkit: the real asc-devkit library the kernels include)")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="wall-clock limit per kernel launch in seconds (default 60); a case is killed at "
+                             "twice this plus 30 s")
+
+
+def _file_of(p: plans.Plan) -> str:
+    files = [t.relative_to(p.rule.repository).as_posix() for t in p.tests]
+    return files[0] if len(files) == 1 else ",".join(files)
+
+
+def _program_cases(p, args, procs, emit) -> list:
+    """Build one UT program, then run each of its cases; every case found becomes one Case."""
+    scratch = Scratch(p.rule, args.python)
+    repo, file = p.rule.repository.name, _file_of(p)
+    try:
+        cases, status, reason, seconds = runner.list_cases(p, scratch, procs, args.backend)
+        if cases is None:
+            return [emit(runner.Case(repo, p.rule.op, file, p.product, "*", status, reason, seconds))]
+        globs = [g for g in (args.filter or "").split(":") if g]
+        cases = [c for c in cases if not globs or any(fnmatch.fnmatchcase(c, g) for g in globs)]
+
+        def one(test):
+            start = time.monotonic()
+            status, reason = runner.run_case(p, test, scratch, procs, args.time_limit, args.backend)
+            if procs.stopping:          # killed by Ctrl-C: not a verdict
+                raise KeyboardInterrupt
+            return emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, time.monotonic() - start))
+        pool = ThreadPoolExecutor(max_workers=args.jobs)
+        try:
+            return list(pool.map(one, cases))
+        except KeyboardInterrupt:
+            procs.kill_all()            # before waiting for the threads: each waits on its child
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        scratch.close()
+
+
+def run(args) -> int:
+    if args.jobs < 1:
+        raise SpecError(f"--jobs must be a positive integer; got {args.jobs}")
+    args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
+    args.python = resolve_python(args.python)
+    wanted = products.get(args.product).id if args.product else None
+    if config.gtest_root() is None or config.gtest_library(config.gtest_root()) is None:
+        raise SpecError(f"googletest is not installed: {config.GTEST_HINT}")
+    if args.backend == "devkit" and config.asc_devkit() is None:
+        raise SpecError(f"ascgen ut builds on the devkit backend: {config.ASC_DEVKIT_HINT}")
+    rules, problems = cmake.discover(args.paths)
+    for problem in problems:
+        print(f"ascgen: error: {problem}", file=sys.stderr)
+    if not rules and not problems:
+        raise SpecError(f"{', '.join(args.paths)}: no kernel UT rules ({cmake.RULE_NAME} in a CMakeLists.txt) found")
+    done: list = []
+    lock = __import__("threading").Lock()
+
+    def emit(case):
+        with lock:
+            done.append(case)
+            report.emit(case, args.format)
+        return case
+    procs = runner.Processes()
+    try:
+        for rule in rules:
+            conv = cmake.convention(rule.repository)
+            for soc in rule.socs:
+                try:
+                    p = plans.plan(rule, soc, conv)
+                except (plans.Unsupported, SpecError) as exc:
+                    status = "unsupported" if isinstance(exc, plans.Unsupported) else "error"
+                    product = plans.product_of(soc, conv) if status == "error" else soc
+                    if wanted in (None, product):
+                        emit(runner.Case(rule.repository.name, rule.op, rule.where, product, "*", status, str(exc), 0.0))
+                    continue
+                if wanted in (None, p.product):
+                    _program_cases(p, args, procs, emit)
+    except KeyboardInterrupt:
+        procs.kill_all()
+        report.print_summary(done, interrupted=True)
+        return 130
+    report.print_summary(done)
+    if not done and not problems:
+        raise SpecError(f"no case matched (--product {args.product}, --filter {args.filter})")
+    return 1 if problems or any(c.status in FAILING for c in done) else 0

@@ -1,0 +1,275 @@
+"""Discovery: the kernel UT rules of an operator repository, read from its CMake text.
+
+An operator repository (ops-nn, ops-math and every project laid out like them) declares each kernel UT
+with one call `AddOpTestCase(...)` in `<op>/tests/ut/op_kernel/CMakeLists.txt` or in the op's own
+`CMakeLists.txt`; the function itself is defined in the repository's `cmake/*.cmake`. The two public
+definitions differ (ops-nn: `AddOpTestCase([opName] socs options [DEPENDENCY_OPS...] [UT_SRC_DIR d]
+[MULTI_KERNEL_TARGET])`; ops-math: `AddOpTestCase(opName socs options tilingSrcFiles)`), so the call is
+interpreted by the definition found in the repository, never by the repository's name:
+
+* the definition's named parameters give the positional meaning; a fourth named parameter (ops-math's
+  `tilingSrcFiles`) holds op_host sources, which a kernel UT does not compile;
+* `"${ARGV0}" MATCHES "^ascend"` in the body: the op name may be left out (then it is the op folder's name);
+* `"${arg}" STREQUAL "KEYWORD"` tests in the body name the keyword arguments; one that sets an `_expect...`
+  variable takes a value (`UT_SRC_DIR d`), the others are flags; other trailing words are dependency ops;
+* `if(EXISTS ".../${opName}_tiling_def.h")`-style tests give the hand-written tiling header the rule
+  force-includes; `-DKERNELUT=1` in the body is added when present; `find_value_by_key(${A} ${B} ...)`
+  maps short soc names to full ones through the lists `set(A ...)` / `set(B ...)` of `cmake/`.
+
+The repository root is the nearest folder, walking up from the PATH given, that holds `cmake/` and
+`tests/ut/`.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascgen.errors import SpecError
+
+RULE_NAME = "AddOpTestCase"
+UT_SUBDIR = Path("tests") / "ut" / "op_kernel"
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How this repository's AddOpTestCase reads its arguments (from its definition)."""
+    params: tuple[str, ...]             # named parameters of the function
+    optional_name: bool                 # op name may be omitted (first argument starts with "ascend")
+    value_keywords: tuple[str, ...]     # keyword arguments taking one value (UT_SRC_DIR)
+    flag_keywords: tuple[str, ...]      # keyword flags (MULTI_KERNEL_TARGET)
+    tiling_headers: tuple[str, ...]     # suffixes of hand-written tiling headers: "_tiling_def.h"
+    kernelut: bool                      # the rule compiles with -DKERNELUT=1
+    full_soc: dict = field(default_factory=dict)   # short soc name -> full name (ops-math)
+    definition: str = ""                # file:line of the definition
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One AddOpTestCase call."""
+    repository: Path
+    op: str
+    socs: tuple[str, ...]
+    options: tuple[str, ...]            # compile options (-DDTYPE_X=float ...)
+    deps: tuple[str, ...]               # dependency ops (their kernels are compiled too)
+    ut_dir: Path
+    op_dir: Path
+    multi_kernel: bool
+    where: str                          # CMakeLists.txt:line of the call
+
+    @property
+    def category(self) -> str:
+        rel = self.op_dir.relative_to(self.repository)
+        return rel.parts[0] if len(rel.parts) > 1 else ""
+
+
+def find_root(path: Path) -> Path:
+    """The repository root: the nearest folder at or above `path` with `cmake/` and `tests/ut/`."""
+    path = path.resolve()
+    for folder in (path, *path.parents):
+        if (folder / "cmake").is_dir() and (folder / "tests" / "ut").is_dir():
+            return folder
+    raise SpecError(f"{path}: not inside an operator repository (no folder at or above it holds both cmake/ "
+                    "and tests/ut/). Hint: give an op folder, a category folder or the repository root.")
+
+
+# ---- a small CMake reader --------------------------------------------------------------------------
+
+def strip_comments(text: str) -> str:
+    """CMake text without `#` comments (outside quoted strings); lines keep their numbers."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":                   # an escape outside quotes (\" in an unquoted argument)
+            out.append(text[i:i + 2])
+            i += 2
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif c == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def calls(text: str, name: str):
+    """(line, raw argument text) of every call `name(...)` (case-insensitive, balanced parentheses)."""
+    found = []
+    for m in re.finditer(rf"(?<![\w$]){re.escape(name)}\s*\(", text, re.I):
+        depth, i, quoted = 1, m.end(), False
+        while i < len(text) and depth:
+            c = text[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                quoted = not quoted
+            elif not quoted:
+                depth += (c == "(") - (c == ")")
+            i += 1
+        if depth:
+            raise SpecError(f"line {text.count(chr(10), 0, m.start()) + 1}: {name}( has no closing parenthesis")
+        found.append((text.count("\n", 0, m.start()) + 1, text[m.end():i - 1]))
+    return found
+
+
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|((?:[^\s"\\]|\\.)+)', re.S)
+_VAR = re.compile(r"\$\{(\w+)\}")
+
+
+def arguments(raw: str, variables: dict) -> list[str]:
+    """The arguments of a call: a quoted argument is one argument; an unquoted one is split at `;` after
+    `${VAR}` expansion (CMake's rules, without generator expressions)."""
+    def expand(s: str) -> str:
+        return _VAR.sub(lambda m: variables.get(m.group(1), m.group(0)), s)
+    out = []
+    for m in _TOKEN.finditer(raw):
+        if m.group(1) is not None:
+            out.append(expand(m.group(1)))
+        else:
+            out += [p for p in expand(m.group(2)).split(";") if p]
+    return out
+
+
+def set_variables(text: str, base: dict) -> dict:
+    """`set(NAME values...)` of a file, in order (the last one wins; CACHE/PARENT_SCOPE words dropped)."""
+    variables = dict(base)
+    for _, raw in calls(text, "set"):
+        args = arguments(raw, variables)
+        if not args:
+            continue
+        values = [a for a in args[1:] if a not in ("CACHE", "PARENT_SCOPE", "FORCE")]
+        if "CACHE" in args[1:]:
+            values = args[1:args.index("CACHE")]
+        variables[args[0]] = ";".join(values)
+    return variables
+
+
+# ---- the definition --------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _functions(root: Path) -> dict[str, tuple[str, str, str]]:
+    """name -> (signature, body, file:line) of every function(...) in cmake/**.cmake."""
+    out = {}
+    for path in sorted((root / "cmake").rglob("*.cmake")):
+        text = strip_comments(path.read_text(errors="replace"))
+        for m in re.finditer(r"function\s*\(\s*(\w+)([^)]*)\)(.*?)endfunction\s*\(", text, re.S | re.I):
+            out.setdefault(m.group(1), (m.group(2), m.group(3), f"{path}:{text.count(chr(10), 0, m.start()) + 1}"))
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def convention(root: Path) -> Convention:
+    functions = _functions(root)
+    if RULE_NAME not in functions:
+        raise SpecError(f"{root}: no `function({RULE_NAME}` in cmake/*.cmake, so its UT rules cannot be read. "
+                        "Hint: the repository must define its kernel UT rule in cmake/.")
+    signature, body, where = functions[RULE_NAME]
+    # The body plus the functions it calls (ops-math forwards to AddOpsTestCase).
+    called = {name for name in re.findall(r"\b(\w+)\s*\(", body) if name in functions and name != RULE_NAME}
+    whole = body + "".join(functions[name][1] for name in sorted(called))
+    # The branch after each keyword test, up to the next if/elseif/endif: does it expect a value?
+    keywords = re.findall(r'"\$\{\w+\}"\s+STREQUAL\s+"([A-Z][A-Z_]+)"\s*\)(?=((?:(?!\b(?:else)?if\b|\bendif\b).)*))',
+                          body, re.S)
+    value_kw = tuple(k for k, after in keywords if re.search(r"set\s*\(\s*\w*expect\w*\s+TRUE", after, re.I))
+    flag_kw = tuple(k for k, _ in keywords if k not in value_kw)
+    headers = tuple(dict.fromkeys(re.findall(r'EXISTS\s+"?\$\{\w+\}/\$\{\w+\}(_tiling\w*\.h)', whole)))
+    full_soc = {}
+    lookup = re.search(r'find_value_by_key\s*\(\s*"?\$\{(\w+)\}"?\s+"?\$\{(\w+)\}"?', whole)
+    if lookup:
+        variables = {}
+        for path in sorted((root / "cmake").rglob("*.cmake")):
+            variables = set_variables(strip_comments(path.read_text(errors="replace")), variables)
+        short = variables.get(lookup.group(1), "").split(";")
+        full = variables.get(lookup.group(2), "").split(";")
+        full_soc = {s.lower(): f for s, f in zip(short, full) if s}
+    return Convention(params=tuple(signature.split()), optional_name='MATCHES "^ascend"' in body,
+                      value_keywords=value_kw, flag_keywords=flag_kw, tiling_headers=headers,
+                      kernelut="-DKERNELUT=1" in whole, full_soc=full_soc, definition=where)
+
+
+# ---- the rules -------------------------------------------------------------------------------------
+
+def rule_files(root: Path, under: Path) -> list[Path]:
+    """CMakeLists.txt files under `under` that call AddOpTestCase (the build folder-like ones skipped)."""
+    found = []
+    for path in sorted(under.rglob("CMakeLists.txt")):
+        if any(part.startswith(("build", ".")) for part in path.relative_to(root).parts[:-1]):
+            continue
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        if RULE_NAME.lower() + "(" in text.lower().replace(" (", "("):
+            found.append(path)
+    return found
+
+
+def read_rules(root: Path, path: Path, conv: Convention) -> list[Rule]:
+    """The AddOpTestCase calls of one CMakeLists.txt. A call that cannot be read raises SpecError naming it."""
+    text = strip_comments(path.read_text(errors="replace"))
+    variables = set_variables(text, {"CMAKE_CURRENT_SOURCE_DIR": str(path.parent), "PROJECT_SOURCE_DIR": str(root)})
+    rules = []
+    for line, raw in calls(text, RULE_NAME):
+        rules.append(_rule(root, path, line, arguments(raw, variables), conv))
+    return rules
+
+
+def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) -> Rule:
+    where = f"{path}:{line}"
+    folder = path.parent
+    ut_dir = folder if folder.as_posix().endswith(UT_SUBDIR.as_posix()) else folder / UT_SUBDIR
+    op_dir = ut_dir.parents[2]
+    if conv.optional_name and args and args[0].lower().startswith("ascend"):
+        args = [op_dir.name, *args]
+    if len(args) < 2:
+        raise SpecError(f"{where}: {RULE_NAME} needs at least an op name and the socs; got {len(args)} argument(s)")
+    op, socs, options, rest = args[0], args[1], args[2] if len(args) > 2 else "", args[3:]
+    deps, multi = [], False
+    if len(conv.params) <= 3:           # trailing words: dependency ops and keywords (ops-nn's shape)
+        words = iter(rest)
+        for word in words:
+            if word in conv.value_keywords:
+                value = next(words, None)
+                if value is None:
+                    raise SpecError(f"{where}: {word} needs a value")
+                ut_dir = Path(value) if Path(value).is_absolute() else folder / value
+            elif word in conv.flag_keywords:
+                multi = True
+            elif word:
+                deps.append(word)
+    if not re.fullmatch(r"\w+", op):
+        raise SpecError(f"{where}: {op!r} is not an op name")
+    opts = tuple(o for o in options.split() if not o.startswith("-DUT_CUSTOM_TILING_DATA_KEYS="))
+    return Rule(root, op, tuple(s for s in re.split(r"[\s;]+", socs) if s), opts, tuple(deps), ut_dir, op_dir,
+                multi, where)
+
+
+def discover(paths) -> tuple[list[Rule], list[str]]:
+    """(rules under the given paths, problems). A problem is a CMakeLists.txt that could not be read:
+    one line each, and the other rules are still found."""
+    rules, problems, seen = [], [], set()
+    for given in paths:
+        given = Path(given).expanduser()
+        if not given.exists():
+            raise SpecError(f"{given}: no such file or folder")
+        root = find_root(given)
+        conv = convention(root)
+        for path in rule_files(root, given.resolve() if given.is_dir() else given.resolve().parent):
+            if path in seen:
+                continue
+            seen.add(path)
+            try:
+                rules += read_rules(root, path, conv)
+            except SpecError as exc:
+                problems.append(f"{path}: {exc}" if str(path) not in str(exc) else str(exc))
+            except (OSError, UnicodeError) as exc:
+                problems.append(f"{path}: cannot be read ({exc})")
+    return rules, problems

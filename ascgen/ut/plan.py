@@ -1,0 +1,266 @@
+"""The build plan of one UT program: one AddOpTestCase rule for one product, as the repository's build
+would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit backend.
+
+* test sources: `<ut dir>/test_<op>*.cpp`, plus `<ut dir>/<target dir>/test_<op>*.cpp` when the definition
+  calls `get_target_dir` (its soc -> folder lists are read from cmake/; MULTI_KERNEL_TARGET: only those);
+* the kernel `<op>/op_kernel/<op>.cpp` when it exists (ops-nn compiles it from its build copy,
+  `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob), unless a test source #includes it already;
+* include folders: the definition's `target_include_directories(...)` entries whose variables resolve:
+  `${PROJECT_SOURCE_DIR}` is the repository, `${CMAKE_BINARY_DIR}` a folder of links in ascgen's cache that
+  replays the build's copy rules (`cp -r SRC/* DST`, `copy_directory SRC DST`, and kernel_src_copy's
+  `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops); CANN
+  installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are what ascgen itself provides;
+* `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
+  (`_tiling_def.h`, `_tiling.h`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
+* the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
+  "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
+  `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
+* the UT helper sources (`tests/ut/op_kernel/data_utils.cpp`...): `<stem>.cpp` of each header `<stem>.h` the
+  tests include from the repository's tests/ folders (the build compiles them into a common object);
+* gtest's standard main (`testing::InitGoogleTest` + `RUN_ALL_TESTS`), written by ascgen: the repository's
+  `test_op_kernel_main.cpp` registers CANN's op implementation space (`op_impl_space_registry_v2.h`),
+  which needs CANN's op registry libraries.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascgen import config, products
+from ascgen.errors import SpecError, UnsupportedProductError
+from ascgen.runtime.build.cache_integrity import writable_root
+from ascgen.ut import cmake
+
+KERNEL_SRC_DST = "ASCEND_KERNEL_SRC_DST"
+GTEST_MAIN = ("// gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)\n"
+              "#include <gtest/gtest.h>\n"
+              "int main(int argc, char** argv) {\n"
+              "    testing::InitGoogleTest(&argc, argv);\n"
+              "    return RUN_ALL_TESTS();\n"
+              "}\n")
+
+
+class Unsupported(Exception):
+    """The rule needs something ascgen does not have (a product, a generated header): the reason."""
+
+
+@dataclass
+class Plan:
+    rule: cmake.Rule
+    product: str                        # ascgen product id
+    soc: str                            # the soc as the rule names it
+    tests: list[Path]
+    kernels: list[Path]
+    include_dirs: list[Path]
+    forced_includes: list[Path]
+    defines: dict = field(default_factory=dict)
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.rule.op}@{self.product}"
+
+
+def product_of(soc: str, conv: cmake.Convention) -> str:
+    try:
+        return products.get(conv.full_soc.get(soc.lower(), soc)).id
+    except UnsupportedProductError:
+        pass
+    try:
+        return products.get(soc).id
+    except UnsupportedProductError as exc:
+        raise Unsupported(f"soc {soc!r} is not a product ascgen emulates ({str(exc).split('.')[0]})") from None
+
+
+BINARY_DIR = "\x01BINARY\x01"          # stands for the build folder until it is known
+
+
+@functools.lru_cache(maxsize=16)
+def _root_variables(root: Path) -> tuple:
+    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR}
+    for path in [root / "CMakeLists.txt", *sorted((root / "cmake").rglob("*.cmake"))]:
+        if path.is_file():
+            variables = cmake.set_variables(cmake.strip_comments(path.read_text(errors="replace")), variables)
+            variables.update({"PROJECT_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR})
+    return tuple(variables.items())
+
+
+def cmake_variables(root: Path, binary_dir: Path) -> dict:
+    """The `set()` variables of cmake/*.cmake and the top CMakeLists.txt, with the build folder given."""
+    return {k: v.replace(BINARY_DIR, str(binary_dir)) for k, v in _root_variables(root)}
+
+
+@functools.lru_cache(maxsize=16)
+def _definition_text(root: Path) -> str:
+    functions = cmake._functions(root)
+    signature, body, _ = functions[cmake.RULE_NAME]
+    called = {n for n in re.findall(r"\b(\w+)\s*\(", body) if n in functions and n != cmake.RULE_NAME}
+    return body + "".join(functions[n][1] for n in sorted(called))
+
+
+def target_dir(root: Path, soc: str) -> str:
+    """get_target_dir's folder for a soc ("arch35" for ascend950pr_9599), "" when the definition has none."""
+    functions = cmake._functions(root)
+    if "get_target_dir" not in functions or "get_target_dir" not in _definition_text(root):
+        return ""
+    lists = [cmake.arguments(raw, {})[1:] for _, raw in cmake.calls(functions["get_target_dir"][1], "set")][:2]
+    if len(lists) < 2:
+        return ""
+    keys, values = lists
+    soc = soc.lower()
+    return values[keys.index(soc)] if soc in keys and keys.index(soc) < len(values) else ""
+
+
+def _resolved(text: str, variables: dict) -> str | None:
+    out = cmake._VAR.sub(lambda m: variables.get(m.group(1), "\0"), text)
+    return None if "\0" in out or "$<" in out or "$ENV" in out else out
+
+
+def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Path) -> None:
+    """Replay the build's copy rules as links under `binary_dir` (idempotent; only links are written)."""
+    dst = Path(variables.get(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc")))
+    pairs = []
+    for op in (rule.op, *rule.deps):
+        kernel = rule.op_dir.parent / op / "op_kernel"
+        if kernel.is_dir():
+            pairs.append((kernel, dst / op))
+    for m in re.finditer(r"COMMAND\s+cp\s+-r\s+(\S+)/\*\s+([^\s)]+)", definition):
+        src, to = _resolved(m.group(1), variables), _resolved(m.group(2), variables)
+        if src and to and Path(src).is_dir():
+            pairs += [(entry, Path(to) / entry.name) for entry in sorted(Path(src).iterdir())]
+    for m in re.finditer(r"-E\s+copy_directory\s+(\S+)\s+([^\s)]+)", definition):
+        src, to = _resolved(m.group(1), variables), _resolved(m.group(2), variables)
+        if src and to and Path(src).is_dir():
+            pairs.append((Path(src), Path(to)))
+    for src, link in pairs:
+        if not str(link).startswith(str(binary_dir)) or os.path.lexists(link):
+            continue
+        link.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            link.symlink_to(src)
+        except FileExistsError:
+            pass                        # another process linked it first
+
+
+def _tree_folder(rule: cmake.Rule) -> Path:
+    key = hashlib.sha256(f"{rule.repository}|{rule.op}|{','.join(rule.deps)}".encode()).hexdigest()[:16]
+    return writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}"
+
+
+def main_source() -> Path:
+    """gtest's main, in the cache (a stable path, so the build is cached)."""
+    return _cached_text("main", "ascgen_ut_main.cpp", GTEST_MAIN)
+
+
+def _tests(rule: cmake.Rule, target: str) -> list[Path]:
+    pattern = f"test_{rule.op}*.cpp"
+    folders = [rule.ut_dir / target] if (target and rule.multi_kernel) else \
+        [rule.ut_dir, *([rule.ut_dir / target] if target else [])]
+    return sorted(p for folder in folders if folder.is_dir() for p in folder.glob(pattern) if p.is_file())
+
+
+def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
+    name = re.escape(kernel.name)
+    return any(re.search(rf'#\s*include\s*[<"][^">]*\b{name}[">]', t.read_text(errors="replace")) for t in tests)
+
+
+def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str) -> Path:
+    for suffix in conv.tiling_headers:
+        candidate = rule.ut_dir / f"{rule.op}{suffix}"
+        if candidate.is_file():
+            return candidate
+    from ascgen.source import op_tiling     # the generator of <op>_tiling_data.h (ascgen/source)
+    devkit = config.asc_devkit()
+    if devkit is None:
+        raise Unsupported(f"needs the generated tiling header {rule.op}_tiling_data.h, which is written with "
+                          f"the library's tiling classes: {config.ASC_DEVKIT_HINT}")
+    try:
+        text = op_tiling.kernel_tiling_header(rule.op_dir, asc_devkit=devkit, search_dirs=(rule.repository,))
+    except SpecError as exc:              # OpTilingError names the op_host file:line
+        raise Unsupported(f"the generated tiling header {rule.op}_tiling_data.h: {exc}") from None
+    return _cached_text(f"tiling/{rule.op}", f"{rule.op}_tiling_data.h", text)
+
+
+def _cached_text(kind: str, name: str, text: str) -> Path:
+    """`text` as a file in the cache, at a path named by its content (so the builds that include it cache)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    folder = writable_root(config.cache_dir()) / "ut" / kind / digest
+    path = folder / name
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{name}-{os.getpid()}.tmp"
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    return path
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
+
+
+def helper_sources(sources: list[Path], folders: list[Path]) -> list[Path]:
+    """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` that the
+    sources (or the helpers found so far) include, in the UT folders (tests/ut/op_kernel/data_utils.cpp for
+    data_utils.h). Sources defining main() are never taken."""
+    found, todo = [], list(sources)
+    while todo:
+        text = todo.pop().read_text(errors="replace")
+        for name in _INCLUDE.findall(text):
+            stem = Path(name).stem
+            for folder in folders:
+                cpp = folder / f"{stem}.cpp"
+                if (folder / name).is_file() and cpp.is_file() and cpp not in found and cpp not in sources:
+                    if not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
+                        found.append(cpp)
+                        todo.append(cpp)
+    return found
+
+
+def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
+    """The plan for one soc of a rule. Raises Unsupported (a named missing piece) or SpecError."""
+    product = product_of(soc, conv)
+    target = target_dir(rule.repository, soc)
+    tests = _tests(rule, target)
+    if not tests:
+        where = f"{rule.ut_dir}" + (f" or {rule.ut_dir / target}" if target else "")
+        raise SpecError(f"{rule.where}: no test_{rule.op}*.cpp in {where}")
+    binary_dir = _tree_folder(rule)
+    variables = cmake_variables(rule.repository, binary_dir)
+    definition = _definition_text(rule.repository)
+    dst = variables.get(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc"))
+    variables.update({"opName": rule.op, "MODULE_OP_NAME": rule.op, "kernel_dependency_files": f"{dst}/{rule.op}",
+                      "CMAKE_CURRENT_SOURCE_DIR": str(rule.ut_dir)})
+    _ut_tree(rule, definition, variables, binary_dir)
+    include_dirs = []
+    for _, raw in cmake.calls(definition, "target_include_directories"):
+        if "tests/ut/op_kernel" not in raw:
+            continue
+        for word in cmake.arguments(raw, {})[1:]:
+            resolved = _resolved(word, variables)
+            if resolved and Path(resolved).is_dir() and Path(resolved) not in include_dirs:
+                include_dirs.append(Path(resolved))
+        break
+    kernel = rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
+    kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) else []
+    defines, flags = {}, []
+    for option in rule.options:
+        if option.startswith("-D"):
+            name, eq, value = option[2:].partition("=")
+            defines[name] = value if eq else None
+        elif option.startswith("-I"):
+            resolved = _resolved(option[2:], variables)
+            if resolved and Path(resolved).is_dir():
+                include_dirs.append(Path(resolved))
+        elif option:
+            flags.append(option)
+    full = conv.full_soc.get(soc.lower(), soc)
+    defines.update({"UT_SOC_VERSION": '"' + full.replace("ascend", "Ascend") + '"', "__CCE_KT_TEST__": "1"})
+    if conv.kernelut:
+        defines["KERNELUT"] = "1"
+    forced = [tiling_header(rule, conv, product)]
+    ut_folders = [d for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
+    helpers = helper_sources([*tests, *kernels], ut_folders)
+    return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags)

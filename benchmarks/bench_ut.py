@@ -1,0 +1,143 @@
+"""Sweep `ascgen ut` over operator repositories: a table per category, the top blockers, speed.
+
+    python benchmarks/bench_ut.py $ASCGEN_CANN_SOURCES/ops-nn $ASCGEN_CANN_SOURCES/ops-math \\
+        --every 1 --budget 36000 --out ut_sweep.json
+
+Each op folder that has kernel UT rules is run once (`python -m ascgen ut OP --format json --jobs N`), in
+order, until the time budget is spent (ops not started are listed as not swept). `--every K` sweeps every
+K-th op only (a stated subset when the whole sweep does not fit the time). Printed (markdown):
+
+* per category: cases by status (passed-compared, passed-ran, wrong, fault, unsupported, error);
+* the top blockers: the reasons of unsupported / fault / error cases, with paths and numbers folded so one
+  cause counts once, and how many cases each blocks;
+* the median seconds per case with the program's build cached (the cases' own times), and the cold build
+  of each op (its wall time minus its cases' times: building and listing, the library's precompiled
+  header warm).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ascgen.ut import cmake  # noqa: E402
+from ascgen.ut.verdict import STATUSES  # noqa: E402
+
+
+def op_folders(paths) -> list[Path]:
+    rules, _ = cmake.discover(paths)
+    seen = {}
+    for rule in rules:
+        seen.setdefault(rule.op_dir, None)
+    return list(seen)
+
+
+def blocker(reason: str) -> str:
+    """A reason with its paths, addresses and numbers folded, so one cause is counted once."""
+    text = re.sub(r"(/[\w.+-]+)+/?", "<path>", reason)
+    text = re.sub(r"0x[0-9a-f]+", "<addr>", text)
+    text = re.sub(r"\b\d+(\.\d+)?\b", "N", text)
+    text = re.sub(r"\bAI[VC]N\b", "<core>", text)
+    return text[:160]
+
+
+def sweep(ops, args) -> tuple[list[dict], list[dict]]:
+    cases, runs = [], []
+    start = time.monotonic()
+    for i, op in enumerate(ops):
+        if time.monotonic() - start > args.budget:
+            runs.append({"op": str(op), "skipped": "time budget spent"})
+            continue
+        cmd = [sys.executable, "-m", "ascgen", "ut", str(op), "--format", "json", "--jobs", str(args.jobs),
+               "--time-limit", args.time_limit]
+        if args.product:
+            cmd += ["--product", args.product]
+        t0 = time.monotonic()
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        wall = time.monotonic() - t0
+        got = []
+        for line in proc.stdout.splitlines():
+            try:
+                got.append(json.loads(line))
+            except ValueError:
+                pass
+        cases += got
+        case_s = sum(c["seconds"] for c in got if c["test"] != "*")
+        runs.append({"op": str(op), "wall": wall, "cases": len(got), "build": wall - case_s,
+                     "stderr": proc.stderr.strip().splitlines()[-1:] if proc.stderr.strip() else []})
+        print(f"[{i + 1}/{len(ops)}] {op.name}: {len(got)} case(s) in {wall:.0f} s "
+              f"({dict(Counter(c['status'] for c in got))})", file=sys.stderr, flush=True)
+    return cases, runs
+
+
+def category(case: dict, roots: dict) -> str:
+    parts = Path(case["file"]).parts
+    return f"{case['repository']}/{parts[0]}" if parts else case["repository"]
+
+
+def table(cases) -> str:
+    per = defaultdict(Counter)
+    for c in cases:
+        per[category(c, {})][c["status"]] += 1
+    lines = ["| category | cases | " + " | ".join(STATUSES) + " |", "|---|---:|" + "---:|" * len(STATUSES)]
+    total = Counter()
+    for cat in sorted(per):
+        total.update(per[cat])
+        lines.append(f"| {cat} | {sum(per[cat].values())} | " + " | ".join(str(per[cat][s]) for s in STATUSES) + " |")
+    lines.append(f"| **all** | {sum(total.values())} | " + " | ".join(str(total[s]) for s in STATUSES) + " |")
+    return "\n".join(lines)
+
+
+def blockers(cases, top: int) -> str:
+    count = Counter(f"{c['status']}: {blocker(c['reason'])}" for c in cases
+                    if c["status"] in ("unsupported", "fault", "error"))
+    return "\n".join(f"| {n} | {reason} |" for reason, n in count.most_common(top))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("paths", nargs="+", help="operator repositories (or category / op folders)")
+    parser.add_argument("--every", type=int, default=1, metavar="K", help="sweep every K-th op only")
+    parser.add_argument("--budget", type=float, default=3600, metavar="S", help="stop starting ops after S seconds")
+    parser.add_argument("--jobs", type=int, default=1, help="ascgen ut --jobs")
+    parser.add_argument("--product", help="ascgen ut --product")
+    parser.add_argument("--time-limit", default="20", help="ascgen ut --time-limit (a case is killed at 2x + 10 s)")
+    parser.add_argument("--top", type=int, default=15, help="blockers listed")
+    parser.add_argument("--out", type=Path, help="write every case and run as JSON here")
+    args = parser.parse_args()
+    ops = op_folders(args.paths)
+    chosen = ops[::args.every]
+    print(f"{len(ops)} op folders with kernel UT rules; sweeping {len(chosen)} (every {args.every})", file=sys.stderr)
+    cases, runs = sweep(chosen, args)
+    if args.out:
+        args.out.write_text(json.dumps({"cases": cases, "runs": runs}, indent=1))
+    timed = [c["seconds"] for c in cases if c["test"] != "*"]
+    builds = [r["build"] for r in runs if "build" in r and r["cases"]]
+    print(f"\nops swept: {sum(1 for r in runs if 'wall' in r)} of {len(ops)} "
+          f"(every {args.every}; {sum(1 for r in runs if 'skipped' in r)} not started: time budget)")
+    print(table(cases))
+    passed = sum(c["status"].startswith("passed") for c in cases)
+    compared = [c for c in cases if c["status"] in ("passed-compared", "wrong")]
+    print(f"\npassed {passed} of {len(cases)} cases ({100 * passed / max(1, len(cases)):.0f}%); "
+          f"wrong {sum(c['status'] == 'wrong' for c in cases)}; of {len(compared)} compared, "
+          f"{sum(c['status'] == 'passed-compared' for c in compared)} passed-compared")
+    print("\n| cases | top blockers |\n|---:|---|\n" + blockers(cases, args.top))
+    if timed:
+        print(f"\nmedian seconds per case, build cached: {statistics.median(timed):.2f} s over {len(timed)} case(s)")
+    if builds:
+        print(f"cold build + listing per op (precompiled library header warm): first {builds[0]:.0f} s, "
+              f"median {statistics.median(builds):.0f} s over {len(builds)} op(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

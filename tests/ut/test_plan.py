@@ -1,0 +1,66 @@
+"""The build plan of one UT program (ascgen/ut/plan.py) on synthetic repositories of both shapes."""
+import pytest
+
+from ascgen.ut import cmake, plan
+from tests.ut import synthetic
+
+
+def _plan(repo, op, soc):
+    rule = next(r for r in cmake.discover([repo])[0] if r.op == op)
+    return plan.plan(rule, soc, cmake.convention(repo))
+
+
+def test_nn_plan_compiles_what_the_rule_names(tmp_path):
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    p = _plan(repo, "add_one", "ascend910B1")
+    ut = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel"
+    assert p.product == "ascend910b"
+    assert p.tests == [ut / "test_add_one.cpp"]
+    assert p.kernels == [repo / "cat" / "add_one" / "op_kernel" / "add_one.cpp"]
+    assert p.forced_includes == [ut / "add_one_tiling_def.h"]
+    assert p.defines == {"DTYPE_X": "float", "UT_SOC_VERSION": '"Ascend910B1"', "__CCE_KT_TEST__": "1", "KERNELUT": "1"}
+    # The build's copy rule (cp -r common/inc/op_kernel/* -> tbe/ascendc/inc) is replayed as links, and the
+    # op's kernel folder is reachable as tbe/ascendc/<op>, as the kernel_src_copy of the build makes it.
+    assert any((d / "shared_const.h").is_file() for d in p.include_dirs)
+    assert any((d / "add_one.cpp").is_file() for d in p.include_dirs)
+    assert all(not d.is_relative_to(repo) or d.is_relative_to(repo / "tests") for d in p.include_dirs)
+
+
+def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    p = _plan(repo, "two_step", "ascend950pr_9599")
+    assert p.product == "ascend950"
+    assert [t.name for t in p.tests] == ["test_two_step_arch35.cpp"]
+
+
+def test_math_plan_maps_short_socs_to_full_names(tmp_path):
+    repo = synthetic.math_repo(tmp_path / "math")
+    p = _plan(repo, "scale", "ascend910b")
+    assert p.defines["UT_SOC_VERSION"] == '"Ascend910B1"' and "KERNELUT" not in p.defines
+    assert p.forced_includes[0].name == "scale_tiling.h"
+    assert _plan(repo, "scale", "ascend950").product == "ascend950"
+
+
+def test_an_unknown_soc_is_unsupported_with_its_name(tmp_path):
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    rule = next(r for r in cmake.discover([repo])[0] if r.op == "add_one")
+    with pytest.raises(plan.Unsupported, match="soc 'ascend_quant' is not a product"):
+        plan.plan(rule, "ascend_quant", cmake.convention(repo))
+
+
+def test_real_plans_of_ops_nn_and_ops_math():
+    """Three real UT programs (needs ASCGEN_CANN_SOURCES with ops-nn and ops-math, and ASCGEN_ASC_DEVKIT for
+    the generated tiling headers): a hand-written tiling header, two generated ones, both products."""
+    from tests.ut.test_cmake import _cann_sources
+    cann = _cann_sources()
+    cases = [("ops-nn/activation/clipped_swiglu", "ascend910B1", "ascend910b", "clipped_swiglu_tiling_def.h"),
+             ("ops-nn/activation/bnll", "ascend950pr_9599", "ascend950", "bnll_tiling_data.h"),
+             ("ops-math/math/histogram_v2", "ascend910b", "ascend910b", "histogram_v2_tiling_data.h")]
+    for folder, soc, product, header in cases:
+        rule = cmake.discover([cann / folder])[0][0]
+        p = plan.plan(rule, soc, cmake.convention(rule.repository))
+        assert p.product == product and [f.name for f in p.forced_includes] == [header]
+        assert p.tests == [rule.ut_dir / f"test_{rule.op}.cpp"]
+        assert p.kernels[0] == rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
+    # The UT helper data_utils.cpp comes with the header the test includes.
+    assert p.kernels[1] == cann / "ops-math" / "tests" / "ut" / "op_kernel" / "data_utils.cpp"
