@@ -134,7 +134,7 @@ def asc_devkit() -> Path | None:
         return Path(explicit)
     home = os.environ.get("ASCEND_HOME_PATH")
     for place in _CANN_LIBRARY_PLACES if home else ():
-        candidate = Path(home) / place
+        candidate = Path(home or "") / place
         if (candidate / "include").is_dir() and (candidate / "impl").is_dir():
             return candidate
     return None

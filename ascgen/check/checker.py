@@ -190,7 +190,8 @@ def _name_builds(per_build: list) -> list:
 
 
 def _analyse(parsed, index, product, side, result: CheckResult, deadline=None, every_instance=False) -> list:
-    diagnostics, visited = [], {}
+    diagnostics: list[Diagnostic] = []
+    visited: dict = {}
     for entry in index.entries:
         # A kernel of an operator that uses task sync is analysed once per instantiation its tiling-key
         # template selects (check_instances); the others once (their rules do not follow paths).
@@ -283,7 +284,9 @@ def _allowed_rules(file: str, line: int, cache: dict) -> set:
 def _suppress(diagnostics: list[Diagnostic]) -> tuple[list, list]:
     """Split off findings the author allowed at the finding or at a place its notes point to (so one
     comment at an intentionally early SetNextTaskStart covers the accesses after it)."""
-    cache, kept, dropped = {}, [], []
+    cache: dict = {}
+    kept: list[Diagnostic] = []
+    dropped: list[Diagnostic] = []
     for d in diagnostics:
         places = [(d.file, d.line)] + [(n.file, n.line) for n in d.notes]
         if any(d.rule in _allowed_rules(f, line, cache) for f, line in places):

@@ -5,6 +5,7 @@ import json
 import os
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 from ascgen.errors import Diagnostic
 
@@ -78,7 +79,7 @@ def to_sarif(diagnostics: list[Diagnostic], skipped: list, failures: list, versi
     rule_ids = list(RULES)
     results = []
     for d in diagnostics:
-        result = {"ruleId": d.rule, "level": d.severity,
+        result: dict[str, Any] = {"ruleId": d.rule, "level": d.severity,
                   "message": {"text": d.message}, "locations": [_location(d.file, d.line, d.column, root)]}
         if d.rule in RULES:
             result["ruleIndex"] = rule_ids.index(d.rule)

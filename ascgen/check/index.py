@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ascgen.check import api, consteval
 from ascgen.check.tokens import (Call, LazyFile, Tok, calls_in, expand, match_paren, read_macro,
@@ -25,7 +26,7 @@ _VAR_KINDS = {"VAR_DECL", "FIELD_DECL", "PARM_DECL"}
 @dataclass(eq=False)
 class FuncDef:
     name: str
-    cursor: object
+    cursor: Any                    # clang.cindex.Cursor (libclang ships no type stubs)
     file: str
     line: int
     col: int
@@ -437,7 +438,7 @@ def _macro_definition(index: Index, cursor, name: str):
     close = match_paren(body, at + 1)
     brace = next((j for j in range(close or len(body), len(body)) if body[j].text == "{"), None)
     end = match_paren(body, brace) if brace is not None else None
-    if end is None:
+    if brace is None or end is None:
         return None
     words = tuple(t.text for t in body[:at] if t.kind == "id") + (('"C"',) if any(
         t.text == '"C"' for t in body[:at]) else ())

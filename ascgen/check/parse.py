@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ascgen import config, resources
 from ascgen.errors import AscgenError
@@ -57,7 +58,7 @@ class Skipped:
 @dataclass
 class ParsedSource:
     path: str                      # the main file as given to clang
-    tu: object                     # clang.cindex.TranslationUnit
+    tu: Any                        # clang.cindex.TranslationUnit (libclang ships no type stubs)
     index: object                  # kept alive with the TU
     user_files: set = field(default_factory=set)   # main file and the user's own headers (not library)
     skipped: list = field(default_factory=list)
@@ -168,8 +169,8 @@ def clang_args(include_dirs, defines, extra_defines=()) -> list[str]:
     args = ["-std=c++17", "-w", "-ferror-limit=0"]
     for d in _builtin_include_dirs():
         args += ["-isystem", d]
-    for d in resources.include_dirs():
-        args += ["-I", str(d)]
+    for folder in resources.include_dirs():
+        args += ["-I", str(folder)]
     for d in (*include_dirs, resources.common_dir()):
         args += ["-I", str(d)]
     for d in (*extra_defines, *defines):

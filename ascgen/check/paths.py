@@ -372,7 +372,8 @@ class Interpreter(TokenStatements):
         states = self.leaf(header, states, fn, loop)
         where = self._file(cur)
         label = join(header[1:])
-        flow, current, has_default = Flow(), {}, False
+        flow, has_default = Flow(), False
+        current: dict = {}
         for child in (self.index.children(body) if body.kind.name == "COMPOUND_STMT" else [body]):
             stmt = child
             while stmt.kind.name in ("CASE_STMT", "DEFAULT_STMT"):
@@ -467,7 +468,8 @@ class Interpreter(TokenStatements):
             negate, toks = True, toks[1:]
             while toks and toks[0].text == "(" and match_paren(toks, 0) == len(toks) - 1:
                 toks = toks[1:-1]
-        true_s, false_s = {}, {}
+        true_s: dict = {}
+        false_s: dict = {}
         t_step = _step(at, where, f"`{text}` is true")
         f_step = _step(at, where, f"`{text}` is false")
         core = api.CORE_CONDITIONS.get(toks[0].text) if len(toks) == 1 else None
@@ -685,7 +687,7 @@ def raw_gm_accesses(toks: list[Tok], pointers: set) -> list[RawAccess]:
                     and close + 3 < len(toks) and toks[close + 3].text == "[":
                 name, first = toks[close + 1].text, i - 2
                 after = (match_paren(toks, close + 3) or len(toks) - 1) + 1
-        if name is None:
+        if name is None or first is None or after is None:
             continue
         write = after < len(toks) and toks[after].text in _ASSIGN
         end = after if not write else min(len(toks), after + 4)

@@ -294,7 +294,8 @@ def _code_run(trace: KernelTrace, index: Index) -> list:
     functors passed as arguments; the compiler still compiles and runs them."""
     summary = index.summaries.get("summaries")
     functions = {id(fn): fn for fn in trace.visited}
-    todo, named, fields = list(functions.values()), set(), []
+    todo, fields = list(functions.values()), []
+    named: set[str] = set()
 
     def add(fn):
         for callee in (summary.reachable(fn) if summary is not None else [fn]):
@@ -305,7 +306,7 @@ def _code_run(trace: KernelTrace, index: Index) -> list:
     def classes_in(cursor) -> set:
         return {t.text for t in index.cursor_tokens(cursor) if t.kind == "id"} & index.classes
 
-    pending = set()
+    pending: set = set()
     while todo or pending:
         if todo:
             pending |= classes_in(todo.pop().cursor) - named
@@ -324,7 +325,8 @@ def _code_run(trace: KernelTrace, index: Index) -> list:
 
 
 def flag_alias(trace: KernelTrace, index: Index) -> list[Diagnostic]:
-    rule, out = "tasksync-flag-alias", []
+    rule = "tasksync-flag-alias"
+    out: list[Diagnostic] = []
     if not uses(trace):
         return out
     every_path_syncs = all(k.waits or k.sets for k in trace.exits)
@@ -354,7 +356,8 @@ def buffer_capacity(trace: KernelTrace, index: Index, product) -> list[Diagnosti
     """`pipe.InitBuffer(que, num, len)` whose constant size (num * len) exceeds the memory of the queue's
     position on the product (UB usable bytes, L1, L0A/B/C from ascgen.products): the memory cannot hold
     the buffers, so they run past the end of it. Needs --product."""
-    rule, out = "sk-buffer-capacity", []
+    rule = "sk-buffer-capacity"
+    out: list[Diagnostic] = []
     if product is None:
         return out
     # Flow-insensitive: set-up code without task sync or GM access is not interpreted path by path.
@@ -367,7 +370,7 @@ def buffer_capacity(trace: KernelTrace, index: Index, product) -> list[Diagnosti
         position = index.positions.get(args[0][-1].text)
         capacity = getattr(product, api.BUFFER_MEMORY.get(position, ""), 0) if position else 0
         sizes = [_constant(a, index) for a in args[1:]]
-        if not capacity or None in sizes:
+        if not capacity or position is None or None in sizes:
             continue
         total = sizes[0] * (sizes[1] if len(sizes) == 2 else 1)
         memory = api.BUFFER_MEMORY[position].replace("_total", "").replace("_bytes", "").upper()
@@ -394,8 +397,9 @@ def _constant(arg, index: Index):
         t = toks[i]
         if t.text == "sizeof" and i + 2 < len(toks) and toks[i + 1].text == "(":
             close = next((j for j in range(i + 2, len(toks)) if toks[j].text == ")"), None)
-            words = [x.text for x in toks[i + 2:close] if x.kind in ("id", "kw") and x.text != "const"] \
-                if close else []
+            if close is None:
+                return None
+            words = [x.text for x in toks[i + 2:close] if x.kind in ("id", "kw") and x.text != "const"]
             if len(words) != 1 or words[-1] not in api.SCALAR_SIZES:
                 return None
             folded.append(Tok("lit", str(api.SCALAR_SIZES[words[-1]]), t.offset, t.line, t.col))

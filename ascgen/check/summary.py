@@ -34,7 +34,7 @@ class Summaries:
     def callees(self, fn: FuncDef) -> list[FuncDef]:
         """The user's functions `fn` may call directly (cached)."""
         if id(fn) not in self._callees:
-            found = {}
+            found: dict = {}
             for call in self.calls_expanded(self.index.cursor_tokens(fn.cursor), fn):
                 for callee in self.index.resolve(call, fn):
                     found.setdefault(id(callee), callee)
@@ -88,7 +88,6 @@ class Summaries:
         """The task-sync calls `fn` may execute, directly or through its callees."""
         if id(fn) not in self._has_sync:
             self._has_sync[id(fn)] = frozenset()            # cycle guard
-            kinds = set()
             kinds = self.toks_sync(self.index.cursor_tokens(fn.cursor), fn)
             self._has_sync[id(fn)] = frozenset(kinds)
         return self._has_sync[id(fn)]
@@ -145,10 +144,10 @@ class Summaries:
                 continue
             j = i + 1
             if j < len(toks) and toks[j].text == "<":
-                j = match_angle(toks, j)
-                if j is None:
+                closing = match_angle(toks, j)
+                if closing is None:
                     continue
-                j += 1
+                j = closing + 1
             if j + 1 < len(toks) and toks[j].kind == "id" and toks[j + 1].text in ("(", ";", "{", "=", ","):
                 self.index.scoped[(fn.cursor.hash, toks[j].text)] = {t.text}
 

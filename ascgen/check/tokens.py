@@ -113,7 +113,7 @@ def lex(data: bytes, base: int = 0, line_starts: list[int] | None = None) -> lis
     find_line = bisect.bisect_right
     new_tok = tuple.__new__          # skips the named tuple's Python-level __new__ (a third of the time)
     for m in pattern.finditer(subject):
-        group = m.lastindex
+        group = m.lastindex or 0          # every alternative of the pattern is a group
         if group == 2:
             group = 1
         start = m.start(group) + base
@@ -280,7 +280,8 @@ def split_args(toks: list[Tok]) -> tuple[tuple[Tok, ...], ...]:
     """Split the tokens between a call's parentheses at top-level commas."""
     if not toks:
         return ()
-    args, current, depth = [], [], 0
+    args, depth = [], 0
+    current: list = []
     for t in toks:
         if t.text in ("(", "[", "{", "<"):
             depth += 1

@@ -8,6 +8,7 @@ straight-line statement up to its `;`. Each construct is interpreted with the sa
 AST (paths), so the rules see the same branches and loops either way.
 """
 from __future__ import annotations
+from typing import Any, Callable
 
 from ascgen.check import state
 from ascgen.check.tokens import Tok, match_paren
@@ -32,6 +33,7 @@ def _statement_end(toks: list[Tok], i: int) -> int:
 
 class TokenStatements:
     """Mixin for paths.Interpreter: `exec_tokens` interprets a run of tokens as statements."""
+    _file: Callable[[Any], str]         # paths.Interpreter's: the file of a cursor
 
     def exec_tokens(self, toks: list[Tok], states, fn, loop, depth: int = 0):
         flow = state.Flow()

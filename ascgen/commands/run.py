@@ -154,7 +154,7 @@ def run_program(module, argv=(), *, time_limit_s: float = 60.0, detect_races: bo
 # ---- kernel mode ----------------------------------------------------------------------------------
 
 def _kernel_args(specs, outputs: list):
-    args = []
+    args: list[np.ndarray | int | float] = []
     for spec in specs:
         kind, _, rest = spec.partition(":")
         try:

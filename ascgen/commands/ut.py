@@ -80,7 +80,8 @@ def run(args) -> int:
     args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
     args.python = resolve_python(args.python)
     wanted = products.get(args.product).id if args.product else None
-    if config.gtest_root() is None or config.gtest_library(config.gtest_root()) is None:
+    gtest = config.gtest_root()
+    if gtest is None or config.gtest_library(gtest) is None:
         raise SpecError(f"googletest is not installed: {config.GTEST_HINT}")
     if args.backend == "devkit" and config.asc_devkit() is None:
         raise SpecError(f"ascgen ut builds on the devkit backend: {config.ASC_DEVKIT_HINT}")

@@ -59,7 +59,7 @@ def _source_line(module_path: str, offset: str) -> tuple[str | None, int | None,
     return None, None, ""
 
 
-_SIGNAL_HINTS = {
+_SIGNAL_HINTS: dict[int, str] = {
     signal.SIGSEGV: "an invalid memory access (a null or wild pointer, or a write past a raw GM pointer)",
     signal.SIGBUS: "a misaligned or unmapped memory access",
     signal.SIGFPE: "an arithmetic fault (integer division by zero?)",
@@ -74,7 +74,7 @@ STACK_OVERFLOW_SPAN = 64 * 1024     # a fault this close to the stack pointer is
 def _user_file(file: str | None) -> bool:
     """A file of the user's (exists, and is not one of the emulated headers)."""
     runtime = os.path.abspath(resources.runtime_dir())
-    return bool(file) and os.path.isfile(file) and not os.path.abspath(file).startswith(runtime + os.sep)
+    return file is not None and os.path.isfile(file) and not os.path.abspath(file).startswith(runtime + os.sep)
 
 
 def _crash_location(fields: dict) -> tuple[str | None, int | None, str]:
@@ -83,7 +83,7 @@ def _crash_location(fields: dict) -> tuple[str | None, int | None, str]:
     candidates = [(fields.get("module", ""), fields.get("offset", ""))]
     frames_module, _, offsets = fields.get("frames", "").rpartition(":")
     candidates += [(frames_module, off) for off in offsets.split(",") if off]
-    fallback = (None, None, "")
+    fallback: tuple[str | None, int | None, str] = (None, None, "")
     for module_path, offset in candidates:
         file, line, where = _source_line(module_path, offset)
         if _user_file(file):

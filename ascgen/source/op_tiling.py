@@ -53,7 +53,7 @@ class Field:
     kind: str            # "scalar", "array", "struct"
     ctype: str
     name: str
-    count: int = 1       # array length
+    count: str = "1"     # array length as written (a literal, a constant's name or an expression), evaluated later
     where: str = ""      # file:line
 
 
@@ -139,11 +139,11 @@ def _classes(path: Path, text: str) -> tuple[dict[str, TilingClass], list[tuple[
             parts = _split_args(inner)
             macro = m.group(1)
             if macro == "TILING_DATA_FIELD_DEF_ARR" and len(parts) == 3:
-                fields.append(Field("array", parts[0], parts[2], _Count(parts[1]), fwhere))  # type: ignore[arg-type]
+                fields.append(Field("array", parts[0], parts[2], parts[1], fwhere))
             elif macro == "TILING_DATA_FIELD_DEF_STRUCT" and len(parts) == 2:
-                fields.append(Field("struct", parts[0].split("::")[-1], parts[1], 1, fwhere))
+                fields.append(Field("struct", parts[0].split("::")[-1], parts[1], "1", fwhere))
             elif macro == "TILING_DATA_FIELD_DEF" and len(parts) == 2:
-                fields.append(Field("scalar", parts[0], parts[1], 1, fwhere))
+                fields.append(Field("scalar", parts[0], parts[1], "1", fwhere))
             else:
                 raise OpTilingError(f"{fwhere}: cannot read {macro}({inner.strip()})")
         found[name] = TilingClass(name, fields, where)
@@ -155,8 +155,6 @@ def _classes(path: Path, text: str) -> tuple[dict[str, TilingClass], list[tuple[
     return found, registrations
 
 
-class _Count(str):
-    """An array length as written (a literal, a constant's name or an expression), resolved later."""
 
 
 # ---- integer constants (array lengths) -----------------------------------------------------------------

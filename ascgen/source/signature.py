@@ -129,7 +129,8 @@ def _without_directives(text: str) -> str:
 
 
 def _split_params(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
+    parts, depth = [], 0
+    cur: list[str] = []
     for c in text:
         if c in "(<[":
             depth += 1

@@ -157,7 +157,7 @@ def set_variables(text: str, base: dict) -> dict:
 @functools.lru_cache(maxsize=16)
 def _functions(root: Path) -> dict[str, tuple[str, str, str]]:
     """name -> (signature, body, file:line) of every function(...) in cmake/**.cmake."""
-    out = {}
+    out: dict[str, tuple[str, str, str]] = {}
     for path in sorted((root / "cmake").rglob("*.cmake")):
         text = strip_comments(path.read_text(errors="replace"))
         for m in re.finditer(r"function\s*\(\s*(\w+)([^)]*)\)(.*?)endfunction\s*\(", text, re.S | re.I):
@@ -184,7 +184,7 @@ def convention(root: Path) -> Convention:
     full_soc = {}
     lookup = re.search(r'find_value_by_key\s*\(\s*"?\$\{(\w+)\}"?\s+"?\$\{(\w+)\}"?', whole)
     if lookup:
-        variables = {}
+        variables: dict[str, str] = {}
         for path in sorted((root / "cmake").rglob("*.cmake")):
             variables = set_variables(strip_comments(path.read_text(errors="replace")), variables)
         short = variables.get(lookup.group(1), "").split(";")

@@ -136,12 +136,12 @@ def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Pat
         src, to = _resolved(m.group(1), variables), _resolved(m.group(2), variables)
         if src and to and Path(src).is_dir():
             pairs.append((Path(src), Path(to)))
-    for src, link in pairs:
+    for target, link in pairs:
         if not str(link).startswith(str(binary_dir)) or os.path.lexists(link):
             continue
         link.parent.mkdir(parents=True, exist_ok=True)
         try:
-            link.symlink_to(src)
+            link.symlink_to(target)
         except FileExistsError:
             pass                        # another process linked it first
 

@@ -63,7 +63,7 @@ class Record:
 
 
 def read_log(path: Path) -> list[Record]:
-    records = []
+    records: list[Record] = []
     try:
         lines = path.read_text(errors="replace").splitlines()
     except OSError:

@@ -194,13 +194,13 @@ def entries(folder: Path | None = None) -> list[Entry]:
         elif not item.name.endswith(".lock"):     # a build lock is empty and goes with its entry
             groups.setdefault(("", _stem(item.name)), []).append(item)
     found = []
-    for (sub, stem), files in groups.items():
-        if not sub:
+    for (group, stem), files in groups.items():
+        if not group:
             lock = root / f"{stem}.lock"
             files += [lock] if lock.is_file() and not lock.is_symlink() else []
         stats = [st for st in map(_lstat, files) if st is not None]
         if stats:
-            found.append(Entry(sub, stem, tuple(files), sum(s.st_size for s in stats),
+            found.append(Entry(group, stem, tuple(files), sum(s.st_size for s in stats),
                                max(s.st_mtime for s in stats)))
     return sorted(found, key=lambda e: (e.last_used, e.name))
 
@@ -298,7 +298,7 @@ def _remove_empty_tree(folder: Path) -> None:
         pass
 
 
-def human(n: int) -> str:
+def human(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

@@ -107,7 +107,7 @@ def render(include_path: str | None, inline_text: str | None, user_name: str, di
         lines.append(include_directive(include_path))
     else:
         lines.append(line_directive(user_name))
-        lines.append(inline_text)
+        lines.append(inline_text or "")
         lines.append(line_directive("<ascgen module wrapper>"))
     if host_main:
         lines.append("#undef main")

@@ -141,10 +141,11 @@ def _build(root: Path, product, compiler: str, flags: list[str], headers: str, f
     own = str(host_dir())
     objects = [objects_dir / f"{s.stem}-{_digest(headers, s.read_bytes() if str(s).startswith(own) else _stamp(s))}.o"
                for s in sources]
-    jobs = [(s, [compiler, *flags, "-c", "-x", "c++", str(s), "-o", str(o)], o) for s, o in zip(sources, objects)
-            if not o.is_file()]
+    jobs: list[tuple[Path, list[str], Path | None]] = [
+        (s, [compiler, *flags, "-c", "-x", "c++", str(s), "-o", str(o)], o) for s, o in zip(sources, objects)
+        if not o.is_file()]
     work = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
-    shared = [(host_dir() / "src" / src, [compiler, *flags, "-shared", "-x", "c++", str(host_dir() / "src" / src),
+    shared: list[tuple[Path, list[str], Path | None]] = [(host_dir() / "src" / src, [compiler, *flags, "-shared", "-x", "c++", str(host_dir() / "src" / src),
                                           "-o", str(work / name)], None) for name, src in SHARED_LIBS.items()]
     try:
         with console.long_step(f"compiling the asc-devkit tiling library for {product.id}", total=len(jobs + shared),
