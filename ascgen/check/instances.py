@@ -278,7 +278,11 @@ def _passed_through(index, cls: str, position: int, param: str) -> bool:
             data = index.file_bytes(name)
             if cls.encode() not in data:
                 continue
-            for m in use.finditer(text_of(data)):
+            text = text_of(data)
+            uses = list(use.finditer(text))
+            if len(uses) != len(re.findall(r"\b" + re.escape(cls) + r"\s*<", text)):
+                ok = False          # a use the pattern cannot read (deeper nesting): assume nothing
+            for m in uses:
                 args = macro_args("(" + m.group(1) + ")", 0) or []
                 if position < len(args) and args[position] != param:
                     ok = False

@@ -107,6 +107,9 @@ def test_class_templates_inherit_the_argument_only_when_every_use_passes_it_by_n
     # not folded, and each method's test is a branch again (never assume what the code does not say).
     other = CLASS + "__aicore__ inline void Probe() { Body<false> probe; probe.Run(); }\n"
     assert {d.rule for d in check(tmp_path, other).errors} == {"tasksync-once-per-path"}
+    # A use whose arguments nest deeper than the reader follows: nothing is assumed either.
+    nested = CLASS + "template <typename T> struct Pick; using Odd = Body<Pick<Pick<Pick<int>>>::value>;\n"
+    assert {d.rule for d in check(tmp_path, nested).errors} == {"tasksync-once-per-path"}
 
 
 def test_findings_of_every_instantiation_say_so(tmp_path):
