@@ -239,3 +239,22 @@ def test_the_source_analysis_uses_the_builds_folders_and_macros_and_reads_any_en
     info = analysis.analyse_source(ANALYSED, str(src), [tmp_path, *backend.analysis_include_dirs()],
                                    backend.analysis_defines("ascend910b"))
     assert [k.name for k in info.kernels] == ["seen_by_the_build"]
+
+
+def test_a_tiling_api_include_reached_through_other_folders_gets_the_host_library(tmp_path):
+    """A kernel UT includes its op_host tiling header by a relative path; that header includes
+    register/tilingdata_base.h, so the build needs the host tiling library (no compile here)."""
+    from types import SimpleNamespace
+    from ascgen.runtime.backends.devkit import host as devkit_host
+    from ascgen.runtime.backends.devkit.backend import _host_texts
+    (tmp_path / "op" / "op_host").mkdir(parents=True)
+    (tmp_path / "op" / "tests").mkdir()
+    (tmp_path / "op" / "op_host" / "x_tiling.h").write_text('#pragma once\n#include "x_tiling_def.h"\n')
+    (tmp_path / "op" / "op_host" / "x_tiling_def.h").write_text('#include "register/tilingdata_base.h"\n')
+    test = tmp_path / "op" / "tests" / "test_x.cpp"
+    test.write_text('#include "tikicpulib.h"\n#include "../op_host/x_tiling.h"\nint main() { return 0; }\n')
+    module = SimpleNamespace(text=test.read_text(), source=str(test), include_dirs=[])
+    assert devkit_host.needs_host(_host_texts(module, []))
+    module = SimpleNamespace(text='#include "tikicpulib.h"\nint main() { return 0; }\n', source=str(test),
+                             include_dirs=[])
+    assert not devkit_host.needs_host(_host_texts(module, []))
