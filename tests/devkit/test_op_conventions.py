@@ -126,13 +126,44 @@ __aicore__ __forceinline__ float Twice(float v) { return v * 2.0f; }
 """
 
 
+# A host program in the CPU-debug style of the operator repositories' kernel UTs.
+PROGRAM = KERNEL + r"""
+#include "tikicpulib.h"
+#include <cstdio>
+int main() {
+    const uint32_t n = 8;
+    float* x = (float*)AscendC::GmAlloc(n * sizeof(float));
+    float* out = (float*)AscendC::GmAlloc(n * sizeof(float));
+    OpTiling* t = (OpTiling*)AscendC::GmAlloc(sizeof(OpTiling));
+    for (uint32_t i = 0; i < n; i++) x[i] = float(i);
+    t->n = n; t->scale = 2.0f; t->bias = 100.0f;
+    // a template kernel of the ASCENDC_TPL convention, launched as its instance (as the UTs do)
+    ICPU_SET_TILING_KEY(4);
+    ICPU_RUN_KF(tpl_scale<3>, 1, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+    std::printf("tpl:");
+    for (uint32_t i = 0; i < n; i++) std::printf(" %g", out[i]);
+    std::printf("\n");
+    for (uint64_t key : {2, 1}) {
+        ICPU_SET_TILING_KEY(key);
+        ICPU_RUN_KF(with_struct, 2, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+        std::printf("key %llu:", (unsigned long long)key);
+        for (uint32_t i = 0; i < n; i++) std::printf(" %g", out[i]);
+        std::printf("\n");
+    }
+    AscendC::GmFree(x); AscendC::GmFree(out); AscendC::GmFree(t);
+    return 0;
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def module(tmp_path_factory):
+    """One build for every test here: the kernels and a host program in the UTs' CPU-debug style (PROGRAM)."""
     devkit_tree.require()
     folder = tmp_path_factory.mktemp("op")
     (folder / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
-    (folder / "op_conventions.cpp").write_text(KERNEL)
-    return load(folder / "op_conventions.cpp", "ascend910b", backend="devkit", instances=["tpl_scale<3>"])
+    (folder / "op_conventions.cpp").write_text(PROGRAM)
+    return run_cmd.load_program(folder / "op_conventions.cpp", "ascend910b", backend="devkit")
 
 
 @pytest.mark.parametrize("kernel", ["by_default", "with_struct", "by_pointer", "by_member"])
@@ -143,13 +174,6 @@ def test_each_tiling_macro_reads_the_struct_and_tiling_key_is_picks_the_branch(m
     module.launch(kernel, 2, x, out, _tiling(), tiling_key=key)
     want = {1: x * 3.0, 2: x + 0.5, 3: x * 3.0 + 0.5, 4: x * 3.0 + 0.5, 5: x * 2.0}.get(key, np.full(N, -1.0, np.float32))
     np.testing.assert_array_equal(out, want.astype(np.float32))
-
-
-def test_a_template_kernel_of_the_tpl_convention_runs_as_its_instance(module):
-    x = np.linspace(-2, 2, N, dtype=np.float32)
-    out = np.zeros(N, np.float32)
-    module.launch("tpl_scale<3>", 1, x, out, _tiling(), tiling_key=4)
-    np.testing.assert_array_equal(out, (x * 3.0 + 0.5).astype(np.float32))
 
 
 def test_gm_reached_through_a_pointer_table_is_registered_with_extra_buffers(module):
@@ -180,38 +204,10 @@ def test_a_tiling_argument_too_short_for_the_struct_is_a_memory_error_at_the_mac
         module.launch("with_struct", 1, x, np.zeros(N, np.float32), np.zeros(8, np.uint8), tiling_key=1)
 
 
-# A host program in the CPU-debug style of the operator repositories' kernel UTs.
-PROGRAM = KERNEL + r"""
-#include "tikicpulib.h"
-#include <cstdio>
-int main() {
-    const uint32_t n = 8;
-    float* x = (float*)AscendC::GmAlloc(n * sizeof(float));
-    float* out = (float*)AscendC::GmAlloc(n * sizeof(float));
-    OpTiling* t = (OpTiling*)AscendC::GmAlloc(sizeof(OpTiling));
-    for (uint32_t i = 0; i < n; i++) x[i] = float(i);
-    t->n = n; t->scale = 2.0f; t->bias = 100.0f;
-    for (uint64_t key : {2, 1}) {
-        ICPU_SET_TILING_KEY(key);
-        ICPU_RUN_KF(with_struct, 2, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
-        std::printf("key %llu:", (unsigned long long)key);
-        for (uint32_t i = 0; i < n; i++) std::printf(" %g", out[i]);
-        std::printf("\n");
-    }
-    AscendC::GmFree(x); AscendC::GmFree(out); AscendC::GmFree(t);
-    return 0;
-}
-"""
-
-
-def test_icpu_set_tiling_key_selects_the_branch_of_each_icpu_run_kf(tmp_path, capfd):
-    devkit_tree.require()
-    src = tmp_path / "icpu_key.cpp"
-    src.write_text(PROGRAM)
-    (tmp_path / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
-    program = run_cmd.load_program(src, "ascend910b", backend="devkit")
-    assert run_cmd.run_program(program) == 0
+def test_icpu_set_tiling_key_selects_the_branch_of_each_icpu_run_kf(module, capfd):
+    assert run_cmd.run_program(module) == 0
     out = capfd.readouterr().out
+    assert "tpl: 100 103 106 109 112 115 118 121" in out        # tpl_scale<3>: x * 3 + bias
     assert "key 2: 100 101 102 103 104 105 106 107" in out
     assert "key 1: 0 2 4 6 8 10 12 14" in out
 
@@ -239,3 +235,22 @@ def test_the_source_analysis_uses_the_builds_folders_and_macros_and_reads_any_en
     info = analysis.analyse_source(ANALYSED, str(src), [tmp_path, *backend.analysis_include_dirs()],
                                    backend.analysis_defines("ascend910b"))
     assert [k.name for k in info.kernels] == ["seen_by_the_build"]
+
+
+def test_a_tiling_api_include_reached_through_other_folders_gets_the_host_library(tmp_path):
+    """A kernel UT includes its op_host tiling header by a relative path; that header includes
+    register/tilingdata_base.h, so the build needs the host tiling library (no compile here)."""
+    from types import SimpleNamespace
+    from ascgen.runtime.backends.devkit import host as devkit_host
+    from ascgen.runtime.backends.devkit.backend import _host_texts
+    (tmp_path / "op" / "op_host").mkdir(parents=True)
+    (tmp_path / "op" / "tests").mkdir()
+    (tmp_path / "op" / "op_host" / "x_tiling.h").write_text('#pragma once\n#include "x_tiling_def.h"\n')
+    (tmp_path / "op" / "op_host" / "x_tiling_def.h").write_text('#include "register/tilingdata_base.h"\n')
+    test = tmp_path / "op" / "tests" / "test_x.cpp"
+    test.write_text('#include "tikicpulib.h"\n#include "../op_host/x_tiling.h"\nint main() { return 0; }\n')
+    module = SimpleNamespace(text=test.read_text(), source=str(test), include_dirs=[])
+    assert devkit_host.needs_host(_host_texts(module, []))
+    module = SimpleNamespace(text='#include "tikicpulib.h"\nint main() { return 0; }\n', source=str(test),
+                             include_dirs=[])
+    assert not devkit_host.needs_host(_host_texts(module, []))

@@ -72,17 +72,23 @@ def build_farm(root: Path, out: Path) -> None:
                 link.symlink_to(source)
 
 
+MARKER = "complete"      # written last: a folder without it (half built, or emptied by the cache's eviction) is rebuilt
+
+
 def farm(root: Path, cache: Path) -> Path:
     """The farm for `root` under `cache` (built once; renamed into place whole, so concurrent builders see
-    it complete or not at all)."""
-    if cache.is_dir():
+    it complete or not at all). Its marker file is what the cache's LRU eviction dates the folder by."""
+    if (cache / MARKER).is_file():
         return cache
+    if cache.is_dir():              # links without the marker: what an eviction left; a folder of ours
+        shutil.rmtree(cache, ignore_errors=True)
     tmp = cache.with_name(f".{cache.name}.{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     build_farm(root, tmp)
+    (tmp / MARKER).write_text(f"{root}\n")
     try:
         os.rename(tmp, cache)
-    except OSError:                     # another process won the race
+    except OSError:                 # another process won the race
         shutil.rmtree(tmp, ignore_errors=True)
     return cache
 

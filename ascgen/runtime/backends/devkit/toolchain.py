@@ -191,7 +191,7 @@ def _link_lib(out: Path, root: Path) -> None:
 def installed_layout_dir(root: Path) -> Path:
     """CANN's installed header names over the tree, as links from the tree's own CMake rules (layout.py)."""
     out = devkit_layout.farm(root, config.cache_dir() / f"devkit-layout-{_tree_stamp(root)}")
-    cache_folder.touch(out / "install")      # a use of the folder (evicted whole: cache.WHOLE_FOLDERS)
+    cache_folder.touch(out / devkit_layout.MARKER)   # a use of the folder (evicted whole: cache.WHOLE_FOLDERS)
     return out
 
 
