@@ -106,3 +106,9 @@ def test_several_sources_need_exactly_one_main(tmp_path):
     b.write_text("int main() { return 1; }\n")
     r = ascgen("run", str(a), str(b))
     assert r.returncode == 2 and "main() is defined in several sources" in r.stderr
+
+
+def test_icpu_run_kf_takes_a_capture_less_lambda_and_a_template_instance():
+    r = ascgen("run", str(KERNELS / "icpu_callables.cpp"), "--product", "ascend910b")
+    assert r.returncode == 0, r.stderr
+    assert "bad 0" in r.stdout

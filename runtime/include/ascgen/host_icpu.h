@@ -2,6 +2,8 @@
 // AscendC::SetKernelMode. GmAlloc memory is GM registered with the core, like aclrtMalloc.
 #pragma once
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 #include "acl/acl_rt.h"
 #include "ascgen/host_launch.h"
@@ -18,5 +20,27 @@ inline void GmFree(void* ptr) { ::ascgen::acl::release(ptr); }
 inline void SetKernelMode(KernelMode /*mode*/) {}
 }  // namespace AscendC
 
+namespace ascgen::host {
+// The function pointer a launch needs from any kernel callable ICPU_RUN_KF is given: a kernel function or
+// one instance of a kernel template (`k<0>`), or a capture-less lambda wrapping one (the operator
+// repositories' UTs write `auto kernel = [](GM_ADDR x, ...) { op<T>(x, ...); };`), which unary + converts.
+template <class F, class = void>
+struct converts_to_function : std::false_type {};
+template <class F>
+struct converts_to_function<F, std::void_t<decltype(+std::declval<F&>())>> : std::true_type {};
+
+template <class F>
+auto kernel_pointer(F& kernel) {
+    if constexpr (std::is_function_v<F>) {
+        return &kernel;
+    } else {
+        static_assert(converts_to_function<F>::value,
+                      "ICPU_RUN_KF: a lambda kernel must capture nothing (a launch calls a plain function)");
+        return +kernel;
+    }
+}
+}  // namespace ascgen::host
+
 // ICPU_RUN_KF(kernel, blockDim, args...): run `kernel` on blockDim emulated blocks.
-#define ICPU_RUN_KF(func, blockDim, ...) ::ascgen::host::launch(&func, #func, (blockDim))(__VA_ARGS__)
+#define ICPU_RUN_KF(func, blockDim, ...) \
+    ::ascgen::host::launch(::ascgen::host::kernel_pointer(func), #func, (blockDim))(__VA_ARGS__)
