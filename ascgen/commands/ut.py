@@ -45,16 +45,21 @@ def _file_of(p: plans.Plan) -> str:
     return files[0] if len(files) == 1 else ",".join(files)
 
 
+def _chosen(case: str, globs) -> bool:
+    return not globs or any(fnmatch.fnmatchcase(case, g) for g in globs)
+
+
 def _program_cases(p, args, procs, emit) -> list:
     """Build one UT program, then run each of its cases; every case found becomes one Case."""
     scratch = Scratch(p.rule, args.python)
     repo, file = p.rule.repository.name, _file_of(p)
     try:
         cases, status, reason, seconds = runner.list_cases(p, scratch, procs, args.backend)
-        if cases is None:
-            return [emit(runner.Case(repo, p.rule.op, file, p.product, "*", status, reason, seconds))]
         globs = [g for g in (args.filter or "").split(":") if g]
-        cases = [c for c in cases if not globs or any(fnmatch.fnmatchcase(c, g) for g in globs)]
+        if cases is None:               # each case the sources declare gets the build's verdict
+            names = [c for c in runner.declared_cases(p.tests) if _chosen(c, globs)] or ["*"]
+            return [emit(runner.Case(repo, p.rule.op, file, p.product, n, status, reason, 0.0)) for n in names]
+        cases = [c for c in cases if _chosen(c, globs)]
 
         def one(test):
             start = time.monotonic()

@@ -156,6 +156,19 @@ def parse_list(stdout: str) -> list[str]:
     return tests
 
 
+_TEST_MACRO = re.compile(r"^\s*TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+
+
+def declared_cases(tests) -> list[str]:
+    """Suite.Name of every TEST / TEST_F / TEST_P written in the sources (comments skipped): the cases a
+    program that does not build would have run (a TEST_P counts once)."""
+    from ascgen.source.signature import strip_comments
+    names = []
+    for path in tests:
+        names += [f"{a}.{b}" for a, b in _TEST_MACRO.findall(strip_comments(path.read_text(errors="replace")))]
+    return list(dict.fromkeys(names))
+
+
 def list_cases(plan: Plan, scratch: Scratch, procs: Processes, backend: str = "devkit") -> tuple[list[str] | None, str, str, float]:
     """(cases, status, reason, seconds): cases None when the program did not build or list."""
     cwd, log = scratch.case_dir()
