@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -55,7 +56,7 @@ def _program_cases(p, args, procs, emit) -> list:
     repo, file = p.rule.repository.name, _file_of(p)
     try:
         cases, status, reason, seconds = runner.list_cases(p, scratch, procs, args.backend)
-        globs = [g for g in (args.filter or "").split(":") if g]
+        globs = _globs(args.filter)
         if cases is None:               # each case the sources declare gets the build's verdict
             names = [c for c in runner.declared_cases(p.tests) if _chosen(c, globs)] or ["*"]
             return [emit(runner.Case(repo, p.rule.op, file, p.product, n, status, reason, 0.0)) for n in names]
@@ -79,6 +80,37 @@ def _program_cases(p, args, procs, emit) -> list:
         scratch.close()
 
 
+def _product(soc, conv) -> str:
+    """The product of a soc; the soc itself when it is no product (reported as unsupported)."""
+    try:
+        return plans.product_of(soc, conv)
+    except plans.Unsupported:
+        return soc
+
+
+def _globs(text) -> list[str]:
+    return [g for g in (text or "").split(":") if g]
+
+
+def _unplanned(rule, soc, conv, exc, filter_text, emit) -> None:
+    """A rule that cannot become a program: each case its sources declare gets the reason."""
+    status = "unsupported" if isinstance(exc, plans.Unsupported) else "error"
+    product = _product(soc, conv)
+    try:
+        tests = plans.test_sources(rule, soc)
+    except (OSError, SpecError):
+        tests = []
+    file = ",".join(t.relative_to(rule.repository).as_posix() for t in tests) or rule.where
+    reason = str(exc)
+    if conv.optional_name and soc == rule.op:
+        reason += (f" ({rule.where}: the op name starts with 'ascend', so this repository's {cmake.RULE_NAME} "
+                   "takes it for the socs; its own build skips this rule too)")
+    globs = _globs(filter_text)
+    names = runner.declared_cases(tests) or ["*"]
+    for name in [n for n in names if n == "*" or _chosen(n, globs)]:
+        emit(runner.Case(rule.repository.name, rule.op, file, product, name, status, reason, 0.0))
+
+
 def run(args) -> int:
     if args.jobs < 1:
         raise SpecError(f"--jobs must be a positive integer; got {args.jobs}")
@@ -95,7 +127,7 @@ def run(args) -> int:
     if not rules and not problems:
         raise SpecError(f"{', '.join(args.paths)}: no kernel UT rules ({cmake.RULE_NAME} in a CMakeLists.txt) found")
     done: list = []
-    lock = __import__("threading").Lock()
+    lock = threading.Lock()
 
     def emit(case):
         with lock:
@@ -107,21 +139,21 @@ def run(args) -> int:
         for rule in rules:
             conv = cmake.convention(rule.repository)
             for soc in rule.socs:
+                if wanted and _product(soc, conv) != wanted:
+                    continue
                 try:
                     p = plans.plan(rule, soc, conv)
                 except (plans.Unsupported, SpecError) as exc:
-                    status = "unsupported" if isinstance(exc, plans.Unsupported) else "error"
-                    product = plans.product_of(soc, conv) if status == "error" else soc
-                    if wanted in (None, product):
-                        emit(runner.Case(rule.repository.name, rule.op, rule.where, product, "*", status, str(exc), 0.0))
+                    _unplanned(rule, soc, conv, exc, args.filter, emit)
                     continue
-                if wanted in (None, p.product):
-                    _program_cases(p, args, procs, emit)
+                _program_cases(p, args, procs, emit)
     except KeyboardInterrupt:
         procs.kill_all()
         report.print_summary(done, interrupted=True)
         return 130
     report.print_summary(done)
     if not done and not problems:
-        raise SpecError(f"no case matched (--product {args.product}, --filter {args.filter})")
+        chosen = " and ".join(f for f in (args.product and f"--product {args.product}",
+                                          args.filter and f"--filter {args.filter}") if f)
+        raise SpecError(f"no case matched{' ' + chosen if chosen else ''} under {', '.join(args.paths)}")
     return 1 if problems or any(c.status in FAILING for c in done) else 0

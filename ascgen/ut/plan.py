@@ -156,6 +156,11 @@ def main_source() -> Path:
     return _cached_text("main", "ascgen_ut_main.cpp", GTEST_MAIN)
 
 
+def test_sources(rule: cmake.Rule, soc: str) -> list[Path]:
+    """The rule's test sources for a soc (also for reporting the cases of a rule that cannot be planned)."""
+    return _tests(rule, target_dir(rule.repository, soc))
+
+
 def _tests(rule: cmake.Rule, target: str) -> list[Path]:
     pattern = f"test_{rule.op}*.cpp"
     folders = [rule.ut_dir / target] if (target and rule.multi_kernel) else \
