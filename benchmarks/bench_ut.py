@@ -72,7 +72,8 @@ def sweep(ops, args) -> tuple[list[dict], list[dict]]:
                 pass
         cases += got
         case_s = sum(c["seconds"] for c in got if c["test"] != "*")     # 0 for cases that never ran
-        runs.append({"op": str(op), "wall": wall, "cases": len(got), "build": wall - case_s,
+        ran = sum(1 for c in got if c["seconds"] > 0 and c["test"] != "*")
+        runs.append({"op": str(op), "wall": wall, "cases": len(got), "ran": ran, "build": wall - case_s,
                      "stderr": proc.stderr.strip().splitlines()[-1:] if proc.stderr.strip() else []})
         print(f"[{i + 1}/{len(ops)}] {op.name}: {len(got)} case(s) in {wall:.0f} s "
               f"({dict(Counter(c['status'] for c in got))})", file=sys.stderr, flush=True)
@@ -87,7 +88,7 @@ def expand(cases, roots) -> list[dict]:
         root = roots.get(c["repository"])
         files = [root / f for f in c["file"].split(",")] if root else []
         names = declared_cases([f for f in files if f.is_file()]) if c["test"] == "*" and files else []
-        out += [dict(c, test=n) for n in names] if names else [c]
+        out += [dict(c, test=n, seconds=0.0) for n in names] if names else [c]
     return out
 
 
@@ -140,7 +141,7 @@ def main() -> int:
     if args.out and not args.report:
         args.out.write_text(json.dumps({"cases": cases, "runs": runs}, indent=1))
     timed = [c["seconds"] for c in cases if c["seconds"] > 0 and c["test"] != "*"]
-    builds = [r["build"] for r in runs if "build" in r and r["cases"]]
+    builds = [r["build"] for r in runs if r.get("ran")]          # ops whose program built and ran
     print(f"\nops swept: {sum(1 for r in runs if 'wall' in r)} of {len(ops)} "
           f"(every {args.every}; {sum(1 for r in runs if 'skipped' in r)} not started: time budget)")
     print(table(cases))
@@ -153,7 +154,7 @@ def main() -> int:
     if timed:
         print(f"\nmedian seconds per case, build cached: {statistics.median(timed):.2f} s over {len(timed)} case(s)")
     if builds:
-        print(f"cold build + listing per op (precompiled library header warm): first {builds[0]:.0f} s, "
+        print(f"cold build + listing per op that built (precompiled library header warm): first {builds[0]:.0f} s, "
               f"median {statistics.median(builds):.0f} s over {len(builds)} op(s)")
     return 0
 

@@ -88,6 +88,14 @@ def _product(soc, conv) -> str:
         return soc
 
 
+def _soc_of(product: str, conv) -> str:
+    """A soc name for a product, preferring the repository's own full names (cmake/ lists)."""
+    for full in conv.full_soc.values():
+        if _product(full, conv) == product:
+            return full
+    return products.get(product).soc_versions[0]
+
+
 def _globs(text) -> list[str]:
     return [g for g in (text or "").split(":") if g]
 
@@ -139,6 +147,13 @@ def run(args) -> int:
         for rule in rules:
             conv = cmake.convention(rule.repository)
             for soc in rule.socs:
+                if soc.startswith("${"):       # the soc the build is configured with (${ASCEND_COMPUTE_UNIT})
+                    if not wanted:
+                        _unplanned(rule, soc, conv, plans.Unsupported(
+                            f"the rule's socs are {soc}, the soc a build is configured for; pass --product P "
+                            "to run it for one"), args.filter, emit)
+                        continue
+                    soc = _soc_of(wanted, conv)
                 if wanted and _product(soc, conv) != wanted:
                     continue
                 try:

@@ -11,7 +11,8 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops); CANN
   installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are what ascgen itself provides;
 * `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
-  (`_tiling_def.h`, `_tiling.h`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
+  (`_tiling_def.h`, `_tiling.h`), else the header the definition includes for the op's whole category
+  (`if(${opCategory} STREQUAL "foreach") ... -include ${foreachTilingFile}`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
 * the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
   "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
   `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
@@ -81,7 +82,8 @@ BINARY_DIR = "\x01BINARY\x01"          # stands for the build folder until it is
 
 @functools.lru_cache(maxsize=16)
 def _root_variables(root: Path) -> tuple:
-    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR}
+    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR,
+                 "CMAKE_CURRENT_SOURCE_DIR": str(root)}         # for the top CMakeLists.txt
     for path in [root / "CMakeLists.txt", *sorted((root / "cmake").rglob("*.cmake"))]:
         if path.is_file():
             variables = cmake.set_variables(cmake.strip_comments(path.read_text(errors="replace")), variables)
@@ -173,11 +175,29 @@ def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
     return any(re.search(rf'#\s*include\s*[<"][^">]*\b{name}[">]', t.read_text(errors="replace")) for t in tests)
 
 
-def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str) -> Path:
+def category_header(rule: cmake.Rule, variables: dict) -> Path | None:
+    """The header the definition force-includes for a whole category (ops-nn: `if(${opCategory} STREQUAL
+    "foreach") set(compileOptions -include ${foreachTilingFile})`, the variable set in the definition)."""
+    definition = _definition_text(rule.repository)
+    for m in re.finditer(r'if\s*\(\s*"?\$\{opCategory\}"?\s+STREQUAL\s+"(\w+)"\s*\)\s*'
+                         r'set\s*\(\s*\w+\s+-include\s+"?\$\{(\w+)\}"?\s*\)', definition):
+        if m.group(1) != rule.category:
+            continue
+        local = cmake.set_variables(definition, variables)
+        path = _resolved(local.get(m.group(2), ""), local)
+        if path and Path(path).is_file():
+            return Path(path)
+    return None
+
+
+def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str, variables: dict) -> Path:
     for suffix in conv.tiling_headers:
         candidate = rule.ut_dir / f"{rule.op}{suffix}"
         if candidate.is_file():
             return candidate
+    shared = category_header(rule, variables)
+    if shared:
+        return shared
     from ascgen.source import op_tiling     # the generator of <op>_tiling_data.h (ascgen/source)
     devkit = config.asc_devkit()
     if devkit is None:
@@ -265,7 +285,7 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     defines.update({"UT_SOC_VERSION": '"' + full.replace("ascend", "Ascend") + '"', "__CCE_KT_TEST__": "1"})
     if conv.kernelut:
         defines["KERNELUT"] = "1"
-    forced = [tiling_header(rule, conv, product)]
+    forced = [tiling_header(rule, conv, product, variables)]
     ut_folders = [d for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
     helpers = helper_sources([*tests, *kernels], ut_folders)
     return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags)
