@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ascgen import cli
+from ascgen import cli, config
 from tests.paths import REPO
 from tests.ut import synthetic
 from tests.ut.test_scratch import tree_digest
@@ -46,7 +46,13 @@ def test_every_case_gets_its_verdict_and_the_checkout_is_untouched(repo):
     assert tree_digest(repo) == before
 
 
+def _modules() -> set:
+    return set(config.cache_dir().rglob("*.so"))
+
+
 def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
+    """Runs after the test above: the program is cached, so nothing is rebuilt either."""
+    built = _modules()
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "ascgen", "ut", str(repo / "cat" / "add_one"), "--backend",
                              "builtin", "--filter", "AddOneTest.[rh]a*", "--time-limit", "30"], cwd=REPO, env=env,
@@ -59,6 +65,7 @@ def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
     assert first.startswith("passed-ran") and "AddOneTest.hang" not in out
     assert "interrupted" in err and "1 case(s): 1 passed-ran" in err
     assert list(tmp_path.iterdir()) == []             # the scratch tree is gone: its case was killed first
+    assert _modules() == built                        # the second ascgen ut of the op did not rebuild
 
 
 def test_a_folder_without_uts_is_one_clear_line(repo, capsys):
