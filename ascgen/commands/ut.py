@@ -12,7 +12,6 @@ import fnmatch
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ascgen import config, products
@@ -62,20 +61,17 @@ def _program_cases(p, args, procs, emit) -> list:
             return [emit(runner.Case(repo, p.rule.op, file, p.product, n, status, reason, 0.0)) for n in names]
         cases = [c for c in cases if _chosen(c, globs)]
 
-        def one(test):
-            start = time.monotonic()
-            status, reason = runner.run_case(p, test, scratch, procs, args.time_limit, args.backend)
+        def done(test, status, reason, seconds):
             if procs.stopping:          # killed by Ctrl-C: not a verdict
                 raise KeyboardInterrupt
-            return emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, time.monotonic() - start))
-        pool = ThreadPoolExecutor(max_workers=args.jobs)
+            results.append(emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, seconds)))
+        results: list = []
         try:
-            return list(pool.map(one, cases))
+            runner.run_cases(p, cases, scratch, procs, args.time_limit, args.backend, args.jobs, done)
         except KeyboardInterrupt:
-            procs.kill_all()            # before waiting for the threads: each waits on its child
+            procs.kill_all()
             raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        return results
     finally:
         scratch.close()
 
