@@ -104,7 +104,8 @@ def _unplanned(rule, soc, conv, exc, filter_text, emit) -> None:
         tests = plans.test_sources(rule, soc)
     except (OSError, SpecError):
         tests = []
-    file = ",".join(t.relative_to(rule.repository).as_posix() for t in tests) or rule.where
+    file = ",".join(t.relative_to(rule.repository).as_posix() for t in tests) or \
+        Path(rule.where).relative_to(rule.repository).as_posix()
     reason = str(exc)
     if conv.optional_name and soc == rule.op:
         reason += (f" ({rule.where}: the op name starts with 'ascend', so this repository's {cmake.RULE_NAME} "

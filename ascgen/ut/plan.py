@@ -226,21 +226,27 @@ def _cached_text(kind: str, name: str, text: str) -> Path:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
 
-def helper_sources(sources: list[Path], folders: list[Path]) -> list[Path]:
-    """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` that the
-    sources (or the helpers found so far) include, in the UT folders (tests/ut/op_kernel/data_utils.cpp for
-    data_utils.h). Sources defining main() are never taken."""
-    found, todo = [], list(sources)
+def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Path]) -> list[Path]:
+    """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` in the UT
+    folders that the sources include, directly or through the test headers (headers under `tests_root`,
+    followed; tests/ut/op_kernel/data_utils.cpp for data_utils.h). Sources defining main() are never taken."""
+    found, todo, seen = [], list(sources), set(sources)
     while todo:
-        text = todo.pop().read_text(errors="replace")
-        for name in _INCLUDE.findall(text):
-            stem = Path(name).stem
-            for folder in folders:
-                cpp = folder / f"{stem}.cpp"
-                if (folder / name).is_file() and cpp.is_file() and cpp not in found and cpp not in sources:
-                    if not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
-                        found.append(cpp)
-                        todo.append(cpp)
+        current = todo.pop()
+        for name in _INCLUDE.findall(current.read_text(errors="replace")):
+            for folder in (current.parent, *folders):
+                header = (folder / name).resolve()
+                if not header.is_file():
+                    continue
+                if header not in seen and any(header.is_relative_to(t) for t in tests_root):
+                    seen.add(header)
+                    todo.append(header)
+                cpp = header.with_suffix(".cpp")
+                if header.parent in folders and cpp.is_file() and cpp not in found and cpp not in sources \
+                        and not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
+                    found.append(cpp)
+                    todo.append(cpp)
+                break
     return found
 
 
@@ -286,6 +292,7 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     if conv.kernelut:
         defines["KERNELUT"] = "1"
     forced = [tiling_header(rule, conv, product, variables)]
-    ut_folders = [d for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
-    helpers = helper_sources([*tests, *kernels], ut_folders)
+    ut_folders = [d.resolve() for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
+    helpers = helper_sources([*tests, *kernels], ut_folders, [rule.repository.resolve() / "tests",
+                                                              rule.op_dir.parent.resolve()])
     return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags)
