@@ -92,7 +92,10 @@ def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
         src.write_text(f'{wrapper.line_directive(filename)}\n{text}')
         if os.path.isabs(filename):
             flags.append(f"-iquote{Path(filename).parent}")
-        proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, timeout=300)
+        # errors="replace": the text of the headers is kept, and not every one is UTF-8 (the operator
+        # repositories' and the library's comments include GBK)
+        proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, errors="replace",
+                              timeout=300)
     if proc.returncode != 0:
         lines = [ln for ln in proc.stderr.splitlines() if ln.strip()][:build.DIAGNOSTIC_LINES]
         raise CompileError(f"preprocessing {filename} failed:\n" + "\n".join("  " + ln for ln in lines))

@@ -205,8 +205,9 @@ class Module:
         self.kernel_type_override = kernel_type
         self.is_program = host_main
         self._analysis_dirs = self.backend.analysis_include_dirs()
+        analysis_defines = {**self.backend.analysis_defines(self.product), **self.defines}
         try:
-            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), self.defines)
+            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), analysis_defines)
         except CompileError as exc:
             self._raise_hinted(exc, text, name)
             raise
@@ -214,7 +215,7 @@ class Module:
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
         self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self._analysis_path(),
-                                                    self.defines) for s in self.extra_sources]
+                                                    analysis_defines) for s in self.extra_sources]
         self.backend.check_source(self)
         self._kernels: dict[str, KernelInfo] = {}
         self._lock = threading.Lock()
@@ -330,8 +331,11 @@ class Module:
                             "is kernel_operator.h included?") from exc
 
     def task(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
-             tiling_key: int | None = None) -> BoundTask:
-        """Bind `args` to kernel `name` and return the Task (for SuperKernel.add and launch)."""
+             tiling_key: int | None = None, extra_buffers=()) -> BoundTask:
+        """Bind `args` to kernel `name` and return the Task (for SuperKernel.add and launch).
+        `extra_buffers`: arrays (a sequence, or a dict name -> array) the kernel reaches only through
+        addresses stored in its arguments (a TensorList's ListTensorDesc, a pointer table): registered as GM
+        of the launch, so their accesses are checked and race-recorded like an argument's."""
         core = _core()
         info = self._kernel_info(name)
         if tiling_key is not None:
@@ -345,6 +349,7 @@ class Module:
         bound = binding.bind(name, info.params, list(info.kinds), args, getattr(info.kernel, "gm_casts", ()))
         for pname, arr in self.backend.hidden_buffers(self, info):
             binding.append_buffer(bound, pname, arr)
+        extras = _extra_buffers(name, extra_buffers, bound.buffers)
         n = len(bound.slots)
         slots = _ffi().new("uint64_t[]", max(n, 1))
         argv = _ffi().new("void*[]", max(n, 1))
@@ -355,22 +360,27 @@ class Module:
                          uses_wait=self.info.uses_wait, uses_set=self.info.uses_set,
                          uses_sync_all=self.info.uses_sync_all, source=self.source)
         buffers = tuple(core.GmBuffer(name=pname, address=arr.ctypes.data, nbytes=arr.nbytes,
-                                      dtype=arr.dtype.name) for pname, arr in bound.buffers)
-        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, self), tuple(bound.readonly), slots,
-                         tuple(bound.pointers))
+                                      dtype=arr.dtype.name) for pname, arr in [*bound.buffers, *extras])
+        return BoundTask(task, buffers, (slots, argv, *bound.keepalive, *(a for _, a in extras), self),
+                         tuple(bound.readonly), slots, tuple(bound.pointers))
 
     def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
                time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
-               isolated: bool = False, timeline: bool = False, tiling_key: int | None = None):
+               isolated: bool = False, timeline: bool = False, tiling_key: int | None = None, extra_buffers=()):
         """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
-        `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py)."""
+        `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py).
+        `extra_buffers`: GM the kernel reaches through addresses in its arguments (see task())."""
         time_limit_s = limits.time_limit(time_limit_s)
+        if isolated and len(extra_buffers):
+            raise SpecError(f"{name}: extra_buffers cannot be used with isolated=True: the addresses stored in "
+                            "the kernel's descriptors are this process's, and the isolated worker runs on copies")
         if isolated:
             from ascgen.runtime import isolate
             return isolate.launch(self, name, block_dim, args, kernel_type=kernel_type, time_limit_s=time_limit_s,
                                   tiling_key=tiling_key)
         core = _core()
-        bound = self.task(name, block_dim, *args, kernel_type=kernel_type, tiling_key=tiling_key)
+        bound = self.task(name, block_dim, *args, kernel_type=kernel_type, tiling_key=tiling_key,
+                          extra_buffers=extra_buffers)
         with gm_guard.guarded([bound]) as guard:
             request = core.RunRequest(product=self.product, tasks=(bound.task,), buffers=guard.buffers(bound.buffers),
                                       detect_races=detect_races, schedule_seed=schedule_seed,
@@ -387,3 +397,24 @@ class Module:
 
     def __repr__(self) -> str:
         return f"<ascgen Module {self.source} on {self.product.id} ({self.backend.name}): {', '.join(self.kernels)}>"
+
+
+def _extra_buffers(kernel: str, extra, arg_buffers) -> list:
+    """(name, array) of Module.task's extra_buffers, checked: C-contiguous numpy arrays, none overlapping
+    another buffer of the launch (the core registers each as one allocation)."""
+    import numpy as np
+    items = list(extra.items()) if isinstance(extra, dict) else [(f"extra_buffers[{i}]", a) for i, a in enumerate(extra)]
+    out = []
+    spans = [(a.ctypes.data, a.ctypes.data + a.nbytes, n) for n, a in arg_buffers]
+    for bname, arr in items:
+        if not isinstance(arr, np.ndarray) or not arr.flags.c_contiguous or arr.nbytes == 0:
+            raise SpecError(f"{kernel}: {bname} must be a non-empty C-contiguous numpy array; got "
+                            f"{type(arr).__name__}{'' if not isinstance(arr, np.ndarray) else ' ' + str(arr.shape)}")
+        lo, hi = arr.ctypes.data, arr.ctypes.data + arr.nbytes
+        for s_lo, s_hi, other in spans:
+            if lo < s_hi and s_lo < hi:
+                raise SpecError(f"{kernel}: {bname} overlaps {other}, already a GM buffer of this launch; pass "
+                                "each array once")
+        spans.append((lo, hi, str(bname)))
+        out.append((str(bname), arr))
+    return out

@@ -15,6 +15,7 @@ from tests import devkit_tree
 # One kernel per macro family. The tiling struct holds a scale and a bias; TILING_KEY_IS picks the formula.
 KERNEL = r"""
 #include "kernel_operator.h"
+#include "op_header.h"
 using namespace AscendC;
 
 struct OpTiling {
@@ -24,7 +25,7 @@ struct OpTiling {
     uint32_t pad;
 };
 
-// out = x * scale (key 1), x + bias (key 2), x * scale + bias (keys 3 or 4: TILING_KEY_LIST)
+// out = x * scale (key 1), x + bias (key 2), x * scale + bias (keys 3 or 4: TILING_KEY_LIST), 2x (key 5)
 __aicore__ inline void Compute(GM_ADDR x, GM_ADDR out, float scale, float bias, uint32_t n) {
     GlobalTensor<float> xg, og;
     xg.SetGlobalBuffer((__gm__ float*)x, n);
@@ -37,6 +38,8 @@ __aicore__ inline void Compute(GM_ADDR x, GM_ADDR out, float scale, float bias, 
             v = v + bias;
         } else if (TILING_KEY_LIST(3, 4)) {
             v = v * scale + bias;
+        } else if (TILING_KEY_IS(5)) {
+            v = Twice(v);
         } else {
             v = -1.0f;
         }
@@ -60,6 +63,36 @@ extern "C" __global__ __aicore__ void by_pointer(GM_ADDR x, GM_ADDR out, GM_ADDR
     Compute(x, out, t->scale, t->bias, t->n);
 }
 
+// GM reached only through a pointer table (as a TensorList's descriptor holds its tensors' addresses):
+// out = *table[0] + *table[1], 64 floats.
+extern "C" __global__ __aicore__ void by_table(GM_ADDR table, GM_ADDR out) {
+    GlobalTensor<uint64_t> t;
+    t.SetGlobalBuffer((__gm__ uint64_t*)table, 2);
+    GlobalTensor<float> a, b, o;
+    a.SetGlobalBuffer((__gm__ float*)t.GetValue(0), 64);
+    b.SetGlobalBuffer((__gm__ float*)t.GetValue(1), 64);
+    o.SetGlobalBuffer((__gm__ float*)out, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 3 * 64 * sizeof(float));
+    LocalTensor<float> x = buf.Get<float>();
+    LocalTensor<float> y = x[64];
+    LocalTensor<float> z = x[128];
+    DataCopy(x, a, 64);
+    DataCopy(y, b, 64);
+    PipeBarrier<PIPE_ALL>();
+    Add(z, x, y, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(o, z, 64);
+}
+
+// A template kernel as the ASCENDC_TPL_* ops write them; the UTs launch an instance explicitly.
+template <uint64_t SCALE>
+__global__ __aicore__ void tpl_scale(GM_ADDR x, GM_ADDR out, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(OpTiling, t, tiling);
+    Compute(x, out, float(SCALE), t.bias, t.n);
+}
+
 extern "C" __global__ __aicore__ void by_member(GM_ADDR x, GM_ADDR out, GM_ADDR tiling) {
     GET_TILING_DATA_MEMBER(OpTiling, scale, scale, tiling);
     GET_TILING_DATA_MEMBER(OpTiling, bias, bias, tiling);
@@ -79,20 +112,66 @@ def _tiling(n=N, scale=3.0, bias=0.5) -> np.ndarray:
     return t
 
 
+# The op's own header: a GBK comment (not UTF-8), the library's template-argument header by its installed
+# name, a library header by its installed impl/<arch> name, and the ASCENDC_TPL declarations.
+OP_HEADER = """#pragma once
+// 模板参数
+#include "ascendc/host_api/tiling/template_argument.h"
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"
+ASCENDC_TPL_ARGS_DECL(OpConventions, ASCENDC_TPL_UINT_DECL(SCALE, 2, ASCENDC_TPL_UI_LIST, 1, 3));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(SCALE, ASCENDC_TPL_UI_LIST, 1, 3)));
+// the device compiler's spellings of the library's types and of an inline function
+static_assert(std::is_same<__bf16, bfloat16_t>::value && std::is_same<float16_t, half>::value, "bisheng types");
+__aicore__ __forceinline__ float Twice(float v) { return v * 2.0f; }
+"""
+
+
 @pytest.fixture(scope="module")
-def module():
+def module(tmp_path_factory):
     devkit_tree.require()
-    return load(KERNEL, "ascend910b", backend="devkit", filename="op_conventions.cpp")
+    folder = tmp_path_factory.mktemp("op")
+    (folder / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
+    (folder / "op_conventions.cpp").write_text(KERNEL)
+    return load(folder / "op_conventions.cpp", "ascend910b", backend="devkit", instances=["tpl_scale<3>"])
 
 
 @pytest.mark.parametrize("kernel", ["by_default", "with_struct", "by_pointer", "by_member"])
-@pytest.mark.parametrize("key", [1, 2, 3, 4, 9])
+@pytest.mark.parametrize("key", [1, 2, 3, 4, 5, 9])
 def test_each_tiling_macro_reads_the_struct_and_tiling_key_is_picks_the_branch(module, kernel, key):
     x = np.linspace(-2, 2, N, dtype=np.float32)
     out = np.zeros(N, np.float32)
     module.launch(kernel, 2, x, out, _tiling(), tiling_key=key)
-    want = {1: x * 3.0, 2: x + 0.5, 3: x * 3.0 + 0.5, 4: x * 3.0 + 0.5}.get(key, np.full(N, -1.0, np.float32))
+    want = {1: x * 3.0, 2: x + 0.5, 3: x * 3.0 + 0.5, 4: x * 3.0 + 0.5, 5: x * 2.0}.get(key, np.full(N, -1.0, np.float32))
     np.testing.assert_array_equal(out, want.astype(np.float32))
+
+
+def test_a_template_kernel_of_the_tpl_convention_runs_as_its_instance(module):
+    x = np.linspace(-2, 2, N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    module.launch("tpl_scale<3>", 1, x, out, _tiling(), tiling_key=4)
+    np.testing.assert_array_equal(out, (x * 3.0 + 0.5).astype(np.float32))
+
+
+def test_gm_reached_through_a_pointer_table_is_registered_with_extra_buffers(module):
+    a = np.arange(64, dtype=np.float32)
+    b = np.full(64, 0.25, np.float32)
+    table = np.array([a.ctypes.data, b.ctypes.data], np.uint64)
+    out = np.zeros(64, np.float32)
+    with pytest.raises(KernelMemoryError):          # unregistered: the DMA's GM check refuses it
+        module.launch("by_table", 1, table, out)
+    module.launch("by_table", 1, table, out, extra_buffers={"a": a, "b": b})
+    np.testing.assert_array_equal(out, a + b)
+
+
+def test_extra_buffers_are_checked():
+    from ascgen.errors import SpecError
+    from ascgen.runtime.module import _extra_buffers
+    x = np.zeros(8, np.float32)
+    with pytest.raises(SpecError, match="C-contiguous"):
+        _extra_buffers("k", [x[::2]], [])
+    with pytest.raises(SpecError, match="overlaps out"):
+        _extra_buffers("k", {"view": x[2:]}, [("out", x)])
+    assert [n for n, _ in _extra_buffers("k", [np.ones(2), np.ones(3)], [])] == ["extra_buffers[0]", "extra_buffers[1]"]
 
 
 def test_a_tiling_argument_too_short_for_the_struct_is_a_memory_error_at_the_macro(module):
@@ -129,8 +208,53 @@ def test_icpu_set_tiling_key_selects_the_branch_of_each_icpu_run_kf(tmp_path, ca
     devkit_tree.require()
     src = tmp_path / "icpu_key.cpp"
     src.write_text(PROGRAM)
+    (tmp_path / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
     program = run_cmd.load_program(src, "ascend910b", backend="devkit")
     assert run_cmd.run_program(program) == 0
     out = capfd.readouterr().out
     assert "key 2: 100 101 102 103 104 105 106 107" in out
     assert "key 1: 0 2 4 6 8 10 12 14" in out
+
+
+# The source analysis reads what the build reads (no compile: preprocessing only).
+ANALYSED = r"""
+#include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "op_header.h"
+#include "impl/adv_api/detail/activation/swish/swish_common_impl.h"
+#if defined(ASCENDC_CPU_DEBUG) && __NPU_ARCH__ == 2201
+extern "C" __global__ __aicore__ void seen_by_the_build(GM_ADDR x) {}
+#endif
+"""
+
+
+def test_the_source_analysis_uses_the_builds_folders_and_macros_and_reads_any_encoding(tmp_path):
+    devkit_tree.require()
+    from ascgen.runtime import analysis
+    from ascgen.runtime.backends.devkit.backend import DevkitBackend
+    (tmp_path / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
+    src = tmp_path / "analysed.cpp"
+    src.write_text(ANALYSED)
+    backend = DevkitBackend()
+    info = analysis.analyse_source(ANALYSED, str(src), [tmp_path, *backend.analysis_include_dirs()],
+                                   backend.analysis_defines("ascend910b"))
+    assert [k.name for k in info.kernels] == ["seen_by_the_build"]
+
+
+def test_a_tiling_api_include_reached_through_other_folders_gets_the_host_library(tmp_path):
+    """A kernel UT includes its op_host tiling header by a relative path; that header includes
+    register/tilingdata_base.h, so the build needs the host tiling library (no compile here)."""
+    from types import SimpleNamespace
+    from ascgen.runtime.backends.devkit import host as devkit_host
+    from ascgen.runtime.backends.devkit.backend import _host_texts
+    (tmp_path / "op" / "op_host").mkdir(parents=True)
+    (tmp_path / "op" / "tests").mkdir()
+    (tmp_path / "op" / "op_host" / "x_tiling.h").write_text('#pragma once\n#include "x_tiling_def.h"\n')
+    (tmp_path / "op" / "op_host" / "x_tiling_def.h").write_text('#include "register/tilingdata_base.h"\n')
+    test = tmp_path / "op" / "tests" / "test_x.cpp"
+    test.write_text('#include "tikicpulib.h"\n#include "../op_host/x_tiling.h"\nint main() { return 0; }\n')
+    module = SimpleNamespace(text=test.read_text(), source=str(test), include_dirs=[])
+    assert devkit_host.needs_host(_host_texts(module, []))
+    module = SimpleNamespace(text='#include "tikicpulib.h"\nint main() { return 0; }\n', source=str(test),
+                             include_dirs=[])
+    assert not devkit_host.needs_host(_host_texts(module, []))

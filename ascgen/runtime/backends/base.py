@@ -32,6 +32,11 @@ class Backend:
         """Folders the source analysis needs after the user's (stand-ins), which the build does not get."""
         return []
 
+    def analysis_defines(self, product) -> dict:
+        """Macros the build defines for this backend, which the source analysis must see too (the same `#if`
+        branches), plus any the analysis alone needs."""
+        return {}
+
     def check_source(self, module) -> None:
         """Refuse, after the analysis, what this backend is known to run wrongly (CompileError at the line)."""
 

@@ -5,6 +5,7 @@ runs every core in its own copy of the module (runtime/devkit/include/ascgen_dev
 from __future__ import annotations
 
 import ctypes
+import re
 import tempfile
 from pathlib import Path
 
@@ -100,7 +101,19 @@ class DevkitBackend(Backend):
         # build uses the real ones), found first.
         # Last, the tree's include folder: the headers only the library has (c_api/asc_simd.h,
         # tensor_api/tensor.h), which the builtin headers the analysis reads do not stand in for.
-        return [devkit_host.analysis_dir(), devkit.tiling_dir(self.root), self.root / "include", self.root]
+        # Then the build's own folders (the library's, CANN's installed layout), so a library header the
+        # builtin ones do not stand in for (kernel_operator_list_tensor_intf.h, kernel_macros.h) is found
+        # where the build finds it.
+        return [devkit_host.analysis_dir(), devkit.tiling_dir(self.root), self.root / "include", self.root,
+                *devkit.include_dirs(self.root)]
+
+    def analysis_defines(self, product) -> dict:
+        # The build's macros (ASCENDC_CPU_DEBUG, __NPU_ARCH__...), and __ASCENDC_INCLUDE_INTERNAL_HEADERS__:
+        # without it the library's internal headers issue a `#pragma message( \` continued on the next line,
+        # on which GCC 12's -fdirectives-only stops with an internal compiler error ("unspellable token
+        # PRAGMA_EOL"). The analysis keeps only the user's text, so that branch of the library's is moot.
+        build_defines = {k: v for k, v in devkit.defines(products.get(product)).items() if k != "ASCGEN_DEVKIT_STAMP"}
+        return {**build_defines, "__ASCENDC_INCLUDE_INTERNAL_HEADERS__": 1}
 
     def check_source(self, module) -> None:
         devkit.check_matmul_inputs(module.text, Path(str(module.source)).name, module.product)
@@ -154,18 +167,41 @@ class DevkitBackend(Backend):
                     "several launches), or backend='builtin'.")
 
 
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+HOST_SCAN_FILES = 400          # files read while looking for a tiling-API include (a bound, not a guess)
+
+
 def _host_texts(module, extra) -> list[str]:
-    """The program's text, its other sources and the headers beside them: where a tiling-API include can be."""
+    """The program's text, its other sources, the headers beside them, and the files they include by quoted
+    name (found beside the including file or on the module's include path), transitively: a kernel UT
+    reaches the op_host tiling header (register/tilingdata_base.h) through `#include "../../../op_host/..."`."""
     texts = [module.text]
     folders = {Path(module.source).resolve().parent} if Path(str(module.source)).is_file() else set()
+    todo: list[tuple[str, Path | None]] = [(module.text, next(iter(folders), None))]
     for s in extra:
         if isinstance(s, build.SourceText):
             texts.append(s.text)
+            todo.append((s.text, None))
         else:
-            texts.append(Path(s).read_text(errors="replace"))
+            text = Path(s).read_text(errors="replace")
+            texts.append(text)
             folders.add(Path(s).resolve().parent)
+            todo.append((text, Path(s).resolve().parent))
     for folder in folders:
         texts += [h.read_text(errors="replace") for h in sorted(folder.glob("*.h")) if h.is_file()]
+    seen: set[Path] = set()
+    while todo and len(seen) < HOST_SCAN_FILES:
+        text, here = todo.pop()
+        for name in _QUOTED_INCLUDE.findall(text):
+            for base in ([here] if here else []) + list(module.include_dirs):
+                path = (Path(base) / name).resolve()
+                if path.is_file():
+                    if path not in seen:
+                        seen.add(path)
+                        inner = path.read_text(errors="replace")
+                        texts.append(inner)
+                        todo.append((inner, path.parent))
+                    break
     return texts
 
 

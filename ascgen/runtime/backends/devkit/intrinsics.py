@@ -70,6 +70,7 @@ copy_cbuf_to_bt                cube                           I     I     I
 copy_cbuf_to_fbuf              cube                           I     I     I
 copy_cbuf_to_gm                dma                            I     I     I
 copy_cbuf_to_ubuf              dav3510/cube                   -     M     I
+copy_data_align64              dma                            M     M     M
 copy_gm_to_cbuf                dma                            I     I     I
 copy_gm_to_cbuf_align_v2       dav3510/dma                    -     -     I
 copy_gm_to_cbuf_multi_dn2nz    dav3510/cube                   -     -     I
@@ -102,6 +103,7 @@ create_ca_matrix_bf16          cube                           M     M     M
 create_cb_matrix               cube                           M     M     M
 create_cb_matrix_bf16          cube                           M     M     M
 create_cbuf_matrix             cube                           M     M     M
+create_cbuf_matrix_bf16        cube                           M     M     M
 dc_preload                     scalar                         I     I     I
 dcci                           scalar                         I     I     I
 dhistv2                        scalar                         -     -     M
@@ -114,10 +116,12 @@ get_block_idx                  scalar                         I     I     I
 get_block_num                  scalar                         I     I     I
 get_buf                        dav3510/intrinsics             -     -     I
 get_cmpmask                    cmpsel                         I     I     I
+get_coreid                     scalar                         M     M     M
 get_ctrl                       scalar                         I     I     I
 get_icache_prl_st              scalar                         M     M     M
 get_imm                        scalar                         I     P     I
 get_max_min_cnt                scalar                         M     M     M
+get_para_base                  scalar                         M     M     M
 get_pc                         scalar                         M     M     M
 get_rsvd_cnt                   rearrange                      I     I     I
 get_st_atomic_cfg              scalar                         M     M     M

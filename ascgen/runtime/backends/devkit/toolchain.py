@@ -29,6 +29,7 @@ from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, SpecError, UnsupportedProductError
 from ascgen.runtime import build
 from ascgen.runtime.backends.devkit import intrinsics as devkit_intrinsics
+from ascgen.runtime.backends.devkit import layout as devkit_layout
 from ascgen.runtime.build import cache as cache_folder
 
 # The architectures whose intrinsics the CPU model implements: the intrinsic table's columns (dav_m200: those
@@ -187,8 +188,17 @@ def _link_lib(out: Path, root: Path) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def installed_layout_dir(root: Path) -> Path:
+    """CANN's installed header names over the tree, as links from the tree's own CMake rules (layout.py)."""
+    out = devkit_layout.farm(root, config.cache_dir() / f"devkit-layout-{_tree_stamp(root)}")
+    cache_folder.touch(out / devkit_layout.MARKER)   # a use of the folder (evicted whole: cache.WHOLE_FOLDERS)
+    return out
+
+
 def include_dirs(root: Path) -> list[Path]:
-    return [model_dir(), tiling_dir(root), *(root / d for d in LIBRARY_DIRS)]
+    # the installed layout last: it only serves names the library's own folders do not have
+    return [model_dir(), tiling_dir(root), *(root / d for d in LIBRARY_DIRS),
+            *devkit_layout.include_dirs(installed_layout_dir(root))]
 
 
 # What the SuperKernel compiler defines so the library's SetNextTaskStart / WaitPreTaskEnd emit their flag

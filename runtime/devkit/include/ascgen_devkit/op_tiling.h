@@ -86,6 +86,13 @@ using ascgen_tiling_default_t = ::ascgen_devkit::NoTilingRegistered;
         ASCGEN_HERE)
 #endif
 
+// The device compiler's builtin bfloat16 is `__bf16`, and the library's bfloat16_t is that type (kernels
+// compare them with std::is_same). A macro, not a typedef: GCC 13 makes `__bf16` a builtin type of its own,
+// which is not ours; defined here, after the library's and the system's headers, so none of them sees it.
+#ifndef __bf16
+#define __bf16 bfloat16_t
+#endif
+
 // CPU-debug host API: the key TILING_KEY_IS compares with in the next ICPU_RUN_KF launches.
 #ifndef ICPU_SET_TILING_KEY
 #define ICPU_SET_TILING_KEY(key) (void)(::ascgen_tiling_key = static_cast<uint64_t>(key))

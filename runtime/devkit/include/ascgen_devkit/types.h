@@ -6,6 +6,13 @@
 #include "ascendc/half.h"
 #include "ascgen_arch.h"   // runtime/common: generated from the product table
 
+// The device compiler's own spellings, which operator kernels use: `float16_t` is half (the register API
+// kernels write RegTensor<float16_t>); `__forceinline__` an inline function. (`__bf16`: op_tiling.h.)
+using float16_t = half;
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
+
 // 8-bit and 4-bit float formats: storage only on dav_c220 (no vector instruction computes in them).
 #define ASCGEN_DEVKIT_STORAGE8(name) \
     struct name { uint8_t val; name() = default; template <class T> explicit name(T) : val(0) {} };
