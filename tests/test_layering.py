@@ -8,7 +8,8 @@ Layers, lowest first; a module may import its own package and the packages its l
     runtime     build, load, launch, SuperKernel, reports               foundation, source
     check       the static checker                                       foundation, source
     codegen     plan, placement, render, builder SuperKernels            foundation, builder, runtime
-    ut          operator repositories' kernel UTs (ascgen ut)            foundation, source, runtime
+    ut          operator repositories' kernel UTs (ascgen ut)            foundation, source, runtime, and
+                the program machinery of commands/run.py (its case server loads programs as `ascgen run` does)
     commands    cli, __main__, one module per subcommand                 anything
     pytest_plugin  fixtures and spec items for pytest                    anything but itself
 
@@ -30,7 +31,7 @@ ALLOWED = {
     "runtime": {"foundation", "source"},
     "check": {"foundation", "source"},
     "codegen": {"foundation", "builder", "runtime"},
-    "ut": {"foundation", "source", "runtime"},
+    "ut": {"foundation", "source", "runtime", "commands"},
     "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "commands"},
     "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "commands"},
 }

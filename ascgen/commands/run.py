@@ -294,6 +294,8 @@ def run(args) -> int:
     args.include_dirs = [str(Path(d).resolve()) for d in args.include_dirs]
     with _working_dir(args.cwd):
         if args.kernel:
+            if args.forced_includes or args.link_libs or args.lib_dirs:
+                raise SpecError("--include, -l and -L apply to a whole program (its main); drop --kernel or them")
             if len(args.source) > 1:
                 raise SpecError("--kernel launches a kernel of one source; give exactly one file")
             args.source = args.source[0]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import fnmatch
 import sys
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ascgen import config, products
@@ -45,33 +45,75 @@ def _file_of(p: plans.Plan) -> str:
     return files[0] if len(files) == 1 else ",".join(files)
 
 
+def _chosen(case: str, globs) -> bool:
+    return not globs or any(fnmatch.fnmatchcase(case, g) for g in globs)
+
+
 def _program_cases(p, args, procs, emit) -> list:
     """Build one UT program, then run each of its cases; every case found becomes one Case."""
     scratch = Scratch(p.rule, args.python)
     repo, file = p.rule.repository.name, _file_of(p)
     try:
         cases, status, reason, seconds = runner.list_cases(p, scratch, procs, args.backend)
-        if cases is None:
-            return [emit(runner.Case(repo, p.rule.op, file, p.product, "*", status, reason, seconds))]
-        globs = [g for g in (args.filter or "").split(":") if g]
-        cases = [c for c in cases if not globs or any(fnmatch.fnmatchcase(c, g) for g in globs)]
+        globs = _globs(args.filter)
+        if cases is None:               # each case the sources declare gets the build's verdict
+            names = [c for c in runner.declared_cases(p.tests) if _chosen(c, globs)] or ["*"]
+            return [emit(runner.Case(repo, p.rule.op, file, p.product, n, status, reason, 0.0)) for n in names]
+        cases = [c for c in cases if _chosen(c, globs)]
 
-        def one(test):
-            start = time.monotonic()
-            status, reason = runner.run_case(p, test, scratch, procs, args.time_limit, args.backend)
+        def done(test, status, reason, seconds):
             if procs.stopping:          # killed by Ctrl-C: not a verdict
                 raise KeyboardInterrupt
-            return emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, time.monotonic() - start))
-        pool = ThreadPoolExecutor(max_workers=args.jobs)
+            results.append(emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, seconds)))
+        results: list = []
         try:
-            return list(pool.map(one, cases))
+            runner.run_cases(p, cases, scratch, procs, args.time_limit, args.backend, args.jobs, done)
         except KeyboardInterrupt:
-            procs.kill_all()            # before waiting for the threads: each waits on its child
+            procs.kill_all()
             raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        return results
     finally:
         scratch.close()
+
+
+def _product(soc, conv) -> str:
+    """The product of a soc; the soc itself when it is no product (reported as unsupported)."""
+    try:
+        return plans.product_of(soc, conv)
+    except plans.Unsupported:
+        return soc
+
+
+def _soc_of(product: str, conv) -> str:
+    """A soc name for a product, preferring the repository's own full names (cmake/ lists)."""
+    for full in conv.full_soc.values():
+        if _product(full, conv) == product:
+            return full
+    return products.get(product).soc_versions[0]
+
+
+def _globs(text) -> list[str]:
+    return [g for g in (text or "").split(":") if g]
+
+
+def _unplanned(rule, soc, conv, exc, filter_text, emit) -> None:
+    """A rule that cannot become a program: each case its sources declare gets the reason."""
+    status = "unsupported" if isinstance(exc, plans.Unsupported) else "error"
+    product = _product(soc, conv)
+    try:
+        tests = plans.test_sources(rule, soc)
+    except (OSError, SpecError):
+        tests = []
+    file = ",".join(t.relative_to(rule.repository).as_posix() for t in tests) or \
+        Path(rule.where).relative_to(rule.repository).as_posix()
+    reason = str(exc)
+    if conv.optional_name and soc == rule.op:
+        reason += (f" ({rule.where}: the op name starts with 'ascend', so this repository's {cmake.RULE_NAME} "
+                   "takes it for the socs; its own build skips this rule too)")
+    globs = _globs(filter_text)
+    names = runner.declared_cases(tests) or ["*"]
+    for name in [n for n in names if n == "*" or _chosen(n, globs)]:
+        emit(runner.Case(rule.repository.name, rule.op, file, product, name, status, reason, 0.0))
 
 
 def run(args) -> int:
@@ -91,7 +133,7 @@ def run(args) -> int:
     if not rules and not problems:
         raise SpecError(f"{', '.join(args.paths)}: no kernel UT rules ({cmake.RULE_NAME} in a CMakeLists.txt) found")
     done: list = []
-    lock = __import__("threading").Lock()
+    lock = threading.Lock()
 
     def emit(case):
         with lock:
@@ -103,21 +145,28 @@ def run(args) -> int:
         for rule in rules:
             conv = cmake.convention(rule.repository)
             for soc in rule.socs:
+                if soc.startswith("${"):       # the soc the build is configured with (${ASCEND_COMPUTE_UNIT})
+                    if not wanted:
+                        _unplanned(rule, soc, conv, plans.Unsupported(
+                            f"the rule's socs are {soc}, the soc a build is configured for; pass --product P "
+                            "to run it for one"), args.filter, emit)
+                        continue
+                    soc = _soc_of(wanted, conv)
+                if wanted and _product(soc, conv) != wanted:
+                    continue
                 try:
                     p = plans.plan(rule, soc, conv)
                 except (plans.Unsupported, SpecError) as exc:
-                    status = "unsupported" if isinstance(exc, plans.Unsupported) else "error"
-                    product = plans.product_of(soc, conv) if status == "error" else soc
-                    if wanted in (None, product):
-                        emit(runner.Case(rule.repository.name, rule.op, rule.where, product, "*", status, str(exc), 0.0))
+                    _unplanned(rule, soc, conv, exc, args.filter, emit)
                     continue
-                if wanted in (None, p.product):
-                    _program_cases(p, args, procs, emit)
+                _program_cases(p, args, procs, emit)
     except KeyboardInterrupt:
         procs.kill_all()
         report.print_summary(done, interrupted=True)
         return 130
     report.print_summary(done)
     if not done and not problems:
-        raise SpecError(f"no case matched (--product {args.product}, --filter {args.filter})")
+        chosen = " and ".join(f for f in (args.product and f"--product {args.product}",
+                                          args.filter and f"--filter {args.filter}") if f)
+        raise SpecError(f"no case matched{' ' + chosen if chosen else ''} under {', '.join(args.paths)}")
     return 1 if problems or any(c.status in FAILING for c in done) else 0

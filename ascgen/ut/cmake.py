@@ -243,7 +243,7 @@ def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) 
                 ut_dir = Path(value) if Path(value).is_absolute() else folder / value
             elif word in conv.flag_keywords:
                 multi = True
-            elif word:
+            elif re.fullmatch(r"\w+", word):     # an op name (source lists passed here are not ops)
                 deps.append(word)
     if not re.fullmatch(r"\w+", op):
         raise SpecError(f"{where}: {op!r} is not an op name")

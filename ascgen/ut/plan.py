@@ -11,7 +11,8 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops); CANN
   installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are what ascgen itself provides;
 * `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
-  (`_tiling_def.h`, `_tiling.h`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
+  (`_tiling_def.h`, `_tiling.h`), else the header the definition includes for the op's whole category
+  (`if(${opCategory} STREQUAL "foreach") ... -include ${foreachTilingFile}`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
 * the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
   "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
   `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
@@ -81,7 +82,8 @@ BINARY_DIR = "\x01BINARY\x01"          # stands for the build folder until it is
 
 @functools.lru_cache(maxsize=16)
 def _root_variables(root: Path) -> tuple:
-    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR}
+    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR,
+                 "CMAKE_CURRENT_SOURCE_DIR": str(root)}         # for the top CMakeLists.txt
     for path in [root / "CMakeLists.txt", *sorted((root / "cmake").rglob("*.cmake"))]:
         if path.is_file():
             variables = cmake.set_variables(cmake.strip_comments(path.read_text(errors="replace")), variables)
@@ -156,6 +158,11 @@ def main_source() -> Path:
     return _cached_text("main", "ascgen_ut_main.cpp", GTEST_MAIN)
 
 
+def test_sources(rule: cmake.Rule, soc: str) -> list[Path]:
+    """The rule's test sources for a soc (also for reporting the cases of a rule that cannot be planned)."""
+    return _tests(rule, target_dir(rule.repository, soc))
+
+
 def _tests(rule: cmake.Rule, target: str) -> list[Path]:
     pattern = f"test_{rule.op}*.cpp"
     folders = [rule.ut_dir / target] if (target and rule.multi_kernel) else \
@@ -168,11 +175,29 @@ def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
     return any(re.search(rf'#\s*include\s*[<"][^">]*\b{name}[">]', t.read_text(errors="replace")) for t in tests)
 
 
-def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str) -> Path:
+def category_header(rule: cmake.Rule, variables: dict) -> Path | None:
+    """The header the definition force-includes for a whole category (ops-nn: `if(${opCategory} STREQUAL
+    "foreach") set(compileOptions -include ${foreachTilingFile})`, the variable set in the definition)."""
+    definition = _definition_text(rule.repository)
+    for m in re.finditer(r'if\s*\(\s*"?\$\{opCategory\}"?\s+STREQUAL\s+"(\w+)"\s*\)\s*'
+                         r'set\s*\(\s*\w+\s+-include\s+"?\$\{(\w+)\}"?\s*\)', definition):
+        if m.group(1) != rule.category:
+            continue
+        local = cmake.set_variables(definition, variables)
+        path = _resolved(local.get(m.group(2), ""), local)
+        if path and Path(path).is_file():
+            return Path(path)
+    return None
+
+
+def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str, variables: dict) -> Path:
     for suffix in conv.tiling_headers:
         candidate = rule.ut_dir / f"{rule.op}{suffix}"
         if candidate.is_file():
             return candidate
+    shared = category_header(rule, variables)
+    if shared:
+        return shared
     from ascgen.source import op_tiling     # the generator of <op>_tiling_data.h (ascgen/source)
     devkit = config.asc_devkit()
     if devkit is None:
@@ -201,21 +226,27 @@ def _cached_text(kind: str, name: str, text: str) -> Path:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
 
-def helper_sources(sources: list[Path], folders: list[Path]) -> list[Path]:
-    """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` that the
-    sources (or the helpers found so far) include, in the UT folders (tests/ut/op_kernel/data_utils.cpp for
-    data_utils.h). Sources defining main() are never taken."""
-    found, todo = [], list(sources)
+def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Path]) -> list[Path]:
+    """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` in the UT
+    folders that the sources include, directly or through the test headers (headers under `tests_root`,
+    followed; tests/ut/op_kernel/data_utils.cpp for data_utils.h). Sources defining main() are never taken."""
+    found, todo, seen = [], list(sources), set(sources)
     while todo:
-        text = todo.pop().read_text(errors="replace")
-        for name in _INCLUDE.findall(text):
-            stem = Path(name).stem
-            for folder in folders:
-                cpp = folder / f"{stem}.cpp"
-                if (folder / name).is_file() and cpp.is_file() and cpp not in found and cpp not in sources:
-                    if not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
-                        found.append(cpp)
-                        todo.append(cpp)
+        current = todo.pop()
+        for name in _INCLUDE.findall(current.read_text(errors="replace")):
+            for folder in (current.parent, *folders):
+                header = (folder / name).resolve()
+                if not header.is_file():
+                    continue
+                if header not in seen and any(header.is_relative_to(t) for t in tests_root):
+                    seen.add(header)
+                    todo.append(header)
+                cpp = header.with_suffix(".cpp")
+                if header.parent in folders and cpp.is_file() and cpp not in found and cpp not in sources \
+                        and not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
+                    found.append(cpp)
+                    todo.append(cpp)
+                break
     return found
 
 
@@ -260,7 +291,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     defines.update({"UT_SOC_VERSION": '"' + full.replace("ascend", "Ascend") + '"', "__CCE_KT_TEST__": "1"})
     if conv.kernelut:
         defines["KERNELUT"] = "1"
-    forced = [tiling_header(rule, conv, product)]
-    ut_folders = [d for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
-    helpers = helper_sources([*tests, *kernels], ut_folders)
+    forced = [tiling_header(rule, conv, product, variables)]
+    ut_folders = [d.resolve() for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
+    helpers = helper_sources([*tests, *kernels], ut_folders, [rule.repository.resolve() / "tests",
+                                                              rule.op_dir.parent.resolve()])
     return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags)

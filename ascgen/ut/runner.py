@@ -8,6 +8,7 @@ lets an ascgen fault thrown through a test body reach ascgen's report instead of
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -22,7 +23,7 @@ from ascgen import config
 from ascgen.runtime.isolate import crash_error, worker_env
 from ascgen.ut import verdict
 from ascgen.ut.plan import Plan, main_source
-from ascgen.ut.scratch import Scratch
+from ascgen.ut.scratch import SHIM_LOG, Scratch
 
 GRACE_S = 10.0                          # past twice the time limit: Python start, module load, data scripts
 
@@ -69,6 +70,26 @@ class Processes:
                 with self._lock:
                     self._live.discard(proc)
         return code, out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
+
+    def stream(self, cmd, *, cwd, env, each) -> tuple[int, str]:
+        """Run `cmd`, calling `each(line)` for every stdout line as it comes; (return code, stderr)."""
+        if self.stopping:
+            raise KeyboardInterrupt
+        err_path = Path(cwd) / ".ascgen-server-stderr"
+        with open(err_path, "wb") as err:
+            proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=err,
+                                    stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+            with self._lock:
+                self._live.add(proc)
+            try:
+                for line in proc.stdout:
+                    each(line)
+                code = proc.wait()
+            finally:
+                kill_group(proc)        # and whatever its cases left running
+                with self._lock:
+                    self._live.discard(proc)
+        return code, err_path.read_text(errors="replace")
 
     def kill_all(self) -> None:
         self.stopping = True
@@ -156,6 +177,19 @@ def parse_list(stdout: str) -> list[str]:
     return tests
 
 
+_TEST_MACRO = re.compile(r"^\s*TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+
+
+def declared_cases(tests) -> list[str]:
+    """Suite.Name of every TEST / TEST_F / TEST_P written in the sources (comments skipped): the cases a
+    program that does not build would have run (a TEST_P counts once)."""
+    from ascgen.source.signature import strip_comments
+    names = []
+    for path in tests:
+        names += [f"{a}.{b}" for a, b in _TEST_MACRO.findall(strip_comments(path.read_text(errors="replace")))]
+    return list(dict.fromkeys(names))
+
+
 def list_cases(plan: Plan, scratch: Scratch, procs: Processes, backend: str = "devkit") -> tuple[list[str] | None, str, str, float]:
     """(cases, status, reason, seconds): cases None when the program did not build or list."""
     cwd, log = scratch.case_dir()
@@ -184,13 +218,57 @@ def _env(scratch: Scratch, log: Path) -> dict:
 
 # ---- one case ----------------------------------------------------------------------------------------
 
-def run_case(plan: Plan, test: str, scratch: Scratch, procs: Processes, time_limit: float,
-             backend: str = "devkit") -> tuple[str, str]:
-    cwd, log = scratch.case_dir()
-    args = [f"--gtest_filter={test}", "--gtest_catch_exceptions=0", "--gtest_color=no"]
-    code, out, err = procs.run(command(plan, args, time_limit, backend), cwd=cwd, env=_env(scratch, log),
-                               timeout=time_limit * 2 + GRACE_S)
-    return verdict.classify(outcome(test, code, out, err, time_limit), verdict.read_log(log))
+CASE_ARGS = ("--gtest_catch_exceptions=0", "--gtest_color=no")
+
+
+def case_limit(time_limit: float) -> float:
+    """When a case is killed: twice its launch limit plus the start of its data scripts."""
+    return time_limit * 2 + GRACE_S
+
+
+def run_cases(plan: Plan, tests: list[str], scratch: Scratch, procs: Processes, time_limit: float, backend: str,
+              jobs: int, done) -> None:
+    """Run every case through one case server (server.py); `done(test, status, reason, seconds)` is called
+    as each finishes. A server that dies leaves its remaining cases as `error` with its last line."""
+    gtest = config.gtest_root()
+    lib = config.gtest_library(gtest) if gtest else None
+    include_dirs = [*map(str, plan.include_dirs), *([str(gtest / "include")] if gtest and gtest != Path("/usr") else [])]
+    cases, logs = [], {}
+    for test in tests:
+        cwd, log = scratch.case_dir()
+        logs[test] = log
+        cases.append({"test": test, "cwd": str(cwd), "argv": [f"--gtest_filter={test}", *CASE_ARGS],
+                      "env": {"PATH": scratch.env(log)["PATH"], SHIM_LOG: str(log)},
+                      "stdout": str(cwd / ".ascgen-stdout"), "stderr": str(cwd / ".ascgen-stderr")})
+    request = {"sources": [str(main_source()), *map(str, plan.tests), *map(str, plan.kernels)],
+               "product": plan.product, "defines": plan.defines, "include_dirs": include_dirs,
+               "forced_includes": [str(f) for f in plan.forced_includes], "link_libs": ["gtest"],
+               "lib_dirs": [str(lib)] if lib and lib != Path("/usr/lib/x86_64-linux-gnu") else [],
+               "backend": backend, "cases": cases, "jobs": jobs, "time_limit": time_limit,
+               "case_limit": case_limit(time_limit)}
+    path = scratch.folder / "server.json"
+    path.write_text(json.dumps(request))
+    left = set(tests)
+    code, err = procs.stream([sys.executable, "-m", "ascgen.ut.server", str(path)], cwd=scratch.folder,
+                             env=worker_env(), each=lambda line: _served(line, logs, time_limit, left, done))
+    for test in tests:
+        if test in left:
+            first = re.search(r"^ascgen: error: (.*)$", err, re.M)
+            done(test, "error", "the case server stopped (exit " + str(code) + "): " +
+                 (first.group(1) if first else _last(err) or "no output")[:400], 0.0)
+
+
+def _served(line: str, logs: dict, time_limit: float, left: set, done) -> None:
+    try:
+        r = json.loads(line)
+    except ValueError:
+        return                          # the program's own output before a fork: not a result
+    if not isinstance(r, dict) or r.get("test") not in left:
+        return
+    left.discard(r["test"])
+    status, reason = verdict.classify(outcome(r["test"], r["code"], r["stdout"], r["stderr"], time_limit),
+                                      verdict.read_log(logs[r["test"]]))
+    done(r["test"], status, reason, r.get("seconds", 0.0))
 
 
 def one_line(report: str) -> str:
@@ -210,7 +288,7 @@ def outcome(test: str, code: int | None, out: str, err: str, time_limit: float) 
     if m:
         failure = f"{m.group(1)}: " + " ".join(s.strip() for s in m.group(2).splitlines() if s.strip())
     if code is None:
-        return verdict.Outcome(gtest, failure, fault=f"{test} did not finish within {time_limit * 2 + GRACE_S:.0f} s "
+        return verdict.Outcome(gtest, failure, fault=f"{test} did not finish within {case_limit(time_limit):.0f} s "
                                "and was killed (a hang outside the kernels, or a data script that never ends)")
     if code < 0:
         return verdict.Outcome(gtest, failure, fault=str(crash_error(code, err, None)))

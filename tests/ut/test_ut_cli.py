@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ascgen import cli
+from ascgen import cli, config
 from tests.paths import REPO
 from tests.ut import synthetic
 from tests.ut.test_scratch import tree_digest
@@ -27,26 +27,30 @@ def repo(tmp_path_factory):
 
 def test_every_case_gets_its_verdict_and_the_checkout_is_untouched(repo):
     before = tree_digest(repo)
-    # The cases whose classification needs the whole chain; the others' verdicts are read from recorded logs
-    # (test_verdict.py), which keeps this run short.
-    chosen = ["AddOneTest.compared", "AddOneTest.ran", "AddOneTest.writes_source", "AddOneTest.fault",
-              "AddOneTest.crash", "AddOneTest.hang"]
     proc = _ut(str(repo / "cat" / "add_one"), "--backend", "builtin", "--format", "json", "--jobs", "2",
-               "--time-limit", "0.2", "--filter", ":".join(chosen))
+               "--time-limit", "0.2")
     cases = {c["test"]: c for c in map(json.loads, proc.stdout.splitlines())}
-    assert {t: c["status"] for t, c in cases.items()} == {t: synthetic.CASES[t] for t in chosen}, proc.stderr
+    assert {t: c["status"] for t, c in cases.items()} == synthetic.CASES, proc.stderr
     assert set(cases["AddOneTest.ran"]) == {"repository", "op", "file", "product", "test", "status", "reason",
                                             "seconds"}
     assert cases["AddOneTest.ran"]["file"] == "cat/add_one/tests/ut/op_kernel/test_add_one.cpp"
     assert "add_one.cpp:22" in cases["AddOneTest.fault"]["reason"]           # ascgen's report, its line
     assert "SIGSEGV" in cases["AddOneTest.crash"]["reason"] and "test_add_one.cpp:" in cases["AddOneTest.crash"]["reason"]
     assert "killed" in cases["AddOneTest.hang"]["reason"]
-    assert proc.returncode == 1                       # faults: not a clean run
-    assert "6 case(s): 1 passed-compared, 2 passed-ran, 3 fault" in proc.stderr
+    assert cases["AddOneTest.wrong"]["reason"] == "compare_data.py 2: FAILED!"
+    assert "needs ascgen_absent_module" in cases["AddOneTest.needs_module"]["reason"]
+    assert proc.returncode == 1                       # wrong, fault: not a clean run
+    assert "9 case(s): 1 passed-compared, 2 passed-ran, 2 wrong, 3 fault, 1 unsupported" in proc.stderr
     assert tree_digest(repo) == before
 
 
+def _modules() -> set:
+    return set(config.cache_dir().rglob("*.so"))
+
+
 def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
+    """Runs after the test above: the program is cached, so nothing is rebuilt either."""
+    built = _modules()
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "ascgen", "ut", str(repo / "cat" / "add_one"), "--backend",
                              "builtin", "--filter", "AddOneTest.[rh]a*", "--time-limit", "30"], cwd=REPO, env=env,
@@ -59,6 +63,7 @@ def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
     assert first.startswith("passed-ran") and "AddOneTest.hang" not in out
     assert "interrupted" in err and "1 case(s): 1 passed-ran" in err
     assert list(tmp_path.iterdir()) == []             # the scratch tree is gone: its case was killed first
+    assert _modules() == built                        # the second ascgen ut of the op did not rebuild
 
 
 def test_a_folder_without_uts_is_one_clear_line(repo, capsys):

@@ -78,3 +78,9 @@ def test_build_failures_name_the_missing_piece():
 def test_gtest_list_is_parsed():
     out = "Running main()\nSuite.\n  a\n  b  # GetParam() = 1\nOther/P.\n  c/0\n"
     assert runner.parse_list(out) == ["Suite.a", "Suite.b", "Other/P.c/0"]
+
+
+def test_a_program_that_does_not_build_reports_each_declared_case(tmp_path):
+    src = tmp_path / "test_x.cpp"
+    src.write_text("TEST_F(XTest, a) {}\n// TEST(XTest, commented) {}\n  TEST(XTest, b)\n{}\nTEST_P(P, c) {}\n")
+    assert runner.declared_cases([src]) == ["XTest.a", "XTest.b", "P.c"]
