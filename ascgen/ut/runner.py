@@ -82,7 +82,7 @@ class Processes:
             with self._lock:
                 self._live.add(proc)
             try:
-                for line in proc.stdout:
+                for line in proc.stdout or ():          # stdout=PIPE: always a stream
                     each(line)
                 code = proc.wait()
             finally:
