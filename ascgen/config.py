@@ -125,13 +125,32 @@ def debug() -> bool:
 _CANN_LIBRARY_PLACES = ("compiler/ascendc", "x86_64-linux/ascendc", "aarch64-linux/ascendc", "ascendc")
 
 
+def cann_sources() -> Path | None:
+    """ASCGEN_CANN_SOURCES: a folder holding the public CANN source repositories side by side under their
+    repository names (asc-devkit, metadef, opbase, ops-tensor, ops-nn, ...). None when unset."""
+    value = os.environ.get("ASCGEN_CANN_SOURCES")
+    return Path(value) if value else None
+
+
+def cann_repository(name: str) -> Path | None:
+    """One CANN source repository by name: its own setting when it has one (ASCGEN_ASC_DEVKIT for
+    asc-devkit), else ASCGEN_CANN_SOURCES/<name> when that folder exists; None otherwise."""
+    if name == "asc-devkit":
+        return asc_devkit()
+    folder = cann_sources()
+    return folder / name if folder is not None and (folder / name).is_dir() else None
+
+
 def asc_devkit() -> Path | None:
     """ASCGEN_ASC_DEVKIT: the asc-devkit tree (a clone of the public repository or an extracted snapshot;
-    the folder holding include/, impl/ and examples/). Without it, the library inside a CANN installation
-    (ASCEND_HOME_PATH) if one is found there. None when neither gives a tree."""
+    the folder holding include/, impl/ and examples/). Without it, ASCGEN_CANN_SOURCES/asc-devkit, then the
+    library inside a CANN installation (ASCEND_HOME_PATH) if one is found there. None when none gives a tree."""
     explicit = os.environ.get("ASCGEN_ASC_DEVKIT")
     if explicit:
         return Path(explicit)
+    sources = cann_sources()
+    if sources is not None and (sources / "asc-devkit" / "include").is_dir():
+        return sources / "asc-devkit"
     home = os.environ.get("ASCEND_HOME_PATH")
     for place in _CANN_LIBRARY_PLACES if home else ():
         candidate = Path(home or "") / place

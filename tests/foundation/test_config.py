@@ -1,0 +1,18 @@
+"""Where the CANN source repositories come from: ASCGEN_CANN_SOURCES names a folder of them side by side,
+and a repository's own setting (ASCGEN_ASC_DEVKIT) overrides its entry."""
+from ascgen import config
+
+
+def test_cann_sources_name_each_repository_and_the_devkit_setting_wins(tmp_path, monkeypatch):
+    for name in ("asc-devkit/include", "metadef", "opbase"):
+        (tmp_path / "cann" / name).mkdir(parents=True)
+    monkeypatch.delenv("ASCGEN_ASC_DEVKIT", raising=False)
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    monkeypatch.setenv("ASCGEN_CANN_SOURCES", str(tmp_path / "cann"))
+    assert config.cann_repository("metadef") == tmp_path / "cann" / "metadef"
+    assert config.cann_repository("ops-tensor") is None                    # not in the folder
+    assert config.asc_devkit() == config.cann_repository("asc-devkit") == tmp_path / "cann" / "asc-devkit"
+    monkeypatch.setenv("ASCGEN_ASC_DEVKIT", str(tmp_path / "own"))
+    assert config.cann_repository("asc-devkit") == tmp_path / "own"
+    monkeypatch.delenv("ASCGEN_CANN_SOURCES")
+    assert config.cann_repository("metadef") is None
