@@ -54,8 +54,10 @@ def _claim(folder: Path) -> str:
     if (folder / CACHE_TAG).is_file():
         return "ours"
     try:
+        # The tag again after the scan: another process may have tagged the folder and written into it
+        # between the check above and the scan (it writes only after tagging), which is not foreign.
         if folder.is_dir() and any(os.scandir(folder)):
-            return "foreign"
+            return "ours" if (folder / CACHE_TAG).is_file() else "foreign"
         folder.mkdir(mode=0o777 if cache_shared() else 0o700, parents=True, exist_ok=True)
         fd = os.open(folder / CACHE_TAG, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                      0o666 if cache_shared() else 0o600)

@@ -16,3 +16,20 @@ def test_cann_sources_name_each_repository_and_the_devkit_setting_wins(tmp_path,
     assert config.cann_repository("asc-devkit") == tmp_path / "own"
     monkeypatch.delenv("ASCGEN_CANN_SOURCES")
     assert config.cann_repository("metadef") is None
+
+
+def test_a_folder_another_process_tags_and_fills_during_the_claim_is_ours(tmp_path, monkeypatch):
+    """Three builders on a new cache folder: one tags it and writes an entry between another's tag check
+    and its look inside. That folder is an ascgen cache, not a foreign one (no move to its ascgen/ subfolder)."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    real_scandir = config.os.scandir
+
+    def other_process_first(path):
+        if not (folder / config.CACHE_TAG).exists():
+            (folder / config.CACHE_TAG).write_text("tag")
+            (folder / "compilers.json").write_text("{}")
+        return real_scandir(path)
+
+    monkeypatch.setattr(config.os, "scandir", other_process_first)
+    assert config._claim(folder) == "ours"
