@@ -111,6 +111,12 @@ def native() -> bool:
     return os.environ.get("ASCGEN_NATIVE", "1") not in ("", "0")
 
 
+def builtin_pch() -> bool:
+    """ASCGEN_BUILTIN_NO_PCH=1: builtin-backend modules compile without the precompiled emulated headers
+    (slower; for telling a PCH problem from a kernel's)."""
+    return os.environ.get("ASCGEN_BUILTIN_NO_PCH", "") in ("", "0")
+
+
 def devkit_pch() -> bool:
     """ASCGEN_DEVKIT_NO_PCH=1: the devkit backend compiles without its precompiled library header (slower;
     for telling a PCH problem from a kernel's)."""

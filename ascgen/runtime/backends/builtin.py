@@ -7,6 +7,7 @@ from pathlib import Path
 from ascgen import resources
 from ascgen.runtime import build
 from ascgen.runtime.backends.base import Backend, BuildOptions
+from ascgen.runtime.build import pch as build_pch
 from ascgen.runtime.build import wrapper
 
 
@@ -36,8 +37,14 @@ class BuiltinBackend(Backend):
     def build_options(self, module, extra_sources) -> BuildOptions:
         # Only the architecture macros go on the command line; the user's are #defined inside the wrapper
         # after the emulated headers, so `-D X=5` cannot break them.
-        return BuildOptions(include_dirs=[*resources.include_dirs(), *module.include_dirs],
-                            defines=module.arch_defines, flags=[*build.native_flags(), *module.extra_flags],
+        include_dirs = [*resources.include_dirs(), *module.include_dirs]
+        flags = [*build.native_flags(), *module.extra_flags]
+        # The wrapper's first lines are wrapper.PRELUDE with only these flags' macros defined: precompiled once
+        # per product and flag set. The user's -I folders come after the emulated ones, so they cannot change
+        # what PRELUDE resolves to; leaving them out lets every source folder share one header.
+        pch = build_pch.include_flags(f"builtin-{module.product.npu_arch}", wrapper.PRELUDE,
+                                      build.build_flags(resources.include_dirs(), module.arch_defines, flags))
+        return BuildOptions(include_dirs=include_dirs, defines=module.arch_defines, flags=[*pch, *flags],
                             name=Path(module.source).stem)
 
     def compile_hint(self, text: str, source: str) -> str:

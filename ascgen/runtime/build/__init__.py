@@ -160,6 +160,11 @@ def _digest_files(files: Sequence[Path]) -> str:
     return _header_digests[stamp]
 
 
+def runtime_headers_digest() -> str:
+    """sha256 of every emulated header (runtime/include, runtime/core, runtime/common): part of each key."""
+    return _digest_files(_runtime_headers())
+
+
 def _runtime_headers() -> list[Path]:
     root = resources.runtime_dir()
     return _headers_under(root / "include", True) + _headers_under(root / "core", True) + \
@@ -199,7 +204,7 @@ def _key_parts(sources, flags, compiler) -> dict:
         "cache_version": CACHE_VERSION,
         "sources": [hashlib.sha256(_source_text(s).encode()).hexdigest() for s in sources],
         "source_names": [s.path if isinstance(s, SourceText) else os.path.abspath(s) for s in sources],
-        "runtime_headers": _digest_files(_runtime_headers()),
+        "runtime_headers": runtime_headers_digest(),
         "local_headers": _digest_files(_local_headers(sources, [Path(i) for i in inc])),
         "flags": list(flags),
         "compiler": compiler_identity(compiler),

@@ -37,12 +37,12 @@ OWNED_FILES = re.compile(r"""^(?:
   | devkit-[\w.-]+\.lock | compilers\.json | CACHEDIR\.TAG
   | \..+\.tmp                                     # a file being written, renamed into place when complete
 )$""", re.X)
-OWNED_FOLDERS = re.compile(r"^(?:host|analysis|check|libtest|sk_native|devkit-[\w.-]+|\.build-.+|\.devkit-.+)$")
+OWNED_FOLDERS = re.compile(r"^(?:host|analysis|check|libtest|sk_native|devkit-[\w.-]+|pch-[\w.-]+|\.build-.+|\.devkit-.+)$")
 
-# Folders whose files only work together: the devkit backend's precompiled headers, its host library and
+# Folders whose files only work together: the precompiled headers (both backends'), the devkit host library and
 # object cache, its generated tiling header with the library's header links. Evicted whole or not at all
 # (a precompiled header without its header, or half the links of lib/, would break the next build).
-WHOLE_FOLDERS = ("devkit-",)
+WHOLE_FOLDERS = ("devkit-", "pch-")
 
 _pinned: set[tuple[str, str]] = set()   # (cache folder, stem) this process loaded
 _warned: set[str] = set()
