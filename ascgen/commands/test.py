@@ -53,9 +53,10 @@ class KernelResult:
 
 def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
-    tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. When cols carries a
-    `multiple_of` promise (which products without DataCopyPad and RotateHalf require), cols are multiples of
-    it: the kernel asserts the promise, so other values are not cases but broken promises.
+    tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Where the kernel
+    asserts cols' `multiple_of` promise (products without DataCopyPad; kernels using RotateHalf), cols are
+    multiples of it: other values are broken promises, not cases. Elsewhere ragged cols are run, promise
+    or not (the emitted code does not rely on it there).
     `plan`: the emitted kernel's (ascgen.codegen.emit.emit_plan); planned here when not given."""
     spec = kernel.spec()
     if spec.matmul is not None:
@@ -63,8 +64,8 @@ def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     from ascgen.codegen.plan_rows import plan_rows
     plan = plan or plan_rows(spec, product)
     tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
-    promise = spec.dims[1].multiple_of      # without DataCopyPad the planner made it a multiple of `unit`
-    if plan.data_copy_pad and promise == 1:
+    promise = spec.dims[1].multiple_of      # the planner made it a multiple of what the kernel asserts
+    if plan.data_copy_pad and not plan.rotate_multiple:
         cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
     else:
         step = promise if promise > 1 else unit

@@ -93,7 +93,7 @@ def _assert_2d_cases(kernel, product, shapes):
     assert 0 in rows and any(0 < r < kernel.block_dim for r in rows)
     assert any(r > 2 * kernel.block_dim * plan.max_tile_rows for r in rows)
     assert any(c < kernel.tile_length for _, c in shapes) and any(c == kernel.tile_length for _, c in shapes)
-    if plan.data_copy_pad:
+    if plan.data_copy_pad and not plan.rotate_multiple:       # else the kernel asserts whole 32-byte rows
         assert any(c % plan.align_elems for _, c in shapes)
 
 
