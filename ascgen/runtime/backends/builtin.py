@@ -42,8 +42,12 @@ class BuiltinBackend(Backend):
         # The wrapper's first lines are wrapper.PRELUDE with only these flags' macros defined: precompiled once
         # per product and flag set. The user's -I folders come after the emulated ones, so they cannot change
         # what PRELUDE resolves to; leaving them out lets every source folder share one header.
-        pch = build_pch.include_flags(f"builtin-{module.product.npu_arch}", wrapper.PRELUDE,
-                                      build.build_flags(resources.include_dirs(), module.arch_defines, flags))
+        # A user's forced include (`ascgen run --include`, a UT's tiling header) is read before the wrapper,
+        # so before PRELUDE: its macros can change what the headers define. No precompiled copy then.
+        forced = any(f.startswith(("-include", "-imacros")) for f in flags)
+        pch = [] if forced else build_pch.include_flags(f"builtin-{module.product.npu_arch}", wrapper.PRELUDE,
+                                                        build.build_flags(resources.include_dirs(),
+                                                                          module.arch_defines, flags))
         return BuildOptions(include_dirs=include_dirs, defines=module.arch_defines, flags=[*pch, *flags],
                             name=Path(module.source).stem)
 
