@@ -45,7 +45,9 @@ def test_every_case_gets_its_verdict_and_the_checkout_is_untouched(repo):
 
 
 def _modules() -> set:
-    return set(config.cache_dir().rglob("*.so"))
+    """The UT programs' modules (ascgen_ut_main-*): other xdist workers build their own modules into the
+    same cache meanwhile, which says nothing about whether `ascgen ut` rebuilt."""
+    return set(config.cache_dir().rglob("ascgen_ut_main-*.so"))
 
 
 def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
@@ -63,7 +65,7 @@ def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
     assert first.startswith("passed-ran") and "AddOneTest.hang" not in out
     assert "interrupted" in err and "1 case(s): 1 passed-ran" in err
     assert list(tmp_path.iterdir()) == []             # the scratch tree is gone: its case was killed first
-    assert _modules() == built                        # the second ascgen ut of the op did not rebuild
+    assert built and _modules() == built              # the second ascgen ut of the op did not rebuild
 
 
 def test_a_folder_without_uts_is_one_clear_line(repo, capsys):
