@@ -141,7 +141,7 @@ void local_publish(int hw, uint64_t base, uint64_t bytes, void* inbox) {
     tl_core->pub_base[hw].store(base, std::memory_order_relaxed);
     tl_core->pub_len[hw].store(bytes, std::memory_order_relaxed);
     tl_core->pub_inbox[hw].store(inbox, std::memory_order_relaxed);
-    tl_core->pub_task.store(tl_core->task, std::memory_order_release);
+    tl_core->pub_task[hw].store(tl_core->task, std::memory_order_release);
 }
 
 bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc, void** inbox) {
@@ -153,7 +153,7 @@ bool local_of_peer(int sub, int hw, uint64_t* base, uint64_t* bytes, Loc loc, vo
     const core::TaskInfo& t = run->tasks[tl_core->task];
     if (!exists || (sub < 0 ? t.aic_need : t.aiv_need) == 0) return false;
     core::CoreState& peer = run->core(id);
-    while (peer.pub_task.load(std::memory_order_acquire) != tl_core->task) {   // it enters the task shortly
+    while (peer.pub_task[hw].load(std::memory_order_acquire) != tl_core->task) {   // it enters the task shortly
         poll(loc);
         std::this_thread::yield();
     }

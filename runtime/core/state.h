@@ -94,12 +94,14 @@ struct CoreState {
     std::atomic<int> last_line{0};
     std::mt19937_64 rng;
     std::string line_buf;                 // printf text not yet ended by '\n'
-    // rt::local_publish: this core's local buffers in the task `pub_task` (set by its own thread, read by
-    // its group's cores once pub_task says the current task).
+    // rt::local_publish: this core's local buffer `hw` in the task `pub_task[hw]` (set by its own thread,
+    // read by its group's cores once pub_task[hw] says the current task). One stamp per buffer: a core
+    // publishes its buffers one after another, and a single stamp set by the first let a peer read the
+    // second's base before it was stored (a null base, a segfault in the peer's copy).
     static constexpr int kLocals = 8;
     std::atomic<uint64_t> pub_base[kLocals] = {}, pub_len[kLocals] = {};
     std::atomic<void*> pub_inbox[kLocals] = {};
-    std::atomic<int> pub_task{-1};
+    std::atomic<int> pub_task[kLocals] = {-1, -1, -1, -1, -1, -1, -1, -1};
 };
 
 // Rounds of one flag source: the cores whose sets form a round, the cores a completed round increments.

@@ -78,6 +78,9 @@ inline uint8_t* on_peer(int sub, int hw, const void* p, uint64_t bytes, LocalBuf
                            "the kernel as MIX, e.g. __mix__(1, 2))", name,
                            sub < 0 ? "AIC" : (sub == 0 ? "AIV (sub-block 0)" : "AIV (sub-block 1)"));
     check_in(own, hw, p, bytes, name, "operand");   // the address must name this kind of buffer
+    if (len == 0)   // the library gave the peer no such buffer: there is nowhere to write
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(name), "%s: the peer core has no %s in this launch",
+                           name, hw_name(hw));
     *peer = LocalBuf{base, len};
     const uint64_t off = reinterpret_cast<uint64_t>(p) - own.base;
     check_in(*peer, hw, reinterpret_cast<const void*>(base + off), bytes, name, "operand (on the peer)");
