@@ -46,6 +46,28 @@ def test_key_changes_with_source_flags_and_local_header(cache, tmp_path):
     assert second != first and _call_answer(second) == 2
 
 
+def test_an_edited_header_anywhere_the_build_read_rebuilds(cache, tmp_path):
+    # The key once digested only the headers beside the source: an edit of inc/v.h or ../common/w.h
+    # loaded the old module and its old answer. The compiler's own list of what it read decides now.
+    src = tmp_path / "k" / "a.cpp"
+    (tmp_path / "k" / "inc").mkdir(parents=True)
+    (tmp_path / "common").mkdir()
+    sub, parent = tmp_path / "k" / "inc" / "v.h", tmp_path / "common" / "w.h"
+    sub.write_text("#define V 1\n")
+    parent.write_text("#define W 10\n")
+    src.write_text('#include "inc/v.h"\n#include "../common/w.h"\nextern "C" int answer() { return V + W; }\n')
+    first = build.compile_shared([src], name="a")
+    assert _call_answer(first) == 11
+    sub.write_text("#define V 2\n")
+    second = build.compile_shared([src], name="a")
+    assert second != first and _call_answer(second) == 12
+    parent.write_text("#define W 20\n")
+    third = build.compile_shared([src], name="a")
+    assert third not in (first, second) and _call_answer(third) == 22
+    stamp = third.stat().st_mtime_ns
+    assert build.compile_shared([src], name="a") == third and third.stat().st_mtime_ns == stamp
+
+
 def test_compile_error_names_the_users_file_and_line(cache, tmp_path):
     src = tmp_path / "broken_kernel.cpp"
     src.write_text("int ok;\n\nint f() { return undefined_name; }\n")

@@ -44,7 +44,8 @@ def _mode(path: Path) -> int:
 def test_new_cache_folders_are_0700_and_files_0600(cache):
     so = build.compile_shared([SOURCE], name="private")
     assert _mode(cache) == 0o700
-    for path in (so, so.with_suffix(".json"), so.with_suffix(".lock"), cache / "CACHEDIR.TAG"):
+    key = so.name.split(".", 1)[0]
+    for path in (so, so.with_suffix(".json"), cache / f"{key}.lock", cache / f"{key}.deps", cache / "CACHEDIR.TAG"):
         assert _mode(path) == 0o600, (path.name, oct(_mode(path)))
 
 
@@ -61,6 +62,8 @@ def _plant(folder: Path, marker: Path, entry: Path) -> Path:
     record = json.loads(entry.with_suffix(".json").read_text())
     record.update(cache_integrity.artifact_record(planted))
     planted.with_suffix(".json").write_text(json.dumps(record))
+    deps_list = entry.parent / (entry.name.split(".", 1)[0] + ".deps")   # what the lookup names the module by
+    shutil.copyfile(deps_list, folder / deps_list.name)
     for path in (folder, *folder.iterdir()):
         os.chown(path, NOBODY, NOBODY)
         path.chmod(0o777)

@@ -317,6 +317,7 @@ def test_products_the_model_lacks_are_refused_naming_what_is_missing():
 def test_without_the_tree_the_error_says_how_to_provide_it(monkeypatch):
     monkeypatch.delenv("ASCGEN_ASC_DEVKIT", raising=False)
     monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    monkeypatch.delenv("ASCGEN_CANN_SOURCES", raising=False)    # its asc-devkit/ would be found instead
     with pytest.raises(SpecError, match="ASCGEN_ASC_DEVKIT"):
         load(ADD, "ascend910b", backend="devkit")
 

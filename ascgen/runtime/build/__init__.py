@@ -1,10 +1,10 @@
 """Compile C++ sources into a shared object, cached by content.
 
 The cache key is one readable expression of named parts (see `_key_parts`): the source texts, every
-header of the runtime (runtime/include and runtime/core), headers next to the sources, the flags, the
-compiler's path and `--version`, and CACHE_VERSION. An entry is `<name>-<key>.so` plus
-`<name>-<key>.json` (the manifest). Both are written to temporary files in the cache directory and
-renamed into place, the manifest last: a reader that sees the manifest sees a complete .so, so any number
+header of the runtime (runtime/include and runtime/core), the flags, the compiler's path and `--version`,
+and CACHE_VERSION. The other headers a build read are recorded beside the key and hashed on each lookup
+(deps.py): a module is `<name>-<key>.<deps>.so` plus its `.json` (the manifest). Both are written to
+temporary files in the cache directory and renamed into place, the manifest last: a reader that sees the manifest sees a complete .so, so any number
 of processes (pytest-xdist workers, several machines on a shared disk) may build the same entry at once.
 A lock file only avoids duplicate work; correctness never depends on it.
 """
@@ -32,10 +32,10 @@ from typing import Iterable, Sequence, Union
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
 from ascgen.runtime.build import cache as cache_folder
-from ascgen.runtime.build import cache_integrity
+from ascgen.runtime.build import cache_integrity, deps
 from ascgen.runtime.build import wrapper
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2   # 2: the headers a compile read are recorded beside the key (deps.py)
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
 RELEASE_FLAGS = ("-O2", "-g0")
 DEBUG_FLAGS = ("-O0", "-g")
@@ -171,24 +171,6 @@ def _runtime_headers() -> list[Path]:
         _headers_under(resources.common_dir(), True)
 
 
-def _local_headers(sources: Sequence[Source], include_dirs: Sequence[Path]) -> list[Path]:
-    """Headers beside file sources and in the caller's include dirs (not recursive): a hand-written
-    kernel's tiling header must invalidate the entry when it changes."""
-    folders: list[Path] = []
-    for s in sources:
-        if not isinstance(s, SourceText):
-            folders.append(Path(os.path.abspath(s)).parent)
-    runtime = Path(os.path.abspath(resources.runtime_dir()))
-    for d in include_dirs:
-        d = Path(os.path.abspath(d))
-        if runtime not in (d, *d.parents):
-            folders.append(d)
-    seen: list[Path] = []
-    for folder in dict.fromkeys(folders):
-        seen.extend(_headers_under(folder, False))
-    return seen
-
-
 def _source_text(s: Source) -> str:
     if isinstance(s, SourceText):
         return s.text
@@ -199,13 +181,11 @@ def _source_text(s: Source) -> str:
 
 
 def _key_parts(sources, flags, compiler) -> dict:
-    inc = [a[2:] for a in flags if a.startswith("-I")]
     return {
         "cache_version": CACHE_VERSION,
         "sources": [hashlib.sha256(_source_text(s).encode()).hexdigest() for s in sources],
         "source_names": [s.path if isinstance(s, SourceText) else os.path.abspath(s) for s in sources],
         "runtime_headers": runtime_headers_digest(),
-        "local_headers": _digest_files(_local_headers(sources, [Path(i) for i in inc])),
         "flags": list(flags),
         "compiler": compiler_identity(compiler),
         **({"host_cpu": host_cpu_id()} if "-march=native" in flags else {}),
@@ -248,31 +228,43 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
     compiler = find_compiler()
     flags = build_flags(include_dirs, defines, extra_flags, link_libs)
     parts = _key_parts(sources, flags, compiler)
-    key = cache_key(parts)
-    stem = f"{_safe_name(name)}-{key}"
+    base = f"{_safe_name(name)}-{cache_key(parts)}"
     configured = config.cache_dir()
-    hit = _cached(configured / f"{stem}.so", configured / f"{stem}.json")
+    hit = _lookup(configured, base)
     if hit:
         return hit                            # a read-only cache still serves what it holds
     cache = cache_folder.ensure(cache_integrity.writable_root(configured))
-    so_path, manifest = cache / f"{stem}.so", cache / f"{stem}.json"
-    hit = _cached(so_path, manifest)
+    hit = _lookup(cache, base)
     if hit:
         return hit
-    with _lock(cache / f"{stem}.lock"):
-        cache_integrity.check_trusted(so_path, manifest)
-        why = cache_integrity.problem(so_path, manifest)
-        if why is None:                       # another process built it while we waited
-            return so_path
-        cache_integrity.discard(so_path, manifest, why)
+    with _lock(cache / f"{base}.lock"):
+        so_path = _entry_now(cache, base)
+        if so_path is not None:
+            manifest = so_path.with_suffix(".json")
+            cache_integrity.check_trusted(so_path, manifest)
+            why = cache_integrity.problem(so_path, manifest)
+            if why is None:                   # another process built it while we waited
+                return so_path
+            cache_integrity.discard(so_path, manifest, why)
         cache_integrity.clean_stale(cache)
         cache_folder.pinned(cache)            # also removes the pin files of processes that have ended
-        _compile_into(so_path, sources, flags, compiler, name)
+        so_path = _compile_into(cache, base, sources, flags, compiler, name)
         record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
-        _write_atomic(manifest, json.dumps(record, indent=1).encode())
+        _write_atomic(so_path.with_suffix(".json"), json.dumps(record, indent=1).encode())
     if cache == configured:                   # a temporary fallback cache is not capped
         cache_folder.evict(keep=so_path)
     return so_path
+
+
+def _entry_now(cache: Path, base: str) -> Path | None:
+    """The module of key stem `base` for the headers as they are now (deps.py), or None if never built."""
+    files = deps.read(cache / f"{base}{deps.SUFFIX}")
+    return None if files is None else cache / deps.module_name(base, files)
+
+
+def _lookup(cache: Path, base: str) -> Path | None:
+    so_path = _entry_now(cache, base)
+    return None if so_path is None else _cached(so_path, so_path.with_suffix(".json"))
 
 
 def _cached(so_path: Path, manifest: Path) -> Path | None:
@@ -333,25 +325,30 @@ def _unlink(path) -> None:
         pass
 
 
-def _compile_into(so_path: Path, sources, flags, compiler, name) -> None:
-    cache = so_path.parent
+def _compile_into(cache: Path, base: str, sources, flags, compiler, name) -> Path:
+    """Compile in a build folder, then rename the .so into place under the name its dependencies give it
+    (deps.module_name) and record them beside the key; returns the .so's path."""
     workdir = Path(tempfile.mkdtemp(dir=cache, prefix=cache_integrity.build_folder_prefix(_safe_name(name))))
     try:
         inputs = _materialise(sources, workdir)
         tmp_so = workdir / "out.so"
         with console.long_step(f"compiling {name}"):
             if len(inputs) == 1:
-                _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True))
+                _run(name, sources, _compile_cmd(compiler, flags, inputs, tmp_so, link=True, dep_file=workdir / "0.d"))
             else:
                 _compile_parallel(name, sources, compiler, flags, inputs, workdir, tmp_so)
         if not tmp_so.is_file() or tmp_so.stat().st_size == 0:
             raise CompileError(f"compiling {name}: the compiler {compiler} reported success but wrote no shared "
                                f"object. Hint: set ASCGEN_CXX (or CXX) to g++ or clang++.")
+        files = deps.recorded(sorted(workdir.glob("*.d")), leave_out=cache)
+        so_path = cache / deps.module_name(base, files)
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{so_path.name}.", suffix=".tmp")
         os.close(fd)
         shutil.copyfile(tmp_so, tmp)
         _share(tmp)
         os.replace(tmp, so_path)
+        _write_atomic(cache / f"{base}{deps.SUFFIX}", deps.as_text(files).encode())
+        return so_path
     finally:
         if config.debug():
             (workdir / cache_integrity.KEEP_MARKER).touch()
@@ -375,10 +372,10 @@ def _materialise(sources, workdir: Path) -> list[str]:
     return inputs
 
 
-def _compile_cmd(compiler, flags, inputs, out: Path, link: bool) -> list[str]:
+def _compile_cmd(compiler, flags, inputs, out: Path, link: bool, dep_file: Path) -> list[str]:
     # -x c++ so .asc files (Ascend C's extension) compile as C++; -x none restores detection for -l.
     libs = [f for f in flags if f.startswith("-l")]
-    opts = [f for f in flags if not f.startswith("-l")]
+    opts = [f for f in flags if not f.startswith("-l")] + deps.compile_flags(dep_file)
     if not link:
         opts = [f for f in opts if f != "-shared"] + ["-c"]
     return [compiler, *opts, "-x", "c++", *inputs, "-x", "none", "-o", str(out), *(libs if link else [])]
@@ -389,7 +386,8 @@ def _compile_parallel(name, sources, compiler, flags, inputs, workdir: Path, out
     objects = [workdir / f"obj{i}.o" for i in range(len(inputs))]
     workers = max(1, min(len(inputs), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        procs = list(pool.map(lambda io: _spawn(_compile_cmd(compiler, flags, [io[0]], io[1], link=False)),
+        procs = list(pool.map(lambda io: _spawn(_compile_cmd(compiler, flags, [io[0]], io[1], link=False,
+                                                             dep_file=io[1].with_suffix(".d"))),
                               zip(inputs, objects)))
     failed = [(cmd, p) for cmd, p in procs if p.returncode != 0]
     if failed:

@@ -5,7 +5,9 @@ CACHEDIR.TAG there, else that folder's `ascgen/` subfolder (a mistaken ASCGEN_CA
 written into, nor emptied). Inside it ascgen removes only the names it writes (OWNED_FILES, OWNED_FOLDERS;
 docs/runtime.md, "Cache"), never follows a symbolic link and never leaves the folder:
 
-    <name>-<key>.so / .json / .lock   a compiled module, its manifest (size and hash), its build lock
+    <name>-<key>.<deps>.so / .json    a compiled module and its manifest (size and hash); <deps>: the
+                                      headers it read as they were (deps.py)
+    <name>-<key>.lock / .deps         the key's build lock and the headers its last build read
     <name>-<key>.so.core<N>.so        the devkit backend's per-core copies of a module
     compilers.json, CACHEDIR.TAG      the compiler-identity memo, the tag
     host/ analysis/ check/ devkit-*/  rewritten host programs, source analyses, the checker's and the devkit
@@ -32,8 +34,9 @@ TAG = config.CACHE_TAG
 PINS = ".pins"
 PIN_STALE_S = 7 * 86400      # a pin file older than a week (pid reuse, another machine of a shared cache) is stale
 OWNED_FILES = re.compile(r"""^(?:
-    [\w.+-]+-[0-9a-f]{24}\.(?:so|json|lock)        # a module, its manifest, its build lock
-  | [\w.+-]+-[0-9a-f]{24}\.so\.core\d+\.so(?:\.tmp\d+)?   # the devkit backend's per-core copies
+    [\w.+-]+-[0-9a-f]{24}\.(?:lock|deps)          # a key's build lock, the headers its build read
+  | [\w.+-]+-[0-9a-f]{24}(?:\.[0-9a-f]{16})?\.(?:so|json)   # a module and its manifest
+  | [\w.+-]+-[0-9a-f]{24}(?:\.[0-9a-f]{16})?\.so\.core\d+\.so(?:\.tmp\d+)?   # the devkit backend's per-core copies
   | devkit-[\w.-]+\.lock | compilers\.json | CACHEDIR\.TAG
   | \..+\.tmp                                     # a file being written, renamed into place when complete
 )$""", re.X)
