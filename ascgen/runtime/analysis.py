@@ -4,7 +4,7 @@
 pulls in the user's own headers, but leaves macros unexpanded, so `signature.analyse` still sees
 `__global__`, `__mix__(1, 2)` and `KERNEL_TASK_TYPE_DEFAULT(...)` as written. Only text from the user's
 files is kept (not ascgen's emulated headers, not system headers). The result is cached on disk by the
-content of the source and of the headers beside it, so a cached `load()` does not start a compiler.
+content of the source and of every user header it read, so a cached `load()` does not start a compiler.
 """
 from __future__ import annotations
 
@@ -19,33 +19,28 @@ from pathlib import Path
 from ascgen import config, resources
 from ascgen.errors import CompileError
 from ascgen.runtime import build
-from ascgen.runtime.build import wrapper
+from ascgen.runtime.build import deps, wrapper
 from ascgen.source.signature import KernelEntry, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 5
+ANALYSIS_VERSION = 6
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
-def _local_header_digest(folders) -> str:
-    h = hashlib.sha256()
-    for folder in dict.fromkeys(Path(f).resolve() for f in folders):
-        if not folder.is_dir():
-            continue
-        for f in sorted(folder.glob("*")):
-            if f.is_file() and f.suffix in build.HEADER_SUFFIXES:
-                h.update(str(f).encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def _cache_path(text: str, filename: str, include_dirs, defines: dict) -> Path:
-    folders = [Path(filename).parent] if os.path.isabs(filename) else []
-    folders += [Path(d) for d in include_dirs]
+def _cache_key(text: str, filename: str, include_dirs, defines: dict) -> Path:
+    """The analysis's key stem in the cache; the headers it read join it at lookup (`_result_path`)."""
     key = hashlib.sha256(json.dumps({
         "version": ANALYSIS_VERSION, "text": hashlib.sha256(text.encode()).hexdigest(), "file": filename,
-        "headers": _local_header_digest(folders), "include_dirs": [str(d) for d in include_dirs],
+        "include_dirs": [str(d) for d in include_dirs],
         "defines": sorted((str(k), str(v)) for k, v in defines.items()),
     }, sort_keys=True).encode()).hexdigest()[:24]
-    return config.cache_dir() / "analysis" / f"{key}.json"
+    return config.cache_dir() / "analysis" / key
+
+
+def _result_path(key: Path, files: list[str]) -> Path:
+    """The result for the user's headers as they are now (build/deps.py: an edited header anywhere is
+    another result; only the headers beside the source were digested before, and a stale analysis kept
+    an edited header's kernels and task-sync calls)."""
+    return key.parent / f"{key.name}.{deps.digest(files)[:16]}.json"
 
 
 def _user_part(preprocessed: str, runtime_root: Path) -> tuple[str, list[tuple[int, str, int]]]:
@@ -117,19 +112,27 @@ def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | No
     """Kernels and task-sync usage of a source, cached on disk."""
     defines = dict(defines or {})
     include_dirs = [*resources.include_dirs(), *include_dirs, resources.common_dir()]
-    cache = _cache_path(text, filename, include_dirs, defines)
-    try:
-        return _from_json(json.loads(cache.read_text()))
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    key = _cache_key(text, filename, include_dirs, defines)
+    files = deps.read(key.with_suffix(deps.SUFFIX))
+    if files is not None:
+        try:
+            return _from_json(json.loads(_result_path(key, files).read_text()))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
     user_text, index = _user_part(preprocess(text, filename, include_dirs, defines), resources.runtime_dir())
     info = analyse(user_text, _file_of(index))
+    files = sorted({os.path.abspath(f) for _, f, _ in index if os.path.isfile(f)})
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(_to_json(info), f)
-        os.replace(tmp, cache)      # atomic: concurrent loaders never read half a file
+        key.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(_result_path(key, files), json.dumps(_to_json(info)))
+        _write_atomic(key.with_suffix(deps.SUFFIX), deps.as_text(files))
     except OSError:
         pass                        # a read-only cache only costs the analysis next time
     return info
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)           # atomic: concurrent loaders never read half a file

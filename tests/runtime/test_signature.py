@@ -141,6 +141,21 @@ def test_analysis_resolves_conditionals_and_local_headers(tmp_path):
     assert {k.name for k in other.kernels} == {"from_header", "other"} and not other.uses_set
 
 
+def test_an_edited_header_in_a_subfolder_is_analysed_again(tmp_path, monkeypatch):
+    # The cached analysis was keyed by the headers beside the source only: a kernel in inc/ops.h that
+    # gained SetNextTaskStart kept the old "uses no task sync" verdict.
+    from ascgen.runtime.analysis import analyse_source
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "inc").mkdir()
+    header = tmp_path / "inc" / "ops.h"
+    header.write_text("__global__ __vector__ void k(GM_ADDR x) {}\n")
+    src = tmp_path / "k.asc"
+    src.write_text('#include "kernel_operator.h"\n#include "inc/ops.h"\n')
+    assert not analyse_source(src.read_text(), str(src)).uses_set
+    header.write_text("__global__ __vector__ void k(GM_ADDR x) { AscendC::SetNextTaskStart(); }\n")
+    assert analyse_source(src.read_text(), str(src)).uses_set
+
+
 def test_namespace_scope_is_recorded_for_the_trampoline():
     text = ("namespace a { namespace b {\n__global__ __aicore__ void k1(GM_ADDR x) {}\n} }\n"
             "namespace {\n__global__ __aicore__ void k2(GM_ADDR x) {}\n}\n__global__ __aicore__ void k3(GM_ADDR x) {}\n")
