@@ -21,11 +21,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ascgen import errors, resources
 from ascgen.errors import KernelCrashError, KernelSite, KernelTimeoutError
+
+if TYPE_CHECKING:
+    from ascgen.runtime.core import RunResult
 
 CRASH_FLAGS = ("-g1",)              # line tables only: enough for addr2line, cheap to compile
 WORKER_GRACE_S = 5.0                # past the time limit before the parent kills a silent worker
@@ -168,7 +172,7 @@ def worker_env() -> dict:
 
 
 def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_limit_s: float = 60.0,
-           tiling_key=None):
+           tiling_key=None) -> RunResult:
     """Module.launch(..., isolated=True): run in a worker; arrays are updated in place on success."""
     request = {
         "text": module.text, "source": module.source, "path": str(module.path) if module.path else None,

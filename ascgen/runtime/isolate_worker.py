@@ -16,19 +16,6 @@ from ascgen.runtime.isolate import CRASH_FLAGS
 from ascgen.runtime.module import Module
 
 
-class LaunchSummary:
-    """A picklable stand-in for core.RunResult (cffi objects do not cross processes)."""
-
-    def __init__(self, result):
-        for key in ("output", "lints", "races", "geometry", "events"):
-            value = getattr(result, key, None)
-            try:
-                pickle.dumps(value)
-            except Exception:       # noqa: BLE001 - anything unpicklable is dropped, not fatal
-                value = None
-            setattr(self, key, value)
-
-
 def _picklable(value):
     try:
         pickle.dumps(value)
@@ -68,9 +55,9 @@ def _worker(req_path: str, res_path: str, started_path: str) -> int:
         Path(started_path).touch()
         result = module.launch(request["name"], request["block_dim"], *args, time_limit_s=request["time_limit_s"],
                                tiling_key=request.get("tiling_key"))
-        # Pickle the class under its importable name, not __main__ (this file runs as a script here).
-        from ascgen.runtime.isolate_worker import LaunchSummary
-        payload = {"result": LaunchSummary(result),
+        # core.RunResult holds only plain data (text, lists of dicts, numbers), so it pickles as it is and
+        # an isolated launch returns the same type as an in-process one.
+        payload = {"result": result,
                    "arrays": [a if isinstance(a, np.ndarray) else None for a in args]}
     except errors.AscgenError as exc:
         site = getattr(exc, "site", None)

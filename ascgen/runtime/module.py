@@ -18,6 +18,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cffi
 
@@ -27,6 +28,9 @@ from ascgen.runtime import analysis, backends, binding, build, gm_guard, host_re
 from ascgen.runtime.build import cache, wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
+
+if TYPE_CHECKING:          # the core module is imported late at run time: loading it builds the core library
+    from ascgen.runtime.core import RunResult
 
 _open_lock = threading.Lock()
 
@@ -371,7 +375,8 @@ class Module:
 
     def launch(self, name: str, block_dim: int, *args, kernel_type: str | None = None,
                time_limit_s: float = 60.0, detect_races: bool = False, schedule_seed: int | None = None,
-               isolated: bool = False, timeline: bool = False, tiling_key: int | None = None, extra_buffers=()):
+               isolated: bool = False, timeline: bool = False, tiling_key: int | None = None,
+               extra_buffers=()) -> RunResult:
         """Run kernel `name` on `block_dim` blocks; arrays are written in place. Returns core.RunResult.
         `isolated=True` runs it in a subprocess so a crash raises KernelCrashError (isolate.py).
         `extra_buffers`: GM the kernel reaches through addresses in its arguments (see task())."""

@@ -117,8 +117,11 @@ def test_isolated_success_writes_results_back(faults):
     ok = load(RUNTIME_KERNELS / "add_relu.cpp", product="ascend910b")
     x = np.arange(64, dtype=np.float32) - 20
     z = np.zeros_like(x)
-    ok.launch("add_relu", 2, x, x, z, 64, isolated=True)
+    result = ok.launch("add_relu", 2, x, x, z, 64, isolated=True)
     np.testing.assert_array_equal(z, np.maximum(2 * x, 0))
+    from ascgen.runtime.core import RunResult     # the type an in-process launch returns, with its fields
+    assert isinstance(result, RunResult) and result.geometry == ok.launch("add_relu", 2, x, x, z, 64).geometry
+    assert result.wall_s > 0
 
 
 def test_isolated_mode_relays_typed_errors(faults):
