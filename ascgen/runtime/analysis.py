@@ -124,15 +124,9 @@ def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | No
     files = sorted({os.path.abspath(f) for _, f, _ in index if os.path.isfile(f)})
     try:
         key.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(_result_path(key, files), json.dumps(_to_json(info)))
-        _write_atomic(key.with_suffix(deps.SUFFIX), deps.as_text(files))
+        build.write_atomic(_result_path(key, files), json.dumps(_to_json(info)).encode())
+        build.write_atomic(key.with_suffix(deps.SUFFIX), deps.as_text(files).encode())
     except OSError:
         pass                        # a read-only cache only costs the analysis next time
     return info
 
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)           # atomic: concurrent loaders never read half a file

@@ -4,9 +4,10 @@ The cache key is one readable expression of named parts (see `_key_parts`): the 
 header of the runtime (runtime/include and runtime/core), the flags, the compiler's path and `--version`,
 and CACHE_VERSION. The other headers a build read are recorded beside the key and hashed on each lookup
 (deps.py): a module is `<name>-<key>.<deps>.so` plus its `.json` (the manifest). Both are written to
-temporary files in the cache directory and renamed into place, the manifest last: a reader that sees the manifest sees a complete .so, so any number
-of processes (pytest-xdist workers, several machines on a shared disk) may build the same entry at once.
-A lock file only avoids duplicate work; correctness never depends on it.
+temporary files in the cache directory and renamed into place, the manifest last: a reader that sees the
+manifest sees a complete .so, so any number of processes (pytest-xdist workers, several machines on a
+shared disk) may build the same entry at once. A lock file only avoids duplicate work; correctness never
+depends on it.
 """
 from __future__ import annotations
 
@@ -108,7 +109,7 @@ def compiler_identity(compiler: str) -> str:
     known[stamp] = {"path": compiler, "id": _compiler_ids[compiler]}
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(memo, json.dumps(known, indent=1).encode())
+        write_atomic(memo, json.dumps(known, indent=1).encode())
     except OSError:
         pass   # a read-only cache only costs the subprocess next time
     return _compiler_ids[compiler]
@@ -250,7 +251,7 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
         cache_folder.pinned(cache)            # also removes the pin files of processes that have ended
         so_path = _compile_into(cache, base, sources, flags, compiler, name)
         record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
-        _write_atomic(so_path.with_suffix(".json"), json.dumps(record, indent=1).encode())
+        write_atomic(so_path.with_suffix(".json"), json.dumps(record, indent=1).encode())
     if cache == configured:                   # a temporary fallback cache is not capped
         cache_folder.evict(keep=so_path)
     return so_path
@@ -298,7 +299,8 @@ class _lock:
         os.close(self.fd)
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to a temporary name beside `path`, then rename it into place (readers never see half)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -347,7 +349,7 @@ def _compile_into(cache: Path, base: str, sources, flags, compiler, name) -> Pat
         shutil.copyfile(tmp_so, tmp)
         _share(tmp)
         os.replace(tmp, so_path)
-        _write_atomic(cache / f"{base}{deps.SUFFIX}", deps.as_text(files).encode())
+        write_atomic(cache / f"{base}{deps.SUFFIX}", deps.as_text(files).encode())
         return so_path
     finally:
         if config.debug():

@@ -112,7 +112,7 @@ def library(root: Path, product) -> HostLibrary:
     table_dir = base / f"devkit-host-table-{_digest(table)}"
     if not (table_dir / TABLE).is_file():
         table_dir.mkdir(parents=True, exist_ok=True)
-        build._write_atomic(table_dir / TABLE, table.encode())
+        build.write_atomic(table_dir / TABLE, table.encode())
     flags = compile_flags(root, product, table_dir)
     headers = _digest(_own_headers(), devkit._tree_stamp(root), build.compiler_identity(compiler), *flags)
     own = [host_dir() / "src" / f for f in (*OWN_LIBRARY_SOURCES, *SHARED_LIBS.values())]
