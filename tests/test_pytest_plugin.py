@@ -1,6 +1,7 @@
 """The pytest plugin (issue 21 point 8): its fixtures drive a SuperKernel test here, and a builder spec's
 kernels are collected as items with stable ids that `pytest -n 2` spreads over two workers."""
 import os
+import re
 import subprocess
 import sys
 
@@ -43,3 +44,30 @@ def test_an_unknown_backend_is_a_usage_error_naming_the_registered_ones(tmp_path
     ran = _pytest("--ascgen-spec", str(spec), "--ascgen-backend", "nope", cwd=tmp_path)
     assert ran.returncode == 4, ran.stdout + ran.stderr                   # pytest's usage-error status
     assert "--ascgen-backend nope: not a backend; use one of builtin, devkit" in ran.stderr, ran.stderr
+
+
+def test_operator_ut_cases_are_items_with_their_verdicts_spread_by_xdist(tmp_path):
+    """Each declared case of a synthetic op's UT program is an item: passes pass, wrong answers and faults
+    fail with their reason, a named missing piece is a skip; two workers share the work."""
+    from tests.ut import synthetic
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    ran = _pytest("--ascgen-ut", str(repo / "cat" / "add_one"), "--ascgen-backend", "builtin",
+                  "--ascgen-ut-time-limit", "0.2", "-n", "2", "-v", "-rs", cwd=repo)
+    rule = "cat/add_one/tests/ut/op_kernel/CMakeLists.txt"
+    outcome = {"passed-compared": "PASSED", "passed-ran": "PASSED", "wrong": "FAILED", "fault": "FAILED",
+               "unsupported": "SKIPPED"}
+    expected = {f"{rule}::{case}[add_one@ascend910b-builtin]": outcome[status]
+                for case, status in synthetic.CASES.items()}
+    seen = {m[2]: m[1] for m in re.finditer(r"^\[gw\d\].*?(PASSED|FAILED|SKIPPED) (\S+)\s*$", ran.stdout, re.M)}
+    assert seen == expected, ran.stdout + ran.stderr
+    assert "compare_data.py 2: FAILED!" in ran.stdout                 # a wrong case's reason
+    assert "needs ascgen_absent_module" in ran.stdout                 # the skip's reason (-rs)
+    assert ran.returncode == 1
+
+
+def test_a_ut_path_without_rules_is_a_usage_error(tmp_path):
+    from tests.ut import synthetic
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    (repo / "empty").mkdir()
+    ran = _pytest("--ascgen-ut", str(repo / "empty"), "--ascgen-backend", "builtin", cwd=repo)
+    assert ran.returncode == 4 and "no kernel UT rules (AddOpTestCase" in ran.stderr, ran.stdout + ran.stderr

@@ -12,12 +12,11 @@ import fnmatch
 import sys
 import threading
 import time
-from pathlib import Path
 
 from ascgen import config, products
 from ascgen.errors import SpecError
 from ascgen.runtime import backends, limits
-from ascgen.ut import cmake, plan as plans, report, runner
+from ascgen.ut import cmake, report, runner, targets
 from ascgen.ut.scratch import Scratch, resolve_python
 from ascgen.ut.verdict import FAILING
 
@@ -40,80 +39,47 @@ def add_arguments(parser) -> None:
                              "twice this plus 30 s")
 
 
-def _file_of(p: plans.Plan) -> str:
-    files = [t.relative_to(p.rule.repository).as_posix() for t in p.tests]
-    return files[0] if len(files) == 1 else ",".join(files)
-
-
 def _chosen(case: str, globs) -> bool:
     return not globs or any(fnmatch.fnmatchcase(case, g) for g in globs)
-
-
-def _program_cases(p, args, procs, emit) -> list:
-    """Build one UT program, then run each of its cases; every case found becomes one Case."""
-    scratch = Scratch(p.rule, args.python)
-    repo, file = p.rule.repository.name, _file_of(p)
-    try:
-        cases, status, reason, seconds = runner.list_cases(p, scratch, procs, args.backend)
-        globs = _globs(args.filter)
-        if cases is None:               # each case the sources declare gets the build's verdict
-            names = [c for c in runner.declared_cases(p.tests) if _chosen(c, globs)] or ["*"]
-            return [emit(runner.Case(repo, p.rule.op, file, p.product, n, status, reason, 0.0)) for n in names]
-        cases = [c for c in cases if _chosen(c, globs)]
-
-        def done(test, status, reason, seconds):
-            if procs.stopping:          # killed by Ctrl-C: not a verdict
-                raise KeyboardInterrupt
-            results.append(emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, seconds)))
-        results: list = []
-        try:
-            runner.run_cases(p, cases, scratch, procs, args.time_limit, args.backend, args.jobs, done)
-        except KeyboardInterrupt:
-            procs.kill_all()
-            raise
-        return results
-    finally:
-        scratch.close()
-
-
-def _product(soc, conv) -> str:
-    """The product of a soc; the soc itself when it is no product (reported as unsupported)."""
-    try:
-        return plans.product_of(soc, conv)
-    except plans.Unsupported:
-        return soc
-
-
-def _soc_of(product: str, conv) -> str:
-    """A soc name for a product, preferring the repository's own full names (cmake/ lists)."""
-    for full in conv.full_soc.values():
-        if _product(full, conv) == product:
-            return full
-    return products.get(product).soc_versions[0]
 
 
 def _globs(text) -> list[str]:
     return [g for g in (text or "").split(":") if g]
 
 
-def _unplanned(rule, soc, conv, exc, filter_text, emit) -> None:
-    """A rule that cannot become a program: each case its sources declare gets the reason."""
-    status = "unsupported" if isinstance(exc, plans.Unsupported) else "error"
-    product = _product(soc, conv)
-    try:
-        tests = plans.test_sources(rule, soc)
-    except (OSError, SpecError):
-        tests = []
-    file = ",".join(t.relative_to(rule.repository).as_posix() for t in tests) or \
-        Path(rule.where).relative_to(rule.repository).as_posix()
-    reason = str(exc)
-    if conv.optional_name and soc == rule.op:
-        reason += (f" ({rule.where}: the op name starts with 'ascend', so this repository's {cmake.RULE_NAME} "
-                   "takes it for the socs; its own build skips this rule too)")
-    globs = _globs(filter_text)
-    names = runner.declared_cases(tests) or ["*"]
+def _declared_verdict(target: targets.Target, status: str, reason: str, globs, emit) -> None:
+    """A target with no program to list: each case its sources declare gets the one verdict."""
+    names = target.declared() or ["*"]
     for name in [n for n in names if n == "*" or _chosen(n, globs)]:
-        emit(runner.Case(rule.repository.name, rule.op, file, product, name, status, reason, 0.0))
+        emit(runner.Case(target.rule.repository.name, target.rule.op, target.file, target.product, name, status,
+                         reason, 0.0))
+
+
+def _program_cases(target: targets.Target, args, procs, emit) -> None:
+    """Build one UT program, then run each of its cases; every case found becomes one Case."""
+    p = target.plan
+    assert p is not None, "a target without a plan has no program"
+    scratch = Scratch(p.rule, args.python)
+    repo, file = p.rule.repository.name, target.file
+    try:
+        cases, status, reason, _ = runner.list_cases(p, scratch, procs, args.backend)
+        globs = _globs(args.filter)
+        if cases is None:
+            _declared_verdict(target, status, reason, globs, emit)
+            return
+        cases = [c for c in cases if _chosen(c, globs)]
+
+        def done(test, status, reason, seconds):
+            if procs.stopping:          # killed by Ctrl-C: not a verdict
+                raise KeyboardInterrupt
+            emit(runner.Case(repo, p.rule.op, file, p.product, test, status, reason, seconds))
+        try:
+            runner.run_cases(p, cases, scratch, procs, args.time_limit, args.backend, args.jobs, done)
+        except KeyboardInterrupt:
+            procs.kill_all()
+            raise
+    finally:
+        scratch.close()
 
 
 def run(args) -> int:
@@ -143,23 +109,11 @@ def run(args) -> int:
     procs = runner.Processes()
     try:
         for rule in rules:
-            conv = cmake.convention(rule.repository)
-            for soc in rule.socs:
-                if soc.startswith("${"):       # the soc the build is configured with (${ASCEND_COMPUTE_UNIT})
-                    if not wanted:
-                        _unplanned(rule, soc, conv, plans.Unsupported(
-                            f"the rule's socs are {soc}, the soc a build is configured for; pass --product P "
-                            "to run it for one"), args.filter, emit)
-                        continue
-                    soc = _soc_of(wanted, conv)
-                if wanted and _product(soc, conv) != wanted:
-                    continue
-                try:
-                    p = plans.plan(rule, soc, conv)
-                except (plans.Unsupported, SpecError) as exc:
-                    _unplanned(rule, soc, conv, exc, args.filter, emit)
-                    continue
-                _program_cases(p, args, procs, emit)
+            for target in targets.targets(rule, cmake.convention(rule.repository), wanted):
+                if target.plan is None:
+                    _declared_verdict(target, target.status, target.reason, _globs(args.filter), emit)
+                else:
+                    _program_cases(target, args, procs, emit)
     except KeyboardInterrupt:
         procs.kill_all()
         report.print_summary(done, interrupted=True)
