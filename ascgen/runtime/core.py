@@ -154,6 +154,11 @@ def ensure_loaded():
     return _lib
 
 
+def source_root(module_file: Path, root: Path) -> None:
+    """Report the relocatable module loaded from `module_file`'s locations under `root` (build/relocate.py)."""
+    ensure_loaded().ascgen_source_root(str(module_file).encode(), str(root).encode())
+
+
 def register_kernel(name: str, kernel_type: str, uses_wait: bool = False, uses_set: bool = False) -> None:
     """Kernel facts for launches made by hand-written host programs (rt::host_launch by name)."""
     if kernel_type not in KERNEL_TYPE_CODE:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ascgen import errors, resources
+from ascgen.runtime.build import relocate
 from ascgen.errors import KernelCrashError, KernelSite, KernelTimeoutError
 
 if TYPE_CHECKING:
@@ -81,15 +82,19 @@ def _user_file(file: str | None) -> bool:
     return file is not None and os.path.isfile(file) and not os.path.abspath(file).startswith(runtime + os.sep)
 
 
-def _crash_location(fields: dict) -> tuple[str | None, int | None, str]:
+def _crash_location(fields: dict, root: Path | None) -> tuple[str | None, int | None, str]:
     """The user's line: the faulting instruction if it is in user code, else the innermost frame of the
-    kernel's module that maps to a user file (abort() faults inside libc; its caller is the user's)."""
+    kernel's module that maps to a user file (abort() faults inside libc; its caller is the user's).
+    `root`: a relocatable module's source folder, which its line tables leave out (build/relocate.py)."""
     candidates = [(fields.get("module", ""), fields.get("offset", ""))]
     frames_module, _, offsets = fields.get("frames", "").rpartition(":")
     candidates += [(frames_module, off) for off in offsets.split(",") if off]
     fallback: tuple[str | None, int | None, str] = (None, None, "")
     for module_path, offset in candidates:
         file, line, where = _source_line(module_path, offset)
+        if file is not None and root is not None and file != relocate.resolved(file, root):
+            where = where.replace(file, relocate.resolved(file, root), 1)
+            file = relocate.resolved(file, root)
         if _user_file(file):
             return file, line, where
         if where and not fallback[2]:
@@ -105,7 +110,7 @@ def _stack_overflow(sig: int, fields: dict) -> bool:
     return sig in (signal.SIGSEGV, signal.SIGBUS) and sp > 0 and abs(addr - sp) <= STACK_OVERFLOW_SPAN
 
 
-def crash_error(returncode: int, stderr: str, kernel: str | None) -> KernelCrashError:
+def crash_error(returncode: int, stderr: str, kernel: str | None, source_root: Path | None = None) -> KernelCrashError:
     sig = -returncode
     try:
         sig_name = signal.Signals(sig).name
@@ -114,7 +119,7 @@ def crash_error(returncode: int, stderr: str, kernel: str | None) -> KernelCrash
     fields = _crash_fields(stderr) or {}
     kernel = fields.get("kernel") or kernel
     core = fields.get("core")
-    file, line, where = _crash_location(fields)
+    file, line, where = _crash_location(fields, source_root)
     what = _SIGNAL_HINTS.get(sig, "a fatal signal")
     overflow = _stack_overflow(sig, fields)
     if overflow:
@@ -200,7 +205,7 @@ def launch(module, name: str, block_dim: int, args, *, kernel_type=None, time_li
         if text_out:
             sys.stdout.write(text_out)
         if proc.returncode < 0:
-            raise crash_error(proc.returncode, text_err, name)
+            raise crash_error(proc.returncode, text_err, name, module.source_root)
         if not res.exists():
             raise errors.KernelAssertError(f"the isolated worker for {name!r} exited with code {proc.returncode} "
                                            f"without a result:\n{text_err.strip()[-2000:]}", KernelSite(kernel=name))

@@ -12,9 +12,12 @@ bound Task to SuperKernel ("Modules -> SuperKernel" in docs/architecture.md).
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import hashlib
 import os
+import shutil
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,15 +114,42 @@ def _read_source(source_or_path) -> tuple[str, str, Path | None]:
     return source_or_path, "kernel.cpp", None
 
 
-def _dlopen(path: Path) -> ctypes.CDLL:
+_roots: dict[str, Path] = {}            # loaded relocatable module file -> the source folder it reports under
+_root_copies: dict[tuple[str, Path], Path] = {}
+_copies_dir: Path | None = None
+
+
+def _file_for_root(path: Path, root: Path | None) -> Path:
+    """The file to load `path` from for reports under `root`: itself, or, when this process already loaded
+    it for another folder, a private copy (one image per folder: the core finds a name's folder by the
+    image that holds it, build/relocate.py). The copies live until the process ends."""
+    global _copies_dir
+    if root is None or _roots.setdefault(str(path), root) == root:
+        return path
+    if (str(path), root) not in _root_copies:
+        if _copies_dir is None:
+            _copies_dir = Path(tempfile.mkdtemp(prefix="ascgen-module-copies-"))     # 0700: ours alone
+            atexit.register(shutil.rmtree, _copies_dir, True)
+        copy = _copies_dir / f"{len(_root_copies)}-{path.name}"
+        shutil.copyfile(path, copy)
+        _roots[str(copy)] = root
+        _root_copies[(str(path), root)] = copy
+    return _root_copies[(str(path), root)]
+
+
+def _dlopen(path: Path, root: Path | None = None) -> ctypes.CDLL:
     """Open a kernel module (RTLD_LOCAL: modules may define the same kernel names); ctypes, because only
-    symbol addresses are needed and it parses no C declarations."""
+    symbol addresses are needed and it parses no C declarations. `root`: a relocatable module's source
+    folder, which its reports name."""
     with _open_lock:
+        cached, path = path, _file_for_root(path, root)
         lib = _libs.get(str(path))
         if lib is None:
             _core().ensure_loaded()                 # the rt:: symbols must be global before a kernel loads
-            cache.pin(path)                         # never evicted while loaded (the devkit copies read it)
+            cache.pin(cached)                       # never evicted while loaded (the devkit copies read it)
             lib = ctypes.CDLL(str(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+            if root is not None:
+                _core().source_root(path, root)
             _libs[str(path)] = lib
         return lib
 
@@ -231,6 +261,12 @@ class Module:
 
     # ---- building --------------------------------------------------------------------------------
 
+    @property
+    def source_root(self) -> Path | None:
+        """The folder of a source compiled as it is (not a rewritten copy): its build is relocatable
+        (build/relocate.py), so the same source in another folder uses the same cached module."""
+        return self.path.parent if self.path is not None and self.compile_path == self.path else None
+
     def _analysis_path(self) -> list[Path]:
         """The include path of the source analysis: the user's folders, the backend's stand-ins, the source's own."""
         n = self._user_dirs
@@ -243,13 +279,14 @@ class Module:
         options = self.backend.build_options(self, extra)
         try:
             so = build.compile_shared(sources, include_dirs=options.include_dirs, defines=options.defines,
-                                      extra_flags=options.flags, link_libs=options.link_libs, name=options.name)
+                                      extra_flags=options.flags, link_libs=options.link_libs, name=options.name,
+                                      source_root=self.source_root)
         except CompileError as exc:
             self._raise_hinted(exc, self.text, self.source)
             raise
         self.backend.after_link(self, so, sources, options)
         self.so_path = so
-        self._lib = _dlopen(so)
+        self._lib = _dlopen(so, self.source_root)
         for inst in instances:
             self._register(inst)
 

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,45 @@ std::string short_name(const std::string& func) {
     return space == std::string::npos ? out : out.substr(space + 1);
 }
 
+}  // namespace sites
+
+// ---- relocatable modules (ascgen/runtime/build/relocate.py) -------------------------------------------
+// A relocatable module names the files under its source folder "/<ascgen-source-folder>/k.cpp"; Python
+// registers each loaded module file's folder, and a reported name is read back under it here.
+namespace source_roots {
+
+constexpr char kToken[] = "/<ascgen-source-folder>";     // relocate.TOKEN
+std::mutex g_mu;
+std::map<std::string, std::string> g_root_of;     // module file (as dlopen was given it) -> its source folder
+std::set<std::string> g_names;                     // resolved names: a Loc keeps the pointer, so never freed
+
+bool tokenised(const char* file) {
+    return file && std::strncmp(file, kToken, sizeof kToken - 1) == 0;
+}
+
+// `file` read under the folder registered for `module`; `file` itself when it is no token name or the
+// module has no folder.
+std::string in_module(const std::string& file, const std::string& module) {
+    if (!tokenised(file.c_str())) return file;
+    std::lock_guard<std::mutex> lk(g_mu);
+    auto it = g_root_of.find(module);
+    return it == g_root_of.end() ? file : it->second + file.substr(sizeof kToken - 1);
+}
+
+// The same for a name compiled into a module: the module is the one whose image holds the string.
+const char* resolved_name(const char* file) {
+    if (!tokenised(file)) return file;
+    Dl_info info{};
+    if (!dladdr(file, &info) || !info.dli_fname) return file;
+    const std::string name = in_module(file, info.dli_fname);
+    std::lock_guard<std::mutex> lk(g_mu);
+    return g_names.insert(name).first->c_str();
+}
+
+}  // namespace source_roots
+
+namespace sites {
+
 SiteText resolve_now(const rt::CodeSite& site) {
     // Group the frames by module file (one addr2line per file), keeping their order.
     std::map<std::string, std::vector<int>> by_file;
@@ -159,6 +199,8 @@ SiteText resolve_now(const rt::CodeSite& site) {
         std::vector<uintptr_t> offs;
         for (int i : idx) offs.push_back(offsets[i]);
         auto chains = symbolise(file, offs);
+        for (auto& chain : chains)
+            for (auto& e : chain) e.file = source_roots::in_module(e.file, file);
         for (size_t k = 0; k < idx.size() && k < chains.size(); ++k) chain_of[idx[k]] = std::move(chains[k]);
     }
     std::vector<Entry> all;   // every inline level of every frame, innermost first
@@ -197,7 +239,7 @@ const SiteText& resolve_site(const rt::CodeSite& site) {
 }  // namespace sites
 
 rt::Loc resolved(rt::Loc loc) {
-    if (!rt::is_code_site(loc)) return loc;
+    if (!rt::is_code_site(loc)) return rt::Loc{source_roots::resolved_name(loc.file), loc.line};
     const sites::SiteText& t = sites::resolve_site(*reinterpret_cast<const rt::CodeSite*>(loc.file));
     return rt::Loc{t.file.c_str(), t.line};
 }
@@ -209,3 +251,19 @@ std::string site_detail(rt::Loc loc) {
 
 }  // namespace core
 }  // namespace ascgen
+
+namespace ascgen {
+namespace rt {
+void module_copy(const char* copy, const char* original) {
+    using namespace ascgen::core::source_roots;
+    std::lock_guard<std::mutex> lk(g_mu);
+    auto it = g_root_of.find(original);
+    if (it != g_root_of.end()) g_root_of[copy] = it->second;
+}
+}  // namespace rt
+}  // namespace ascgen
+
+extern "C" void ascgen_source_root(const char* module, const char* root) {
+    std::lock_guard<std::mutex> lk(ascgen::core::source_roots::g_mu);
+    ascgen::core::source_roots::g_root_of[module] = root;
+}

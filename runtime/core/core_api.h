@@ -135,6 +135,10 @@ int ascgen_host_launch_count(void);
 /* Call a host program's main on this thread; a fault in one of its launches unwinds it (*stopped = 1). */
 int ascgen_call_main(int (*main_fn)(int, char**), int argc, char** argv, int* stopped);
 
+/* A loaded relocatable module's source folder: its "/<ascgen-source-folder>/..." names are reported under it
+   (ascgen/runtime/build/relocate.py). `module`: the path the module was dlopen-ed with. */
+void ascgen_source_root(const char* module, const char* root);
+
 /* The timeline parameters' documented defaults (timeline.h), written into cfg. */
 void ascgen_timeline_defaults(ascgen_config* cfg);
 

@@ -178,3 +178,32 @@ def test_an_error_in_one_of_several_sources_names_that_file(cache, tmp_path):
     with pytest.raises(CompileError) as err:
         build.compile_shared([a, b], name="two")
     assert f"{b}:1:" in str(err.value) and "missing_symbol" in str(err.value)
+
+
+def _relocatable_kernel(folder: Path, w: int) -> Path:
+    (folder / "k" / "inc").mkdir(parents=True)
+    (folder / "common").mkdir()
+    (folder / "k" / "inc" / "v.h").write_text("#define V 1\n")
+    (folder / "common" / "w.h").write_text(f"#define W {w}\n")
+    src = folder / "k" / "a.cpp"
+    src.write_text('#include "inc/v.h"\n#include "../common/w.h"\nextern "C" int answer() { return V + W; }\n'
+                   'extern "C" const char* file() { return __FILE__; }\n')
+    return src
+
+
+def test_the_same_sources_in_two_folders_build_once_and_each_reads_its_own_headers(cache, tmp_path):
+    # The key once held the source's absolute path: a second checkout or a CI clone compiled everything again.
+    a, b = _relocatable_kernel(tmp_path / "a", 10), _relocatable_kernel(tmp_path / "b", 10)
+    first = build.compile_shared([a], include_dirs=[a.parent], name="a", source_root=a.parent)
+    assert build.compile_shared([b], include_dirs=[b.parent], name="a", source_root=b.parent) == first
+    lib = ctypes.CDLL(str(first))
+    lib.file.restype = ctypes.c_char_p
+    assert lib.file() == f"{build.relocate.TOKEN}/a.cpp".encode()     # no folder inside the module
+    # A header outside the source's folder that differs in the other copy (../common/w.h) is that copy's.
+    (tmp_path / "b" / "common" / "w.h").write_text("#define W 20\n")
+    second = build.compile_shared([b], include_dirs=[b.parent], name="a", source_root=b.parent)
+    assert second != first and _call_answer(second) == 21 and _call_answer(first) == 11
+    assert build.compile_shared([a], include_dirs=[a.parent], name="a", source_root=a.parent) == first
+    # A macro naming the folder is compiled in as it is: the two folders' modules stay apart.
+    one = build.compile_shared([a], name="a", source_root=a.parent, defines={"HERE": f'"{a.parent}"'})
+    assert build.compile_shared([b], name="a", source_root=b.parent, defines={"HERE": f'"{b.parent}"'}) != one

@@ -549,3 +549,19 @@ def test_block_dim_past_the_module_copies_is_refused_before_any_core_runs(built)
     with pytest.raises(SpecError, match=r"257 AIV cores.*256 per core type.*block_dim <= 256"):
         mod.launch("add", 257, x, y, z, np.uint32(n))
     assert sorted(mod.so_path.parent.glob(mod.so_path.name + ".core*")) == copies   # no copy written
+
+
+def test_the_same_kernel_in_two_folders_builds_once_and_reports_each_folders_line(tree, tmp_path):
+    """A relocatable devkit module: one build for both copies, and the library-call reports (code sites,
+    read from the per-core module copies' line tables) name each copy's own file."""
+    copies = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        copies.append(tmp_path / name / "faults.cpp")
+        copies[-1].write_text(FAULTS)
+    mods = [load(c, "ascend910b", backend="devkit") for c in copies]
+    assert mods[0].so_path == mods[1].so_path
+    for mod, copy in zip(mods, copies):
+        with pytest.raises(KernelMemoryError) as err:
+            mod.launch("ub_overflow", 1, np.zeros(64, np.float32))
+        assert err.value.site.file == str(copy) and err.value.site.line == _line(FAULTS, "Add(a, a, a"), err.value.site

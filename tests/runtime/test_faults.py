@@ -128,3 +128,22 @@ def test_isolated_mode_relays_typed_errors(faults):
     with pytest.raises(KernelMemoryError) as info:
         faults.launch("datacopy_length", 2, np.zeros(64, np.float32), 64, isolated=True)
     assert info.value.site.line == marker_line("datacopy_length")
+
+
+def test_the_same_kernel_in_two_folders_builds_once_and_reports_each_folders_file(faults, tmp_path):
+    """One module serves both copies (the build is relocatable); each copy's reports name its own file, in
+    process and from the isolated worker's crash handler."""
+    copies = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        copies.append(tmp_path / name / "faults.cpp")
+        copies[-1].write_text(SOURCE.read_text())
+    mods = [load(c, product="ascend910b") for c in copies]
+    assert mods[0].so_path == mods[1].so_path == faults.so_path
+    for mod, copy in zip(mods, copies):
+        with pytest.raises(KernelMemoryError) as info:
+            mod.launch("gm_out_of_bounds", 5, np.zeros(256, np.float32), 256)
+        assert info.value.site.file == str(copy), info.value.site
+        with pytest.raises(KernelCrashError) as crash:
+            mod.launch("null_write", 4, np.zeros(4, np.float32), 4, isolated=True)
+        assert crash.value.site.file == str(copy) and str(copy) in str(crash.value), str(crash.value)

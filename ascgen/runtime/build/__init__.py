@@ -33,10 +33,10 @@ from typing import Iterable, Sequence, Union
 from ascgen import config, console, resources
 from ascgen.errors import CompileError
 from ascgen.runtime.build import cache as cache_folder
-from ascgen.runtime.build import cache_integrity, deps
+from ascgen.runtime.build import cache_integrity, deps, relocate
 from ascgen.runtime.build import wrapper
 
-CACHE_VERSION = 2   # 2: the headers a compile read are recorded beside the key (deps.py)
+CACHE_VERSION = 3   # 2: the headers a compile read are recorded beside the key (deps.py); 3: relocatable builds
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
 RELEASE_FLAGS = ("-O2", "-g0")
 DEBUG_FLAGS = ("-O0", "-g")
@@ -181,13 +181,14 @@ def _source_text(s: Source) -> str:
         raise CompileError(f"cannot read source {s}: {exc.strerror}") from exc
 
 
-def _key_parts(sources, flags, compiler) -> dict:
+def _key_parts(sources, flags, compiler, root: Path | None = None) -> dict:
     return {
         "cache_version": CACHE_VERSION,
         "sources": [hashlib.sha256(_source_text(s).encode()).hexdigest() for s in sources],
-        "source_names": [s.path if isinstance(s, SourceText) else os.path.abspath(s) for s in sources],
+        "source_names": [s.path if isinstance(s, SourceText) else relocate.tokenised(os.path.abspath(s), root)
+                         for s in sources],
         "runtime_headers": runtime_headers_digest(),
-        "flags": list(flags),
+        "flags": relocate.key_flags(flags, root),
         "compiler": compiler_identity(compiler),
         **({"host_cpu": host_cpu_id()} if "-march=native" in flags else {}),
     }
@@ -216,30 +217,34 @@ def build_flags(include_dirs=(), defines=None, extra_flags=(), link_libs=()) -> 
 
 
 def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), defines: dict | None = None,
-                   extra_flags: Sequence[str] = (), link_libs: Sequence[str] = (), name: str = "module") -> Path:
+                   extra_flags: Sequence[str] = (), link_libs: Sequence[str] = (), name: str = "module",
+                   source_root: Path | None = None) -> Path:
     """Compile `sources` into one shared object in the cache and return its path.
 
     File sources are compiled in place, so diagnostics and __FILE__ name the user's path; `SourceText`
     sources are written to the build folder with a `#line 1 "<path>"` directive for the same effect.
+    `source_root`: the folder of a relocatable build (relocate.py): paths under it are kept out of the
+    module and its key, so the same sources in another folder find this build.
     Raises CompileError with the first DIAGNOSTIC_LINES lines of the compiler's output.
     """
     sources = list(sources)
     if not sources:
         raise CompileError(f"nothing to compile for {name!r}: no sources given")
     compiler = find_compiler()
-    flags = build_flags(include_dirs, defines, extra_flags, link_libs)
-    parts = _key_parts(sources, flags, compiler)
+    root = Path(source_root).resolve() if source_root is not None else None
+    flags = build_flags(include_dirs, defines, [*(relocate.flags(root) if root else []), *extra_flags], link_libs)
+    parts = _key_parts(sources, flags, compiler, root)
     base = f"{_safe_name(name)}-{cache_key(parts)}"
     configured = config.cache_dir()
-    hit = _lookup(configured, base)
+    hit = _lookup(configured, base, root)
     if hit:
         return hit                            # a read-only cache still serves what it holds
     cache = cache_folder.ensure(cache_integrity.writable_root(configured))
-    hit = _lookup(cache, base)
+    hit = _lookup(cache, base, root)
     if hit:
         return hit
     with _lock(cache / f"{base}.lock"):
-        so_path = _entry_now(cache, base)
+        so_path = _entry_now(cache, base, root)
         if so_path is not None:
             manifest = so_path.with_suffix(".json")
             cache_integrity.check_trusted(so_path, manifest)
@@ -249,7 +254,7 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
             cache_integrity.discard(so_path, manifest, why)
         cache_integrity.clean_stale(cache)
         cache_folder.pinned(cache)            # also removes the pin files of processes that have ended
-        so_path = _compile_into(cache, base, sources, flags, compiler, name)
+        so_path = _compile_into(cache, base, sources, flags, compiler, name, root)
         record = {**parts, "name": name, "built": time.time(), **cache_integrity.artifact_record(so_path)}
         write_atomic(so_path.with_suffix(".json"), json.dumps(record, indent=1).encode())
     if cache == configured:                   # a temporary fallback cache is not capped
@@ -257,14 +262,15 @@ def compile_shared(sources: Iterable[Source], *, include_dirs: Sequence = (), de
     return so_path
 
 
-def _entry_now(cache: Path, base: str) -> Path | None:
-    """The module of key stem `base` for the headers as they are now (deps.py), or None if never built."""
+def _entry_now(cache: Path, base: str, root: Path | None = None) -> Path | None:
+    """The module of key stem `base` for the headers as they are now (deps.py; a relocatable build's read
+    under `root`), or None if never built."""
     files = deps.read(cache / f"{base}{deps.SUFFIX}")
-    return None if files is None else cache / deps.module_name(base, files)
+    return None if files is None else cache / deps.module_name(base, files, root)
 
 
-def _lookup(cache: Path, base: str) -> Path | None:
-    so_path = _entry_now(cache, base)
+def _lookup(cache: Path, base: str, root: Path | None = None) -> Path | None:
+    so_path = _entry_now(cache, base, root)
     return None if so_path is None else _cached(so_path, so_path.with_suffix(".json"))
 
 
@@ -327,7 +333,7 @@ def _unlink(path) -> None:
         pass
 
 
-def _compile_into(cache: Path, base: str, sources, flags, compiler, name) -> Path:
+def _compile_into(cache: Path, base: str, sources, flags, compiler, name, root: Path | None = None) -> Path:
     """Compile in a build folder, then rename the .so into place under the name its dependencies give it
     (deps.module_name) and record them beside the key; returns the .so's path."""
     workdir = Path(tempfile.mkdtemp(dir=cache, prefix=cache_integrity.build_folder_prefix(_safe_name(name))))
@@ -342,8 +348,8 @@ def _compile_into(cache: Path, base: str, sources, flags, compiler, name) -> Pat
         if not tmp_so.is_file() or tmp_so.stat().st_size == 0:
             raise CompileError(f"compiling {name}: the compiler {compiler} reported success but wrote no shared "
                                f"object. Hint: set ASCGEN_CXX (or CXX) to g++ or clang++.")
-        files = deps.recorded(sorted(workdir.glob("*.d")), leave_out=cache)
-        so_path = cache / deps.module_name(base, files)
+        files = deps.recorded(sorted(workdir.glob("*.d")), leave_out=cache, root=root)
+        so_path = cache / deps.module_name(base, files, root)
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{so_path.name}.", suffix=".tmp")
         os.close(fd)
         shutil.copyfile(tmp_so, tmp)

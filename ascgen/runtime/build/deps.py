@@ -18,6 +18,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from ascgen.runtime.build import relocate
+
 SUFFIX = ".deps"
 _MISSING = "missing"
 _file_digests: dict[tuple, str] = {}    # (path, inode, size, mtime) -> sha256, so a process hashes a file once
@@ -55,8 +57,10 @@ def parse(text: str) -> list[str]:
     return names
 
 
-def recorded(dep_files: list[Path], leave_out: Path) -> list[str]:
-    """The absolute paths the compiles read (their .d files), minus what lies under `leave_out` (the cache)."""
+def recorded(dep_files: list[Path], leave_out: Path, root: Path | None = None) -> list[str]:
+    """The absolute paths the compiles read (their .d files), minus what lies under `leave_out` (the cache).
+    A relocatable build's files under `root` are kept as the compiler named them with the root as
+    relocate.TOKEN (`TOKEN/../common/w.h`, not normalised: under another root that is another file)."""
     out: dict[str, None] = {}
     skip = os.path.abspath(leave_out) + os.sep
     for d in dep_files:
@@ -65,7 +69,8 @@ def recorded(dep_files: list[Path], leave_out: Path) -> list[str]:
         except OSError:
             continue
         for name in names:
-            path = os.path.abspath(name)
+            named = relocate.tokenised(name, root)
+            path = named if named != name else os.path.abspath(name)
             if not path.startswith(skip):
                 out[path] = None
     return sorted(out)
@@ -84,18 +89,19 @@ def read(path: Path) -> list[str] | None:
         return None
 
 
-def digest(files: list[str]) -> str:
-    """sha256 over the files' names and current contents (a missing file counts as such)."""
+def digest(files: list[str], root: Path | None = None) -> str:
+    """sha256 over the files' names as recorded and their current contents, a TOKEN name read under `root`
+    (a missing file counts as such)."""
     h = hashlib.sha256()
     for f in files:
-        h.update(f.encode() + b"\0" + _file_digest(f).encode() + b"\n")
+        h.update(f.encode() + b"\0" + _file_digest(relocate.resolved(f, root)).encode() + b"\n")
     return h.hexdigest()
 
 
-def module_name(base: str, files: list[str]) -> str:
+def module_name(base: str, files: list[str], root: Path | None = None) -> str:
     """`<base>.<16 hex>.so`: the module of key stem `base` built with these dependencies as they are now. One
     stem per key, so the cache lists, pins and evicts a key's builds, its lock and its list as one entry."""
-    return f"{base}.{digest(files)[:16]}.so"
+    return f"{base}.{digest(files, root)[:16]}.so"
 
 
 def _file_digest(path: str) -> str:

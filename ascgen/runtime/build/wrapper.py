@@ -121,9 +121,12 @@ def render(include_path: str | None, inline_text: str | None, user_name: str, di
 
 
 def render_module(module, instances) -> str:
-    """render() for a Module (module.py): its source, name, program flag, kernel scopes and macros."""
+    """render() for a Module (module.py): its source, name, program flag, kernel scopes and macros. A
+    relocatable module (module.source_root) includes its source by its bare name, found through
+    `-iquote<root>` (relocate.py), so the wrapper's text is the same in every folder."""
     digest = hashlib.sha256(module.text.encode()).hexdigest()
-    return render(str(module.compile_path) if module.compile_path else None,
-                  None if module.compile_path else module.text,
-                  module.source, digest, instances, module.is_program,
+    path = module.compile_path
+    include = (path.name if module.source_root else str(path)) if path else None
+    return render(include, None if path else module.text,
+                  path.name if module.source_root else module.source, digest, instances, module.is_program,
                   {k.name: k.scope for k in module.info.kernels if k.scope}, module.user_defines)

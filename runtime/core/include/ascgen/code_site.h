@@ -28,5 +28,9 @@ struct CodeSite {
 
 inline bool is_code_site(Loc loc) { return loc.file != nullptr && loc.line == CODE_SITE_LINE; }
 
+// `copy` is a file copy of the loaded module `original` (the devkit's per-core copies): the locations its
+// code reports read as the original's (a relocatable module's source folder, code_site.cpp).
+void module_copy(const char* copy, const char* original);
+
 }  // namespace rt
 }  // namespace ascgen

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include "ascgen/code_site.h"
 #include "ascgen/rt.h"
 #include "ascgen_devkit/state.h"
 #include "ascgen_devkit/workspace.h"
@@ -78,6 +79,7 @@ inline void* copy_handle(int s) {
     if (!copy_file(self_path(), path))
         ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen::rt::Loc{"devkit backend", 0},
                            "devkit backend: cannot write the per-core module copy %s", path.c_str());
+    ::ascgen::rt::module_copy(path.c_str(), self_path());
     void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h)
         ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen::rt::Loc{"devkit backend", 0},
