@@ -69,7 +69,8 @@ def test_every_block_says_what_it_is(where, lang):
 
 def fresh_repo_like(where: str) -> Path:
     """An empty folder with copies of LAYOUT, at a path that stays the same from run to run for the same
-    block: kernels are cached by their absolute path, so a second run of the suite compiles nothing."""
+    block (kernel builds are relocatable, so the copies share modules anyway; a program's build, compiled
+    from a rewritten copy that names its path, is not, and a stable path lets a second run reuse it)."""
     checkout = hashlib.sha256(str(REPO).encode()).hexdigest()[:8]
     root = Path(tempfile.gettempdir()) / f"ascgen-docs-blocks-{getpass.getuser()}-{checkout}"
     folder = root / re.sub(r"[^A-Za-z0-9]+", "_", where)
