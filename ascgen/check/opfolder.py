@@ -24,6 +24,7 @@ _TPL_KEY = re.compile(r"\bGET_TPL_TILING_KEY\s*\(")
 _BLOCK_DIM = re.compile(r"\bSetBlockDim\s*\(")
 _CONSTANT = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(\w+)\s*=\s*([^;,{}]+);")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]+)$", re.MULTILINE)
+_ASSIGNED = re.compile(r"\b(\w+)\s*(?<![=!<>])=(?!=)")
 _TILING_KEY_IS = re.compile(r"\bTILING_KEY_IS\s*\(\s*([^)]+?)\s*\)")
 
 
@@ -43,12 +44,17 @@ class OpFolder:
     block_dims: list = field(default_factory=list)      # HostCall of SetBlockDim(...)
     constants: dict = field(default_factory=dict)       # integer constants the host files define
     other_kernel_keys: set = field(default_factory=set)  # TILING_KEY_IS keys of the op's other kernel files
+    assigned: set = field(default_factory=set)           # names the host files assign: run-time values
 
     def fold(self, text: str, index) -> int | None:
-        """An argument as an integer: a literal or a constant of the host files or the kernel."""
-        value = instances.fold(text, index)
+        """An argument as an integer: a literal or a constant of the host files or the kernel. A name the
+        host assigns is a host variable, whatever a kernel constant of that name says."""
+        name = text.strip().split("::")[-1]
+        if name in self.assigned:
+            return None
+        value = self.constants.get(name)
         if value is None:
-            value = self.constants.get(text.strip().split("::")[-1])
+            value = instances.fold(text, index)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -74,6 +80,7 @@ def _read(root: Path, kernel: Path) -> OpFolder:
         budget -= len(data)
         text = instances.text_of(data)
         op.constants.update(_constants(text))
+        op.assigned |= {m.group(1) for m in _ASSIGNED.finditer(text)}
         for pattern, found in ((_SET_KEY, op.tiling_keys), (_TPL_KEY, op.tpl_keys), (_BLOCK_DIM, op.block_dims)):
             for m in pattern.finditer(text):
                 args = instances.macro_args(text, m.end() - 1)
@@ -90,6 +97,7 @@ def _read(root: Path, kernel: Path) -> OpFolder:
                 value = consteval.literal(m.group(1).rstrip("uUlL"))
                 if isinstance(value, int):
                     op.other_kernel_keys.add(value)
+    op.assigned -= set(op.constants)
     return op
 
 

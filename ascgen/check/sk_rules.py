@@ -8,6 +8,7 @@ has no code for). Rule ids and limits are documented in docs/check.md.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from ascgen.check import api, instances
@@ -42,7 +43,8 @@ def run_all(trace: KernelTrace, index: Index, product, ctx: Context | None) -> l
     if product is not None and not product.superkernel:
         return []               # no SuperKernel on this product: nothing to get ready for
     return [*syncall_fewer_cores(trace, index, ctx), *gm_scalar_no_dcci(trace, index, product, ctx),
-            *mix_ratio(trace, index), *tiling_key_uncovered(trace, index, product, ctx)]
+            *mix_ratio(trace, index), *tiling_key_uncovered(trace, index, product, ctx),
+            *pipe_destroy_barrier(trace, index)]
 
 
 def _diag(file, tok, severity, rule, message, notes=()) -> Diagnostic:
@@ -145,14 +147,14 @@ def _pos(tok) -> tuple:
     return tok.line, tok.col
 
 
-def _guard_at(index: Index, fn: FuncDef, pos: tuple, names: frozenset) -> Tok | None:
-    """The `if` of `fn` that decides whether `pos` runs: pos inside its branches, or an early return
-    under it before pos."""
+def _guard_at(index: Index, fn: FuncDef, pos: tuple, names: frozenset) -> tuple | None:
+    """(the `if` token, side) of the `if` of `fn` that decides whether `pos` runs: side "then" when pos is
+    in its branch, "else" in its else branch or after an early return under it."""
     for t, start, end, early, e_start, e_end in _guards(index.cursor_tokens(fn.cursor), names):
-        if _pos(start) <= pos <= _pos(end) or (e_end is not None and _pos(e_start) <= pos <= _pos(e_end)):
-            return t
-        if early and _pos(end) < pos:
-            return t
+        if _pos(start) <= pos <= _pos(end):
+            return t, "then"
+        if (e_end is not None and _pos(e_start) <= pos <= _pos(e_end)) or (early and _pos(end) < pos):
+            return t, "else"
     return None
 
 
@@ -183,7 +185,7 @@ def _stack(trace: KernelTrace, e: Event, witness) -> list[tuple]:
     return out
 
 
-def _guarded(trace, index, e: Event, witness, names) -> Tok | None:
+def _guarded(trace, index, e: Event, witness, names) -> tuple | None:
     for fn, pos in _stack(trace, e, witness):
         found = _guard_at(index, fn, pos, names)
         if found is not None:
@@ -328,11 +330,21 @@ def mix_ratio(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     if not _is_mix_1_1(trace, index):
         return out
     names = _aliases(trace, index, SUB_BLOCK_INDEX)
+    # The same handshake (call and flag) made at several sites counts once: one site per sub-block
+    # (`if (GetSubBlockIdx() > 0) { Set(f); return; } ... Set(f);`) is every vector core making it.
+    sites: dict = {}
     for e in _lib_events(trace, (*api.CROSS_CORE_FLAG_CALLS, api.HARDWARE_SYNC_ALL)):
         witnesses = [w for k, w in e.states.items() if k.core != "aic"]
-        guards = [_guarded(trace, index, e, w, names) for w in witnesses]
-        if witnesses and all(guards):
-            g = guards[0]
+        if witnesses:
+            flag = " ".join(t.text for arg in e.call.args for t in arg)
+            sites.setdefault((e.call.name, flag), []).append(
+                (e, [_guarded(trace, index, e, w, names) for w in witnesses]))
+    for found in sites.values():
+        guards = [g for _, gs in found for g in gs]
+        if not all(guards) or any((t, "then") in guards and (t, "else") in guards for t, _ in guards):
+            continue
+        for e, gs in found:
+            g = gs[0][0]
             out.append(_diag(e.file, e.call.tok, "error", rule,
                              f"{e.call.text()} is reached by one vector core only (the sub-block condition at "
                              f"line {g.line}): launched 1:2 inside a SuperKernel, this MIX 1:1 kernel's other "
@@ -419,3 +431,74 @@ def _writes_for_key(trace: KernelTrace, index: Index, product, key: int) -> bool
             e.kind == "gm" and e.access != "read" and not e.access.endswith("read")
             and any(s.keys is None or key in s.keys for s in e.states) for e in other.events)
     return index.tokens[cached]
+
+
+# ---- sk-pipe-destroy-barrier ----
+
+_TPIPE_DECL = re.compile(r"\bTPipe\s*[*&]?\s*(\w+)")
+# What reuses the memory or the GM a destroyed TPipe's pipelines may still be working on.
+_PIPE_WORK = frozenset({api.INIT_BUFFER, *api.GM_CALLS, "AllocTensor", "Get"})
+
+
+def _tpipes(index: Index) -> set:
+    """Names declared as a TPipe (object, pointer or reference) in the user's files."""
+    if "#tpipes" not in index.tokens:
+        names = set()
+        for name in index.user_files:
+            names |= set(_TPIPE_DECL.findall(instances.text_of(index.file_bytes(name))))
+        index.tokens["#tpipes"] = names
+    return index.tokens["#tpipes"]
+
+
+def _is_barrier(call) -> bool:
+    """PipeBarrier<PIPE_ALL>, or a SyncAll (hardware and software SyncAll both start with one)."""
+    if call.name == api.HARDWARE_SYNC_ALL:
+        return True
+    return call.name == "PipeBarrier" and any(t.text == "PIPE_ALL" for a in call.template_args or () for t in a)
+
+
+def _next_after(index: Index, stack: list, cache: dict):
+    """The first barrier or pipe work after the position, in its function and then after each call site
+    up the stack: ("barrier" | "work", call), or None when the kernel ends first."""
+    for fn, pos in stack:
+        for call in sorted(calls_in(index.cursor_tokens(fn.cursor)), key=lambda c: _pos(c.tok)):
+            if _pos(call.tok) <= pos:
+                continue
+            if _is_barrier(call):
+                return "barrier", call
+            if call.name in _PIPE_WORK or any(_works(index, f, cache) for f in index.functions.get(call.name, [])):
+                return "work", call
+    return None
+
+
+def _works(index: Index, fn: FuncDef, cache: dict) -> bool:
+    if id(fn) not in cache:
+        summary = index.summaries.get("summaries")
+        reach = summary.reachable(fn) if summary is not None else [fn]
+        cache[id(fn)] = any(c.name in _PIPE_WORK for g in reach for c in calls_in(index.cursor_tokens(g.cursor)))
+    return cache[id(fn)]
+
+
+def pipe_destroy_barrier(trace: KernelTrace, index: Index) -> list[Diagnostic]:
+    """`TPipe::Destroy()` followed by more pipe work with no PipeBarrier<PIPE_ALL> between: in a
+    SuperKernel build the library drops the PIPE_ALL barrier that ends Destroy (asc-devkit
+    kernel_tpipe_impl.h, `#ifndef __ASCENDC_ENABLE_SUPER_KERNEL__`), since the SuperKernel syncs the
+    pipes between tasks itself. Inside a task nothing then orders the old pipe's last transfers before
+    the next phase's: its reads of GM the first phase wrote, or its buffers over the same UB."""
+    rule, out = "sk-pipe-destroy-barrier", []
+    pipes = _tpipes(index)
+    cache: dict = {}
+    for e in _lib_events(trace, ("Destroy",)):
+        if e.call.obj not in pipes:
+            continue
+        for w in e.states.values():
+            found = _next_after(index, _stack(trace, e, w), cache)
+            if found is None or found[0] != "work":
+                continue
+            out.append(_diag(e.file, e.call.tok, "warning", rule,
+                             f"{e.call.text()} is followed by more pipe work ({found[1].text()} at line "
+                             f"{found[1].tok.line}) with no PipeBarrier<PIPE_ALL> between: in a SuperKernel build "
+                             "TPipe::Destroy no longer ends with one, so the next phase may overtake this pipe's "
+                             "last transfers; add AscendC::PipeBarrier<PIPE_ALL>() after it"))
+            break
+    return out

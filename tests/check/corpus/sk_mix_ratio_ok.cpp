@@ -24,3 +24,18 @@ extern "C" __global__ __aicore__ void mm_1_1(GM_ADDR a, GM_ADDR b, GM_ADDR c)
     }
     AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(3);
 }
+
+// Production pattern: each sub-block makes the handshake at its own site (AIV1 leaves early after it).
+extern "C" __global__ __aicore__ void split_1_1(GM_ADDR c)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+    if ASCEND_IS_AIC {
+        AscendC::CrossCoreWaitFlag(4);
+        return;
+    }
+    if (AscendC::GetSubBlockIdx() > 0) {
+        AscendC::CrossCoreSetFlag<0x2, PIPE_MTE2>(4);
+        return;
+    }
+    AscendC::CrossCoreSetFlag<0x2, PIPE_MTE2>(4);
+}

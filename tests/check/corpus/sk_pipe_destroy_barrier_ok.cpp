@@ -1,0 +1,36 @@
+// Clean twin of sk_pipe_destroy_barrier.cpp: a PipeBarrier<PIPE_ALL> after the first Destroy orders
+// phase one's last writes before phase two's reads; the last Destroy ends the task (the SuperKernel
+// syncs the pipes between tasks itself).
+// CHECK-ARGS: --product ascend910_93
+#include "kernel_operator.h"
+
+constexpr uint32_t TILE = 256;
+
+__aicore__ inline void Phase(AscendC::TPipe& pipe, GM_ADDR src, GM_ADDR dst)
+{
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> que;
+    pipe.InitBuffer(que, 1, TILE * sizeof(float));
+    AscendC::GlobalTensor<float> srcGm;
+    AscendC::GlobalTensor<float> dstGm;
+    srcGm.SetGlobalBuffer((__gm__ float*)src, TILE);
+    dstGm.SetGlobalBuffer((__gm__ float*)dst, TILE);
+    AscendC::LocalTensor<float> t = que.AllocTensor<float>();
+    AscendC::DataCopy(t, srcGm, TILE);
+    que.EnQue(t);
+    t = que.DeQue<float>();
+    AscendC::DataCopy(dstGm, t, TILE);
+    que.FreeTensor(t);
+}
+
+extern "C" __global__ __aicore__ void two_phases(GM_ADDR x, GM_ADDR work, GM_ADDR y)
+{
+    {
+        AscendC::TPipe first;
+        Phase(first, x, work);
+        first.Destroy();
+        AscendC::PipeBarrier<PIPE_ALL>();
+    }
+    AscendC::TPipe second;
+    Phase(second, work, y);
+    second.Destroy();
+}
