@@ -89,3 +89,16 @@ def test_mix_ratio_only_for_1_1_kernels(tmp_path):
     path = tmp_path / "mix_1_2.cpp"
     path.write_text(source)
     assert [d for d in check_file(path, product="ascend910_93").diagnostics if d.rule == "sk-mix-ratio"] == []
+
+
+def test_a_host_variable_is_not_folded_with_a_kernel_constant_of_its_name(tmp_path):
+    """conv3d_v2's pattern: the host's local `groupConvType` and a kernel constant of the same name."""
+    op = tmp_path / "pad"
+    shutil.copytree(CHECK_CORPUS / "ops" / "tpl_covered", op)
+    kernel = op / "op_kernel" / "pad.cpp"
+    kernel.write_text(kernel.read_text().replace('#include "pad_tiling_key.h"\n',
+                                                 '#include "pad_tiling_key.h"\nconstexpr uint32_t mode = 7;\n'))
+    host = op / "op_host" / "pad_tiling.cpp"
+    host.write_text(host.read_text().replace("GET_TPL_TILING_KEY(PAD_MODE_CONST, aligned)",
+                                             "GET_TPL_TILING_KEY(mode, aligned)"))
+    assert check_file(kernel).diagnostics == []
