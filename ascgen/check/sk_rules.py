@@ -101,17 +101,21 @@ def _assigned_from(toks: list[Tok], i: int, found: set) -> bool:
 
 
 def _guards(toks: list[Tok], names: frozenset) -> list[tuple]:
-    """[(if token, body start, body end, is an early return, else start, else end)] for each `if` whose
-    condition mentions one of the names."""
+    """[(if token, the name, body start, body end, is an early return, else start, else end)] for each
+    `if` whose condition mentions one of the names."""
     out = []
     for i, t in enumerate(toks):
         if t.text != "if":
             continue
         j = i + 1 + (i + 1 < len(toks) and toks[i + 1].text == "constexpr")
-        if j >= len(toks) or toks[j].text != "(":
+        if j < len(toks) and toks[j].text in api.CORE_CONDITIONS:
+            close = j                   # `if ASCEND_IS_AIV {`: the macro spells its own parentheses
+        elif j < len(toks) and toks[j].text == "(":
+            close = match_paren(toks, j)
+        else:
             continue
-        close = match_paren(toks, j)
-        if close is None or not any(x.text in names for x in toks[j + 1:close]):
+        named = next((x.text for x in toks[j:close + 1] if x.text in names), None) if close is not None else None
+        if named is None:
             continue
         start, end = _statement(toks, close + 1)
         if end is None:
@@ -121,7 +125,7 @@ def _guards(toks: list[Tok], names: frozenset) -> list[tuple]:
         e_start = e_end = None
         if end + 1 < len(toks) and toks[end + 1].text == "else":
             e_start, e_end = _statement(toks, end + 2)
-        out.append((t, toks[start], toks[end], early, toks[e_start] if e_end else None,
+        out.append((t, named, toks[start], toks[end], early, toks[e_start] if e_end else None,
                     toks[e_end] if e_end else None))
     return out
 
@@ -148,13 +152,13 @@ def _pos(tok) -> tuple:
 
 
 def _guard_at(index: Index, fn: FuncDef, pos: tuple, names: frozenset) -> tuple | None:
-    """(the `if` token, side) of the `if` of `fn` that decides whether `pos` runs: side "then" when pos is
-    in its branch, "else" in its else branch or after an early return under it."""
-    for t, start, end, early, e_start, e_end in _guards(index.cursor_tokens(fn.cursor), names):
+    """(the `if` token, side, the name it tests) of the `if` of `fn` that decides whether `pos` runs: side
+    "then" when pos is in its branch, "else" in its else branch or after an early return under it."""
+    for t, named, start, end, early, e_start, e_end in _guards(index.cursor_tokens(fn.cursor), names):
         if _pos(start) <= pos <= _pos(end):
-            return t, "then"
+            return t, "then", named
         if (e_end is not None and _pos(e_start) <= pos <= _pos(e_end)) or (early and _pos(end) < pos):
-            return t, "else"
+            return t, "else", named
     return None
 
 
@@ -201,7 +205,7 @@ def _fewer_cores(trace: KernelTrace, index: Index, ctx: Context) -> tuple | None
     SetBlockDim whose argument is not the platform's full core count (GetCoreNum*)."""
     names = _aliases(trace, index, BLOCK_INDEX)
     for file, cursor in code_run(trace, index):
-        for t, start, end, early, _, _ in _guards(index.cursor_tokens(cursor), names):
+        for t, _, start, end, early, _, _ in _guards(index.cursor_tokens(cursor), names):
             if early:
                 return file, t.line, t.col, "cores past a count return early here"
     if ctx.op is not None:
@@ -340,7 +344,7 @@ def mix_ratio(trace: KernelTrace, index: Index) -> list[Diagnostic]:
             sites.setdefault((e.call.name, flag), []).append(
                 (e, [_guarded(trace, index, e, w, names) for w in witnesses]))
     for found in sites.values():
-        guards = [g for _, gs in found for g in gs]
+        guards = [g[:2] if g else None for _, gs in found for g in gs]
         if not all(guards) or any((t, "then") in guards and (t, "else") in guards for t, _ in guards):
             continue
         for e, gs in found:
@@ -354,7 +358,7 @@ def mix_ratio(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     for e in _lib_events(trace, MATMUL_DRIVE):
         if e.call.obj is None or e.call.name in user:
             continue
-        unguarded = [w for k, w in e.states.items() if k.core != "aic"
+        unguarded = [w for k, w in e.states.items() if k.core != "aic" and not _on_cube(trace, index, e, w)
                      and _guarded(trace, index, e, w, names) is None]
         if unguarded:
             out.append(_diag(e.file, e.call.tok, "error", rule,
@@ -363,6 +367,17 @@ def mix_ratio(trace: KernelTrace, index: Index) -> list[Diagnostic]:
                              "messages no cube server receives, and it hangs; guard it with "
                              "`if (GetSubBlockIdx() == 0)`"))
     return out
+
+
+def _on_cube(trace, index, e: Event, witness) -> bool:
+    """The position runs on cube cores only, by the core-type test that decides it (`if ASCEND_IS_AIV
+    { return; }` before it, or inside `if ASCEND_IS_AIC { ... }`): read from the source, since a path
+    state keeps one witness per key and may not have narrowed its core type."""
+    found = _guarded(trace, index, e, witness, frozenset(api.CORE_CONDITIONS))
+    if found is None:
+        return False
+    _, side, name = found
+    return api.CORE_CONDITIONS[name][0 if side == "then" else 1] == "aic"
 
 
 # ---- sk-tiling-key-uncovered ----

@@ -39,3 +39,20 @@ extern "C" __global__ __aicore__ void split_1_1(GM_ADDR c)
     }
     AscendC::CrossCoreSetFlag<0x2, PIPE_MTE2>(4);
 }
+
+// Production pattern: the vector cores leave first and the cube core drives Matmul itself; the path
+// state's core type is not narrowed here, the `if ASCEND_IS_AIV { return; }` before the calls decides.
+extern "C" __global__ __aicore__ void cube_drives_1_1(GM_ADDR a, GM_ADDR c)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+    AscendC::GlobalTensor<half> aGm;
+    AscendC::GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, 256);
+    cGm.SetGlobalBuffer((__gm__ float*)c, 256);
+    matmul::Matmul<AType, AType, CType> mm;
+    if ASCEND_IS_AIV {
+        return;
+    }
+    mm.SetTensorA(aGm);
+    mm.IterateAll(cGm);
+}
