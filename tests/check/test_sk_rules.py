@@ -102,3 +102,11 @@ def test_a_host_variable_is_not_folded_with_a_kernel_constant_of_its_name(tmp_pa
     host.write_text(host.read_text().replace("GET_TPL_TILING_KEY(PAD_MODE_CONST, aligned)",
                                              "GET_TPL_TILING_KEY(mode, aligned)"))
     assert check_file(kernel).diagnostics == []
+
+
+def test_every_rule_has_its_row_in_the_documentation():
+    from ascgen.check.format import RULES
+    from tests.paths import REPO
+
+    table = (REPO / "docs" / "check.md").read_text()
+    assert [rule for rule in RULES if f"| `{rule}` |" not in table] == []
