@@ -151,6 +151,32 @@ def _pos(tok) -> tuple:
     return tok.line, tok.col
 
 
+def _later_calls(index: Index, fn: FuncDef, pos: tuple) -> list:
+    """The calls of `fn` after `pos` in source order, less those in the else branch of an `if` whose
+    then branch holds pos (that code runs on other paths, not after it)."""
+    toks = index.cursor_tokens(fn.cursor)
+    skip = []
+    for i, t in enumerate(toks):
+        if t.text != "if" or i + 1 >= len(toks):
+            continue
+        j = i + 1 + (toks[i + 1].text == "constexpr")
+        if j < len(toks) and toks[j].text == "(":
+            close = match_paren(toks, j)
+        else:
+            close = next((k - 1 for k in range(j, len(toks)) if toks[k].text == "{"), None)
+        if close is None:
+            continue
+        start, end = _statement(toks, close + 1)
+        if end is None or not _pos(toks[start]) <= pos <= _pos(toks[end]):
+            continue
+        if end + 1 < len(toks) and toks[end + 1].text == "else":
+            e_start, e_end = _statement(toks, end + 2)
+            if e_end is not None:
+                skip.append((_pos(toks[e_start]), _pos(toks[e_end])))
+    calls = [c for c in calls_in(toks) if _pos(c.tok) > pos and not any(a <= _pos(c.tok) <= b for a, b in skip)]
+    return sorted(calls, key=lambda c: _pos(c.tok))
+
+
 def _guard_at(index: Index, fn: FuncDef, pos: tuple, names: frozenset) -> tuple | None:
     """(the `if` token, side, the name it tests) of the `if` of `fn` that decides whether `pos` runs: side
     "then" when pos is in its branch, "else" in its else branch or after an early return under it."""
@@ -281,9 +307,7 @@ def _flushed_after(index: Index, stack: list, tensor: str, cache: dict) -> bool:
     """A DataCacheCleanAndInvalid of `tensor` (or a call of the user's that runs one) after the write in
     its function or after the call site in a caller, before the kernel returns."""
     for fn, pos in stack:
-        for call in calls_in(index.cursor_tokens(fn.cursor)):
-            if _pos(call.tok) <= pos:
-                continue
+        for call in _later_calls(index, fn, pos):
             if _dcci_of(call, tensor) or any(_flushes(index, f, tensor, cache)
                                              for f in index.functions.get(call.name, [])):
                 return True
@@ -476,9 +500,7 @@ def _next_after(index: Index, stack: list, cache: dict):
     """The first barrier or pipe work after the position, in its function and then after each call site
     up the stack: ("barrier" | "work", call), or None when the kernel ends first."""
     for fn, pos in stack:
-        for call in sorted(calls_in(index.cursor_tokens(fn.cursor)), key=lambda c: _pos(c.tok)):
-            if _pos(call.tok) <= pos:
-                continue
+        for call in _later_calls(index, fn, pos):
             if _is_barrier(call):
                 return "barrier", call
             if call.name in _PIPE_WORK or any(_works(index, f, cache) for f in index.functions.get(call.name, [])):

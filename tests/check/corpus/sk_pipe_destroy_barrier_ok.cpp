@@ -34,3 +34,21 @@ extern "C" __global__ __aicore__ void two_phases(GM_ADDR x, GM_ADDR work, GM_ADD
     Phase(second, work, y);
     second.Destroy();
 }
+
+// Production pattern: the vector side destroys its pipe last; the cube side's work is the other arm of
+// the caller's core-type test, not work after the Destroy.
+__aicore__ inline void VectorSide(AscendC::TPipe& pipe, GM_ADDR x, GM_ADDR y)
+{
+    Phase(pipe, x, y);
+    pipe.Destroy();
+}
+
+extern "C" __global__ __aicore__ void sides(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    if ASCEND_IS_AIV {
+        VectorSide(pipe, x, y);
+    } else {
+        Phase(pipe, y, x);
+    }
+}
