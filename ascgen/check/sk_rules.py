@@ -136,6 +136,18 @@ def _statement(toks: list[Tok], i: int) -> tuple:
         return i, None
     if toks[i].text == "{":
         return i, match_paren(toks, i)
+    if toks[i].text in ("if", "for", "while", "switch"):
+        j = i + 1 + (i + 1 < len(toks) and toks[i + 1].text == "constexpr")
+        if j < len(toks) and toks[j].text == "(":
+            close = match_paren(toks, j)
+        else:                           # `if ASCEND_IS_AIV {`
+            close = next((k - 1 for k in range(j, len(toks)) if toks[k].text == "{"), None)
+        if close is None:
+            return i, None
+        _, end = _statement(toks, close + 1)
+        if end is not None and toks[i].text == "if" and end + 1 < len(toks) and toks[end + 1].text == "else":
+            _, end = _statement(toks, end + 2)
+        return i, end
     depth = 0
     for j in range(i, len(toks)):
         if toks[j].text in "([{":
@@ -155,6 +167,8 @@ def _later_calls(index: Index, fn: FuncDef, pos: tuple) -> list:
     """The calls of `fn` after `pos` in source order, less those in the else branch of an `if` whose
     then branch holds pos (that code runs on other paths, not after it)."""
     toks = index.cursor_tokens(fn.cursor)
+    body = next((i for i, t in enumerate(toks) if t.text == "{"), len(toks))
+    toks = toks[body:]                  # the declarator `name(params)` is no call
     skip = []
     for i, t in enumerate(toks):
         if t.text != "if" or i + 1 >= len(toks):

@@ -52,3 +52,17 @@ extern "C" __global__ __aicore__ void sides(GM_ADDR x, GM_ADDR y)
         Phase(pipe, y, x);
     }
 }
+
+// Production pattern: each TilingKey branch destroys its pipe last; the next branch's work is no
+// work after it.
+extern "C" __global__ __aicore__ void by_key(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    if (TILING_KEY_IS(1)) {
+        Phase(pipe, x, y);
+        pipe.Destroy();
+    } else if (TILING_KEY_IS(2)) {
+        Phase(pipe, y, x);
+        pipe.Destroy();
+    }
+}
