@@ -25,6 +25,8 @@ _BLOCK_DIM = re.compile(r"\bSetBlockDim\s*\(")
 _CONSTANT = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(\w+)\s*=\s*([^;,{}]+);")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]+)$", re.MULTILINE)
 _ASSIGNED = re.compile(r"\b(\w+)\s*(?<![=!<>])=(?!=)")
+_ASSIGNMENT = re.compile(r"\b(\w+)\s*(?<![=!<>+\-*/])=(?!=)\s*([^;]*);")
+FULL_CORE_COUNT = "GetCoreNum"         # the platform's core counts: GetCoreNum, GetCoreNumAiv, GetCoreNumAic
 _TILING_KEY_IS = re.compile(r"\bTILING_KEY_IS\s*\(\s*([^)]+?)\s*\)")
 
 
@@ -45,6 +47,7 @@ class OpFolder:
     constants: dict = field(default_factory=dict)       # integer constants the host files define
     other_kernel_keys: set = field(default_factory=set)  # TILING_KEY_IS keys of the op's other kernel files
     assigned: set = field(default_factory=set)           # names the host files assign: run-time values
+    full_counts: set = field(default_factory=set)        # names every host assignment gives GetCoreNum*()
 
     def fold(self, text: str, index) -> int | None:
         """An argument as an integer: a literal or a constant of the host files or the kernel. A name the
@@ -73,6 +76,7 @@ def find(kernel_file: str) -> OpFolder | None:
 def _read(root: Path, kernel: Path) -> OpFolder:
     op = OpFolder(str(root))
     budget = MAX_HOST_BYTES
+    values: dict = {}
     for path in sorted((root / "op_host").rglob("*")):
         if path.suffix not in (".cpp", ".cc", ".h", ".hpp") or not path.is_file() or budget <= 0:
             continue
@@ -81,6 +85,8 @@ def _read(root: Path, kernel: Path) -> OpFolder:
         text = instances.text_of(data)
         op.constants.update(_constants(text))
         op.assigned |= {m.group(1) for m in _ASSIGNED.finditer(text)}
+        for m in _ASSIGNMENT.finditer(text):
+            values.setdefault(m.group(1), []).append(m.group(2))
         for pattern, found in ((_SET_KEY, op.tiling_keys), (_TPL_KEY, op.tpl_keys), (_BLOCK_DIM, op.block_dims)):
             for m in pattern.finditer(text):
                 args = instances.macro_args(text, m.end() - 1)
@@ -98,6 +104,7 @@ def _read(root: Path, kernel: Path) -> OpFolder:
                 if isinstance(value, int):
                     op.other_kernel_keys.add(value)
     op.assigned -= set(op.constants)
+    op.full_counts = {name for name, rhs in values.items() if all(FULL_CORE_COUNT in v for v in rhs)}
     return op
 
 

@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from ascgen.check import api, instances
+from ascgen.check import api, instances, opfolder
 from ascgen.check.index import FuncDef, Index
 from ascgen.check.opfolder import OpFolder
 from ascgen.check.paths import Event, Interpreter, KernelTrace
@@ -24,7 +24,6 @@ LIBRARY_DCCI_MACRO = "__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"
 DCCI_CALLS = frozenset({"DataCacheCleanAndInvalid", "dcci"})
 BLOCK_INDEX = frozenset({"GetBlockIdx", "get_block_idx", "block_idx"})
 SUB_BLOCK_INDEX = frozenset({"GetSubBlockIdx", "get_subblockid"})
-FULL_CORE_COUNT = ("GetCoreNum",)              # platform calls giving every core: GetCoreNum, GetCoreNumAiv ...
 # Matmul high-level API calls that drive the cube from a vector core (the client side of a MIX kernel).
 MATMUL_DRIVE = frozenset({"SetTensorA", "SetTensorB", "SetBias", "Iterate", "IterateAll", "IterateBatch",
                           "GetTensorC", "SetTail", "SetOrgShape", "SetSingleShape"})
@@ -242,7 +241,8 @@ def _guarded(trace, index, e: Event, witness, names) -> tuple | None:
 def _fewer_cores(trace: KernelTrace, index: Index, ctx: Context) -> tuple | None:
     """(file, line, col, what) showing the kernel may run on fewer cores than the SuperKernel launches:
     an early return of the cores past a count (`if (GetBlockIdx() >= usedCoreNum) return;`), or a host
-    SetBlockDim whose argument is not the platform's full core count (GetCoreNum*)."""
+    SetBlockDim whose argument is not the platform's full core count (GetCoreNum*, or a name every host
+    assignment gives one)."""
     names = _aliases(trace, index, BLOCK_INDEX)
     for file, cursor in code_run(trace, index):
         for t, _, start, end, early, _, _ in _guards(index.cursor_tokens(cursor), names):
@@ -250,7 +250,9 @@ def _fewer_cores(trace: KernelTrace, index: Index, ctx: Context) -> tuple | None
                 return file, t.line, t.col, "cores past a count return early here"
     if ctx.op is not None:
         for call in ctx.op.block_dims:
-            if call.args and not any(name in call.args[0] for name in FULL_CORE_COUNT):
+            arg = call.args[0] if call.args else ""
+            last = re.findall(r"\w+", arg)[-1:] or [""]
+            if arg and opfolder.FULL_CORE_COUNT not in arg and last[0] not in ctx.op.full_counts:
                 return call.file, call.line, call.col, f"the host sets the block dim to `{call.args[0]}` here"
     return None
 

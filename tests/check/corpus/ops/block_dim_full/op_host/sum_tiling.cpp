@@ -5,7 +5,8 @@ namespace optiling {
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
-    context->SetBlockDim(platform.GetCoreNumAiv());
+    uint32_t coreNum = platform.GetCoreNumAiv();
+    context->SetBlockDim(coreNum);
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling
