@@ -16,6 +16,8 @@ Build configurations: `--config NAME=MACRO[,MACRO...]` (repeatable) checks every
 configuration with those -D macros on top of the common -D ones, the way an operator's build compiles
 one binary per feature set (e.g. `--config bf16=GMM_QUANT_BF16 --config a8w4=GMM_ANTI_QUANT_A8W4_MSD`).
 
+`--show RULE` (repeatable) prints every finding of that rule with its notes, for reading them by hand.
+
 `--every-instance` analyses template kernels once per instantiation their tiling-key template selects
 even when the operator has no task-sync call (by default only then), and prints the instantiation counts:
 the cost and robustness of the per-instantiation analysis on operators that do not use task sync yet.
