@@ -16,6 +16,8 @@ Build configurations: `--config NAME=MACRO[,MACRO...]` (repeatable) checks every
 configuration with those -D macros on top of the common -D ones, the way an operator's build compiles
 one binary per feature set (e.g. `--config bf16=GMM_QUANT_BF16 --config a8w4=GMM_ANTI_QUANT_A8W4_MSD`).
 
+`--show RULE` (repeatable) prints every finding of that rule with its notes, for reading them by hand.
+
 `--every-instance` analyses template kernels once per instantiation their tiling-key template selects
 even when the operator has no task-sync call (by default only then), and prints the instantiation counts:
 the cost and robustness of the per-instantiation analysis on operators that do not use task sync yet.
@@ -77,12 +79,20 @@ def list_files(repo: str, pattern: str) -> list[str]:
 
 
 def extract(repo: str, names: list[str], dest: Path) -> None:
-    """Write each named file and the headers of its folder under dest."""
+    """Write each named file and the headers of its folder under dest, and the host side of its op
+    folder (`op_host/` beside the kernel's folder: the tiling the SuperKernel rules read)."""
     wanted = set(names)
     all_names = all_files(repo)
     folders = {os.path.dirname(n) for n in names}
     wanted |= {n for n in all_names if n.endswith((".h", ".hpp"))
                and any(n.startswith(folder + "/") for folder in folders)}      # the folder and below
+    hosts = set()
+    for folder in folders:
+        for _ in range(4):                    # opfolder.MAX_DEPTH: the op folder is an ancestor
+            folder = os.path.dirname(folder)
+            hosts.add(os.path.join(folder, "op_host") + "/")
+    wanted |= {n for n in all_names if n.endswith((".cpp", ".h", ".hpp"))
+               and any(n.startswith(host) for host in hosts)}
     for name in sorted(wanted):
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -116,6 +126,8 @@ def main() -> int:
     parser.add_argument("--min-lines", type=int, default=0, help="only files with at least this many lines")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=MACRO[,MACRO...]",
                         help="a build configuration: check every file once more with these -D macros")
+    parser.add_argument("--show", action="append", default=[], metavar="RULE",
+                        help="also print every finding of this rule (repeatable), for reading them by hand")
     parser.add_argument("--every-instance", action="store_true",
                         help="analyse template kernels once per selected instantiation even without task "
                              "sync (what the per-instantiation analysis would cost everywhere)")
@@ -153,6 +165,11 @@ def main() -> int:
                 for d in result.diagnostics:
                     rule_counts[d.rule] = rule_counts.get(d.rule, 0) + 1
                     findings[(d.rule, d.severity)] = findings.get((d.rule, d.severity), 0) + 1
+                for d in result.diagnostics:
+                    if d.rule in args.show:
+                        print(f"  finding: {os.path.relpath(d.file, tmp)}:{d.line}: {d.severity}: {d.message} "
+                              f"[{d.rule}]" + "".join(f"\n    note: {os.path.relpath(n.file, tmp)}:{n.line}: "
+                                                      f"{n.message}" for n in d.notes), flush=True)
                 outcome = (f"{len(result.kernels)} kernel(s), {sev.count('error')}E {sev.count('warning')}W "
                            f"{sev.count('note')}N, {len(result.skipped)} skipped"
                            + (f" {rule_counts}" if rule_counts else "")

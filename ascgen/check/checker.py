@@ -21,9 +21,11 @@ from ascgen.check import api
 from ascgen.check import budget
 from ascgen.check import index as check_index
 from ascgen.check import instances as check_instances
+from ascgen.check import opfolder
 from ascgen.check import parse as check_parse
 from ascgen.check import paths as check_paths
 from ascgen.check import rules as check_rules
+from ascgen.check import sk_rules
 from ascgen.errors import AscgenError, Diagnostic
 
 
@@ -94,6 +96,7 @@ def _check_as(path, given, product, include_dirs, defines, every_instance=False)
     texts = check_parse.user_texts(path, include_dirs)
     budget.check_sources(texts, given, os.path.realpath(path))
     deadline = budget.Deadline(given)
+    ctx = sk_rules.Context(opfolder.find(path), tuple(str(d) for d in defines))
     extra = []
     if product is not None:
         # The macros the CANN toolchain defines per product, unless the user defines them.
@@ -112,13 +115,13 @@ def _check_as(path, given, product, include_dirs, defines, every_instance=False)
             index = _index_with_entries(parsed, given)
             result.skipped += parsed.skipped
             per_build.append((f"{side.upper()} build ({macros[0]})",
-                              _analyse(parsed, index, product, side, result, deadline, every_instance)))
+                              _analyse(parsed, index, product, side, result, deadline, every_instance, ctx)))
         diagnostics = _name_builds(per_build)
     else:
         parsed = _parse(path, given, include_dirs, defines, tuple(extra))
         index = _index_with_entries(parsed, given)
         result = CheckResult(given, skipped=list(parsed.skipped))
-        diagnostics = _analyse(parsed, index, product, None, result, deadline, every_instance)
+        diagnostics = _analyse(parsed, index, product, None, result, deadline, every_instance, ctx)
     result.diagnostics, result.suppressed = _suppress(_dedupe(diagnostics))
     result.skipped = list(dict.fromkeys(result.skipped))
     return result
@@ -189,7 +192,8 @@ def _name_builds(per_build: list) -> list:
     return out
 
 
-def _analyse(parsed, index, product, side, result: CheckResult, deadline=None, every_instance=False) -> list:
+def _analyse(parsed, index, product, side, result: CheckResult, deadline=None, every_instance=False,
+             ctx=None) -> list:
     diagnostics: list[Diagnostic] = []
     visited: dict = {}
     for entry in index.entries:
@@ -212,13 +216,14 @@ def _analyse(parsed, index, product, side, result: CheckResult, deadline=None, e
             result.kernels.append(entry.name)
         if variants is None:
             diagnostics += check_rules.run_all(traces[0][1], index, product, result.skipped)
+            diagnostics += sk_rules.run_all(traces[0][1], index, product, ctx)
         else:
-            diagnostics += _per_instance(traces, len(variants), index, product, result.skipped)
+            diagnostics += _per_instance(traces, len(variants), index, product, result.skipped, ctx)
     result.skipped += _unparsed_kernel_code(parsed, visited.values())
     return diagnostics
 
 
-def _per_instance(traces: list, total: int, index, product, skipped: list) -> list:
+def _per_instance(traces: list, total: int, index, product, skipped: list, ctx=None) -> list:
     """The rules on each instantiation's trace, the variant rule across them, and each finding once,
     naming the instantiations it holds for: `[UPDATE_SLOTS=1, KERNEL_TYPE=MIX_AIC_1_1]`."""
     labelled = [(instance.label, trace) for instance, trace in traces]
@@ -227,6 +232,7 @@ def _per_instance(traces: list, total: int, index, product, skipped: list) -> li
     for i, (label, trace) in enumerate(labelled):
         owed = {kind for j, kind, _ in variant if j == i}
         diagnostics = check_rules.run_all(trace, index, product, skipped, reported=owed)
+        diagnostics += sk_rules.run_all(trace, index, product, ctx)
         diagnostics += [d for j, _, d in variant if j == i]
         for d in diagnostics:
             key = (d.file, d.line, d.column, d.rule, d.message)

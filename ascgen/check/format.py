@@ -24,6 +24,11 @@ RULES = {
     "tasksync-op-wide": ("error", "in a source that uses task sync, every kernel calls it (op-wide detection)"),
     "sk-bind-bits": ("error", "SK_BIND's cap bits (1 wait, 2 set) match the task-sync calls the bound kernel makes"),
     "tasksync-every-variant": ("error", "if one instantiation the tiling-key template selects calls task sync, every one does"),
+    "sk-syncall-fewer-cores": ("error", "no full-core hard sync in a kernel that may run on fewer cores than the SuperKernel (warning: hardware SyncAll)"),
+    "sk-gm-scalar-no-dcci": ("warning", "GM scalar writes are followed by DataCacheCleanAndInvalid (SuperKernel products)"),
+    "sk-mix-ratio": ("error", "a MIX 1:1 kernel works launched 1:2: hard syncs on every vector core, Matmul driven by AIV0 only"),
+    "sk-pipe-destroy-barrier": ("warning", "TPipe::Destroy followed by more pipe work has a PipeBarrier<PIPE_ALL> after it (SuperKernel builds drop Destroy's)"),
+    "sk-tiling-key-uncovered": ("error", "every tiling key the op's host tiling sets has a kernel branch or instantiation"),
 }
 DOC_URI = "docs/check.md"
 

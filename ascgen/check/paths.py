@@ -56,6 +56,7 @@ class KernelTrace:
     tracked: set = field(default_factory=set)     # hazard ids followed to the exits through Key.pre
     untracked: set = field(default_factory=set)   # hazard ids dropped on some path (MAX_HAZARDS reached)
     reached: set = field(default_factory=set)     # (hazard id, kind): some path through it called kind
+    kernel_type: str | None = None                # the instantiation's ASCENDC_TPL_ kernel type, if selected
 
     def counted_exits(self) -> States:
         """The exit states without their hazard marks: what the path counts are judged on."""
@@ -135,7 +136,8 @@ class Interpreter(TokenStatements):
         exits = self.call_function(self.kernel, {Key(0, 0, core, keys): ()}, None,
                                    bindings=tuple(sorted(self.instance_values.items())))
         return KernelTrace(self.kernel, exits, list(self.events.values()), list(self.visited.values()),
-                           self._unparsed_sync(), core, self.tracked, self.untracked, self.reached)
+                           self._unparsed_sync(), core, self.tracked, self.untracked, self.reached,
+                           self.instance.kernel_type if self.instance is not None else None)
 
     def _initial_core(self) -> str:
         """The core types the kernel runs on: its qualifier, else KERNEL_TASK_TYPE_DEFAULT anywhere it

@@ -276,7 +276,7 @@ def forbidden_intrinsics(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     severity = "error" if uses(trace) else "warning"
     why = "this kernel uses task sync, so it is meant for a SuperKernel" if uses(trace) else \
         "such a kernel cannot be fused into a SuperKernel"
-    for file, cursor in _code_run(trace, index):
+    for file, cursor in code_run(trace, index):
         toks = index.cursor_tokens(cursor)
         for i, tok in enumerate(toks):
             if tok.kind == "id" and tok.text in api.FORBIDDEN_INTRINSICS and not _declared_here(tok, toks, i, index):
@@ -286,7 +286,7 @@ def forbidden_intrinsics(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     return out
 
 
-def _code_run(trace: KernelTrace, index: Index) -> list:
+def code_run(trace: KernelTrace, index: Index) -> list:
     """(file, cursor) of the code a kernel runs, for flow-insensitive rules: the functions the path
     model followed, plus, for every user class named there (`Tiler t;`, `Tiler t{n}`, `Reducer()(n)`,
     `ForEach(n, Step())`), its constructors, operator() and default member initializers (with its bases),
@@ -361,7 +361,7 @@ def buffer_capacity(trace: KernelTrace, index: Index, product) -> list[Diagnosti
     if product is None:
         return out
     # Flow-insensitive: set-up code without task sync or GM access is not interpreted path by path.
-    calls = [(file, call) for file, cursor in _code_run(trace, index)
+    calls = [(file, call) for file, cursor in code_run(trace, index)
              for call in calls_in(index.cursor_tokens(cursor)) if call.name == api.INIT_BUFFER]
     for file, call in sorted(calls, key=lambda fc: (fc[0], fc[1].tok.offset)):
         args = call.args

@@ -1,0 +1,22 @@
+// Host tiling of the clean twin ../op_kernel/scale.cpp: TilingKey 3 is the kernel's else branch.
+// Its else branch runs for it.
+#include "register/op_def_registry.h"
+
+namespace optiling {
+constexpr uint64_t KEY_FP16 = 1;
+constexpr uint64_t KEY_FP32 = 2;
+constexpr uint64_t KEY_TAIL = 3;
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    auto dtype = context->GetInputDesc(0)->GetDataType();
+    if (context->GetInputShape(0)->GetStorageShape().GetShapeSize() < 32) {
+        context->SetTilingKey(KEY_TAIL);
+    } else if (dtype == ge::DT_FLOAT16) {
+        context->SetTilingKey(KEY_FP16);
+    } else {
+        context->SetTilingKey(2);
+    }
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
