@@ -112,3 +112,15 @@ def test_icpu_run_kf_takes_a_capture_less_lambda_and_a_template_instance():
     r = ascgen("run", str(KERNELS / "icpu_callables.cpp"), "--product", "ascend910b")
     assert r.returncode == 0, r.stderr
     assert "bad 0" in r.stdout
+
+
+def test_icpu_run_kf_given_a_capturing_lambda_is_a_compile_error_saying_why(tmp_path):
+    prog = tmp_path / "capturing.cpp"
+    prog.write_text('#include "tikicpulib.h"\n#include "kernel_operator.h"\n'
+                    "__global__ __aicore__ void k(GM_ADDR x) {}\n"
+                    "int main() { GM_ADDR p = (GM_ADDR)AscendC::GmAlloc(32); int s = 1;\n"
+                    "  auto kernel = [s](GM_ADDR x) { k(x + s); };\n"
+                    "  ICPU_RUN_KF(kernel, 1, p); return 0; }\n")
+    r = ascgen("run", str(prog), "--product", "ascend910b")
+    assert r.returncode != 0
+    assert "a lambda that captures nothing" in r.stderr, r.stderr[-2000:]
