@@ -61,11 +61,11 @@ bcnt1                          scalar                         I     I     I
 byte_step                      dav3510/vconv                  -     -     I
 chistv2                        scalar                         -     -     M
 clz                            scalar                         I     I     I
-conv_f322f16o                  convert                        M     M     M
-conv_f322s32a                  convert                        M     M     M
-conv_f322s32c                  convert                        M     M     M
-conv_f322s32f                  convert                        M     M     M
-conv_f322s32r                  convert                        M     M     M
+conv_f322f16o                  convert                        I     I     I
+conv_f322s32a                  convert                        I     I     I
+conv_f322s32c                  convert                        I     I     I
+conv_f322s32f                  convert                        I     I     I
+conv_f322s32r                  convert                        I     I     I
 copy_cbuf_to_bt                cube                           I     I     I
 copy_cbuf_to_fbuf              cube                           I     I     I
 copy_cbuf_to_gm                dma                            I     I     I

@@ -200,3 +200,12 @@ ASCGEN_DEVKIT_VCONV(vconv_s82f16, half, int8_t, 0)
 ASCGEN_DEVKIT_VCONV(vconv_u82f16, half, uint8_t, 0)
 #undef ASCGEN_DEVKIT_VCONV_MODES
 #undef ASCGEN_DEVKIT_VCONV
+
+// conv_f322*: the scalar unit's float conversions (the library's scalar Cast / ScalarCast<float, half or
+// int32_t, mode>), one element by the vector rule above: f16 round-to-odd, s32 rounded as the suffix says
+// and saturated.
+inline half conv_f322f16o(float v) { return ascgen_devkit::convert<half>(v, 'o'); }
+inline int32_t conv_f322s32a(float v) { return ascgen_devkit::convert<int32_t>(v, 'a'); }
+inline int32_t conv_f322s32c(float v) { return ascgen_devkit::convert<int32_t>(v, 'c'); }
+inline int32_t conv_f322s32f(float v) { return ascgen_devkit::convert<int32_t>(v, 'f'); }
+inline int32_t conv_f322s32r(float v) { return ascgen_devkit::convert<int32_t>(v, 'r'); }

@@ -26,11 +26,6 @@ ASCGEN_DEVKIT_MISSING_OP(==) ASCGEN_DEVKIT_MISSING_OP(!=)
 #define ASCGEN_DEVKIT_MISSING(name) template <class... A> ::ascgen_devkit::Missing name(A...);
 
 // dav_c220, dav_m200, dav_3510
-ASCGEN_DEVKIT_MISSING(conv_f322f16o)
-ASCGEN_DEVKIT_MISSING(conv_f322s32a)
-ASCGEN_DEVKIT_MISSING(conv_f322s32c)
-ASCGEN_DEVKIT_MISSING(conv_f322s32f)
-ASCGEN_DEVKIT_MISSING(conv_f322s32r)
 ASCGEN_DEVKIT_MISSING(copy_data_align64)
 ASCGEN_DEVKIT_MISSING(copy_matrix_cbuf_to_cc)
 ASCGEN_DEVKIT_MISSING(create_ca_matrix)
