@@ -79,14 +79,18 @@ def _defines(items) -> dict:
     return out
 
 
-def program_flags(forced_includes=(), link_libs=(), lib_dirs=(), crash_report: bool = False) -> tuple[str, ...]:
+def program_flags(forced_includes=(), link_libs=(), lib_dirs=(), crash_report: bool = False,
+                  defines: dict | None = None) -> tuple[str, ...]:
     """The compiler flags of --include / -l / -L (and the isolated child's line tables), in one order, so a
-    caller that builds the same program (ascgen ut) shares the cached module."""
+    caller that builds the same program (ascgen ut) shares the cached module. `defines`: the -D macros, which
+    the forced includes must see, as g++ processes every -D before any -include."""
     from ascgen.runtime.isolate import CRASH_FLAGS
     for lib in link_libs:
         if not re.fullmatch(r"[\w.+:-]+", lib):
             raise SpecError(f"-l {lib}: not a library name (write -l gtest for libgtest)")
     flags = [*(CRASH_FLAGS if crash_report else ())]
+    if forced_includes and defines:
+        flags += ["-include", str(_macro_header(defines))]
     for path in forced_includes:
         if not Path(path).is_file():
             raise SpecError(f"--include {path}: no such file")
@@ -94,6 +98,24 @@ def program_flags(forced_includes=(), link_libs=(), lib_dirs=(), crash_report: b
     flags += [f"-L{Path(d).resolve()}" for d in lib_dirs]
     flags += [f"-l{lib}" for lib in link_libs]
     return tuple(flags)
+
+
+def _macro_header(defines: dict) -> Path:
+    """A header of the -D macros, force-included ahead of the --include files. The macros reach the sources
+    as #define lines of the wrapper, after the emulated headers (which keeps one precompiled library header for
+    every program), and that is after g++'s -include files: without this a forced header testing a -D macro
+    (`#if defined(__CCE_KT_TEST__)` in a UT's tiling header) took its other branch. The wrapper defines the
+    same macros again, identically. Named by its content in the cache."""
+    import hashlib
+    from ascgen import config
+    from ascgen.runtime import build
+    from ascgen.runtime.build import wrapper
+    text = "// ascgen: the program's -D macros, for its --include files\n" + "\n".join(wrapper.macro_lines(defines)) + "\n"
+    path = config.cache_dir() / "forced-macros" / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.h"
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        build.write_atomic(path, text.encode())
+    return path
 
 
 @contextmanager
@@ -300,7 +322,7 @@ def run(args) -> int:
                 raise SpecError("--kernel launches a kernel of one source; give exactly one file")
             args.source = args.source[0]
             return run_kernel(args, defines)
-        flags = program_flags(args.forced_includes, args.link_libs, args.lib_dirs, args.crash_report)
+        flags = program_flags(args.forced_includes, args.link_libs, args.lib_dirs, args.crash_report, defines)
         module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
                               kernel_type=args.kernel_type, extra_flags=flags, backend=args.backend)
         if args.crash_report:

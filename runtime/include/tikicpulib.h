@@ -3,3 +3,5 @@
 #pragma once
 #include "kernel_operator.h"
 #include "ascgen/host_icpu.h"
+// CANN's tikicpulib.h brings securec (memset_s, memcpy_s...): UT host code calls it without an include
+#include "securec.h"

@@ -126,10 +126,28 @@ __aicore__ __forceinline__ float Twice(float v) { return v * 2.0f; }
 """
 
 
-# A host program in the CPU-debug style of the operator repositories' kernel UTs.
+# A host program in the CPU-debug style of the operator repositories' kernel UTs, with every kind of callable
+# their ICPU_RUN_KF is given (CANN's takes any callable by value) and securec's memset_s, which CANN's
+# tikicpulib.h brings without an include.
 PROGRAM = KERNEL + r"""
 #include "tikicpulib.h"
 #include <cstdio>
+template <uint64_t S>
+void RunCase(GM_ADDR x, GM_ADDR out, GM_ADDR t) {     // a parenthesised template instance, in a template
+    ICPU_RUN_KF((tpl_scale<S>), 1, x, out, t);
+}
+struct KernelTest {
+    template <uint64_t S>
+    void RunKernelCase(GM_ADDR x, GM_ADDR out, GM_ADDR t) {   // a const lambda in a member template
+        const auto kernel = [](GM_ADDR a, GM_ADDR b, GM_ADDR c) { ::tpl_scale<S>(a, b, c); };
+        ICPU_RUN_KF(kernel, 1, x, out, t);
+    }
+};
+static void Print(const char* what, const float* out, uint32_t n) {
+    std::printf("%s:", what);
+    for (uint32_t i = 0; i < n; i++) std::printf(" %g", out[i]);
+    std::printf("\n");
+}
 int main() {
     const uint32_t n = 8;
     float* x = (float*)AscendC::GmAlloc(n * sizeof(float));
@@ -140,9 +158,18 @@ int main() {
     // a template kernel of the ASCENDC_TPL convention, launched as its instance (as the UTs do)
     ICPU_SET_TILING_KEY(4);
     ICPU_RUN_KF(tpl_scale<3>, 1, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
-    std::printf("tpl:");
-    for (uint32_t i = 0; i < n; i++) std::printf(" %g", out[i]);
-    std::printf("\n");
+    Print("tpl", out, n);
+    std::printf("memset_s %d\n", memset_s(out, n * sizeof(float), 0, n * sizeof(float)));
+    RunCase<2>((GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+    Print("paren", out, n);
+    KernelTest().RunKernelCase<1>((GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+    Print("member", out, n);
+    ICPU_RUN_KF([](GM_ADDR a, GM_ADDR b, GM_ADDR c) { tpl_scale<3>(a, b, c); }, 1, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+    Print("inline", out, n);
+    auto pointer = &with_struct;
+    ICPU_SET_TILING_KEY(1);
+    ICPU_RUN_KF(pointer, 1, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+    Print("pointer", out, n);
     for (uint64_t key : {2, 1}) {
         ICPU_SET_TILING_KEY(key);
         ICPU_RUN_KF(with_struct, 2, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
@@ -208,6 +235,11 @@ def test_icpu_set_tiling_key_selects_the_branch_of_each_icpu_run_kf(module, capf
     assert run_cmd.run_program(module) == 0
     out = capfd.readouterr().out
     assert "tpl: 100 103 106 109 112 115 118 121" in out        # tpl_scale<3>: x * 3 + bias
+    assert "memset_s 0" in out
+    assert "paren: 100 102 104 106 108 110 112 114" in out      # tpl_scale<2>
+    assert "member: 100 101 102 103 104 105 106 107" in out     # tpl_scale<1>
+    assert "inline: 100 103 106 109 112 115 118 121" in out
+    assert "pointer: 0 2 4 6 8 10 12 14" in out                 # with_struct, key 1: x * scale
     assert "key 2: 100 101 102 103 104 105 106 107" in out
     assert "key 1: 0 2 4 6 8 10 12 14" in out
 

@@ -112,3 +112,26 @@ def test_icpu_run_kf_takes_a_capture_less_lambda_and_a_template_instance():
     r = ascgen("run", str(KERNELS / "icpu_callables.cpp"), "--product", "ascend910b")
     assert r.returncode == 0, r.stderr
     assert "bad 0" in r.stdout
+
+
+def test_a_forced_include_sees_the_d_macros_as_with_gcc(tmp_path):
+    # g++ processes every -D before any -include: a UT's tiling header tests __CCE_KT_TEST__ (a -D of the
+    # build) to pick its CPU branch
+    (tmp_path / "forced.h").write_text("#if defined(MODE) && MODE == 7\n#define SEEN 1\n#else\n#define SEEN 0\n#endif\n")
+    prog = tmp_path / "main.cpp"
+    prog.write_text('#include <cstdio>\nint main() { std::printf("seen %d mode %d\\n", SEEN, MODE); return 0; }\n')
+    r = ascgen("run", str(prog), "--product", "ascend910b", "-D", "MODE=7", "--include", str(tmp_path / "forced.h"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "seen 1 mode 7" in r.stdout
+
+
+def test_icpu_run_kf_given_a_capturing_lambda_is_a_compile_error_saying_why(tmp_path):
+    prog = tmp_path / "capturing.cpp"
+    prog.write_text('#include "tikicpulib.h"\n#include "kernel_operator.h"\n'
+                    "__global__ __aicore__ void k(GM_ADDR x) {}\n"
+                    "int main() { GM_ADDR p = (GM_ADDR)AscendC::GmAlloc(32); int s = 1;\n"
+                    "  auto kernel = [s](GM_ADDR x) { k(x + s); };\n"
+                    "  ICPU_RUN_KF(kernel, 1, p); return 0; }\n")
+    r = ascgen("run", str(prog), "--product", "ascend910b")
+    assert r.returncode != 0
+    assert "a lambda that captures nothing" in r.stderr, r.stderr[-2000:]

@@ -215,11 +215,11 @@ def test_real_ops_layouts_match_metadefs_own_implementation(tmp_path):
     main.write_text("".join(f"void metadef_{i}(); void ascgen_{i}();\n" for i in range(len(REAL_OPS)))
                     + "int main() { " + " ".join(calls) + " }\n")
     metadef = cann / "metadef"
-    host_inc = resources.runtime_dir() / "devkit" / "host" / "include"    # ascgen's securec.h stand-in
+    common = resources.common_dir()                                     # ascgen's securec.h
     exe = tmp_path / "layouts"
     cmd = [build.find_compiler(), "-std=c++17", "-O0", "-DASCENDC_DEVICE_REG_STATIC", f"-I{tmp_path / 'stub'}",
            f"-I{metadef / 'inc' / 'external'}", f"-I{metadef / 'inc'}", f"-I{metadef / 'pkg_inc'}", f"-I{metadef}",
-           f"-I{host_inc}", f"-I{tree / 'include' / 'adv_api'}", f"-I{toolchain.tiling_dir(tree)}",
+           f"-I{common}", f"-I{tree / 'include' / 'adv_api'}", f"-I{toolchain.tiling_dir(tree)}",
            *map(str, sources), str(main), str(metadef / "base" / "asc" / "tilingdata_base_impl.cc"), "-o", str(exe)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -3,6 +3,8 @@
 #pragma once
 #include "kernel_operator.h"
 #include "ascgen/host_icpu.h"
+// CANN's tikicpulib.h brings securec (memset_s, memcpy_s...): UT host code calls it without an include
+#include "securec.h"
 // the prelude of every devkit translation unit includes this header right after the library's: the
 // library's kernel-side DT_* macros end here, before the program's own code (see the header for why)
 #include "../host/include/ascgen_dt_macros_end.h"

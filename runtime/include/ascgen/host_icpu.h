@@ -21,8 +21,9 @@ inline void SetKernelMode(KernelMode /*mode*/) {}
 }  // namespace AscendC
 
 namespace ascgen::host {
-// The function pointer a launch needs from any kernel callable ICPU_RUN_KF is given: a kernel function or
-// one instance of a kernel template (`k<0>`), or a capture-less lambda wrapping one (the operator
+// The function pointer a launch needs from any kernel callable ICPU_RUN_KF is given (CANN's takes any
+// callable by value): a kernel function or one instance of a kernel template (`k<0>`, `(k<N>)`), a pointer
+// to one, or a capture-less lambda wrapping one, named or written in place, const or not (the operator
 // repositories' UTs write `auto kernel = [](GM_ADDR x, ...) { op<T>(x, ...); };`), which unary + converts.
 template <class F, class = void>
 struct converts_to_function : std::false_type {};
@@ -30,12 +31,15 @@ template <class F>
 struct converts_to_function<F, std::void_t<decltype(+std::declval<F&>())>> : std::true_type {};
 
 template <class F>
-auto kernel_pointer(F& kernel) {
-    if constexpr (std::is_function_v<F>) {
+auto kernel_pointer(F&& kernel) {
+    using K = std::remove_reference_t<F>;
+    if constexpr (std::is_function_v<K>) {
         return &kernel;
     } else {
-        static_assert(converts_to_function<F>::value,
-                      "ICPU_RUN_KF: a lambda kernel must capture nothing (a launch calls a plain function)");
+        static_assert(converts_to_function<K>::value,
+                      "ICPU_RUN_KF: the kernel must be a function, a template instance or a lambda that captures "
+                      "nothing (a launch calls a plain function; CANN forks per core, ascgen runs the cores in "
+                      "one process)");
         return +kernel;
     }
 }

@@ -61,11 +61,11 @@ bcnt1                          scalar                         I     I     I
 byte_step                      dav3510/vconv                  -     -     I
 chistv2                        scalar                         -     -     M
 clz                            scalar                         I     I     I
-conv_f322f16o                  convert                        M     M     M
-conv_f322s32a                  convert                        M     M     M
-conv_f322s32c                  convert                        M     M     M
-conv_f322s32f                  convert                        M     M     M
-conv_f322s32r                  convert                        M     M     M
+conv_f322f16o                  convert                        I     I     I
+conv_f322s32a                  convert                        I     I     I
+conv_f322s32c                  convert                        I     I     I
+conv_f322s32f                  convert                        I     I     I
+conv_f322s32r                  convert                        I     I     I
 copy_cbuf_to_bt                cube                           I     I     I
 copy_cbuf_to_fbuf              cube                           I     I     I
 copy_cbuf_to_gm                dma                            I     I     I
@@ -227,7 +227,7 @@ set_data_exp_0                 scalar                         M     M     M
 set_data_exp_1                 scalar                         M     M     M
 set_data_exp_2                 scalar                         M     M     M
 set_data_exp_3                 scalar                         M     M     M
-set_deqscale                   scalar                         M     M     M
+set_deqscale                   convert                        P     P     P
 set_ffts_base_addr             scalar                         M     M     M
 set_flag                       sync                           I     I     I
 set_fmatrix                    cube                           I     I     I
@@ -322,7 +322,7 @@ vconv_bf162s32c                convert                        I     I     I
 vconv_bf162s32f                convert                        I     I     I
 vconv_bf162s32r                convert                        I     I     I
 vconv_bf162s32z                convert                        I     I     I
-vconv_deq                      convert                        M     M     M
+vconv_deq                      convert                        I     I     I
 vconv_f162f32                  convert                        I     I     I
 vconv_f162s16a                 convert                        I     I     I
 vconv_f162s16c                 convert                        I     I     I

@@ -5,6 +5,7 @@
 // blocks hold 64 elements, so one iteration of 128 elements covers two of its blocks; the library's
 // level-2 Cast passes repeat stride 2 for it (ONE_FOURTH_DEFAULT_REPEAT_STRIDE).
 #pragma once
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -76,6 +77,27 @@ inline void vconv(const char* name, D* dst, S* src, uint64_t repeat, uint64_t db
     unary(name, dst, src, repeat, db, sb, dr, sr, [mode](wide_t<S> x) -> D { return convert<D>(S(x), mode); });
 }
 
+// x rounded once to the nearest half, ties to even (narrow<half> goes through float, a second rounding):
+// to half's last significand bit (11 bits; 2^-24 for subnormals), then exactly into float and half.
+// Beyond half's range: infinity, as every float -> half conversion here.
+inline half round_to_half(double x) {
+    if (!std::isfinite(x) || x == 0) return half(float(x));
+    int e = 0;
+    std::frexp(x, &e);                  // |x| in [2^(e-1), 2^e)
+    int lsb = std::max(e - 11, -24);
+    return half(float(std::ldexp(round_mode(std::ldexp(x, -lsb), 'r'), lsb)));
+}
+
+// vconv_deq: int32 -> half times DEQSCALE (set_deqscale), the product rounded once to nearest-even.
+// The product is exact in double (31 + 11 significant bits).
+inline void vconv_deq(half* dst, int32_t* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+    half scale;
+    scale.bits = regs.deqscale;
+    const double s = double(float(scale));
+    unary("vconv_deq", dst, src, repeat, db, sb, dr, sr,
+          [s](wide_t<int32_t> x) -> half { return round_to_half(double(x) * s); });
+}
+
 // An int4 operand: element e of iteration r is nibble (r * rep + (e / 64) * blk) * 64 + e % 64.
 struct Int4Operand {
     uint8_t* base;
@@ -130,6 +152,14 @@ inline void vconv_s42f16(DP* dst, SP* src, uint64_t repeat, uint64_t db, uint64_
     ascgen_devkit::vconv_int4("vconv_s42f16", (void*)dst, (void*)src, repeat, db, sb, dr, sr, 0, false);
 }
 
+// DEQSCALE as the library's SetDeqScale(half) sets it for vconv_deq. The register's other forms (a 64-bit
+// scale/offset/sign config, a VDEQ table address: the int16 -> int8 dequantisations) are declared missing.
+inline void set_deqscale(half scale) { ascgen_devkit::regs.deqscale = scale.bits; }
+template <class DP, class SP>
+inline void vconv_deq(DP* dst, SP* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+    ascgen_devkit::vconv_deq(reinterpret_cast<half*>(dst), reinterpret_cast<int32_t*>(src), repeat, db, sb, dr, sr);
+}
+
 #define ASCGEN_DEVKIT_VCONV(name, D, S, mode)                                                                  \
     template <class DP, class SP>                                                                             \
     inline void name(DP* dst, SP* src, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) { \
@@ -170,3 +200,12 @@ ASCGEN_DEVKIT_VCONV(vconv_s82f16, half, int8_t, 0)
 ASCGEN_DEVKIT_VCONV(vconv_u82f16, half, uint8_t, 0)
 #undef ASCGEN_DEVKIT_VCONV_MODES
 #undef ASCGEN_DEVKIT_VCONV
+
+// conv_f322*: the scalar unit's float conversions (the library's scalar Cast / ScalarCast<float, half or
+// int32_t, mode>), one element by the vector rule above: f16 round-to-odd, s32 rounded as the suffix says
+// and saturated.
+inline half conv_f322f16o(float v) { return ascgen_devkit::convert<half>(v, 'o'); }
+inline int32_t conv_f322s32a(float v) { return ascgen_devkit::convert<int32_t>(v, 'a'); }
+inline int32_t conv_f322s32c(float v) { return ascgen_devkit::convert<int32_t>(v, 'c'); }
+inline int32_t conv_f322s32f(float v) { return ascgen_devkit::convert<int32_t>(v, 'f'); }
+inline int32_t conv_f322s32r(float v) { return ascgen_devkit::convert<int32_t>(v, 'r'); }

@@ -19,6 +19,7 @@ struct CoreRegs {
     int64_t atomic = 0;                         // set_atomic_*: 0 none, else atomic_type_t + 1
     int64_t atomic_op = 0;                      // 0 add, 1 max, 2 min
     uint64_t pad_val = 0;                       // set_mov_pad_val
+    uint16_t deqscale = 0;                      // DEQSCALE: the half scale of vconv_deq (set_deqscale)
     int64_t acc = 0;                            // ACC: vcadd's accumulating form, read by get_acc_val
     // Local buffers as the library reports them (AscendCBufAbsAddr); length 0: not reported yet.
     uint64_t ub_base = 0, ub_len = 0;

@@ -84,7 +84,9 @@ template <class E> inline int dist_of(E) { return int(E::value); }
 // Distributions (the library's LoadDist; the width is the distribution's, not the register type's):
 // 0 NORM (VL bytes), 1-3 BRC_B8/16/32 (one element to every lane), 6-7 US_B8/16 (half VL, each element
 // twice), 8-9 DS_B8/16 (2 VL, every other element), 13/14/18 UNPACK_B8/16/32 (half VL, each element
-// zero-extended into a lane twice its width). Two destinations: 11/12/19 DINTLV_B8/16/32 (2 VL: even
+// zero-extended into a lane twice its width), 16-17 E2B_B16/32 (8 elements, each to every lane of one
+// 32-byte block: the library's comment at its uses, "8 elements, one broadcast per UB block"; softmax steps
+// its source by 8 elements per load, so no 32-byte alignment is asked). Two destinations: 11/12/19 DINTLV_B8/16/32 (2 VL: even
 // elements to dst0, odd to dst1).
 namespace ascgen_devkit {
 namespace d3510 {
@@ -92,8 +94,8 @@ namespace d3510 {
 inline int load_width(int dist, int reg_es) {
     switch (dist) {
         case 1: case 6: case 8: case 11: case 13: return 1;
-        case 2: case 7: case 9: case 12: case 14: return 2;
-        case 3: case 18: case 19: return 4;
+        case 2: case 7: case 9: case 12: case 14: case 16: return 2;
+        case 3: case 17: case 18: case 19: return 4;
         default: return reg_es;
     }
 }
@@ -123,6 +125,12 @@ inline void load_one(V& d, P* p, int dist) {
             std::memset(d.b, 0, VL);
             for (int i = 0; i < n / 2; ++i) std::memcpy(d.b + i * 2 * es, src + i * es, es);
             break;
+        case 16: case 17: {
+            constexpr int blocks = 8, block = VL / blocks;
+            check_local(src, blocks * es, false, "vlds");
+            for (int i = 0; i < n; ++i) std::memcpy(d.b + i * es, src + (i * es / block) * es, es);
+            break;
+        }
         default:
             ::ascgen_devkit::unimpl::vlds(d, p, dist);
     }
