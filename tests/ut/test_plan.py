@@ -109,3 +109,25 @@ def test_real_plans_of_ops_nn_and_ops_math():
         assert p.kernels[0] == rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
     # The UT helper data_utils.cpp comes with the header the test includes.
     assert p.kernels[1] == cann / "ops-math" / "tests" / "ut" / "op_kernel" / "data_utils.cpp"
+
+
+def test_real_sibling_trees_copies_and_opfile_of_ops_nn():
+    """ops-nn as its CMake reads (needs ASCGEN_CANN_SOURCES with ops-nn and opbase): ${OPBASE_INC_DIRS} gives
+    opbase's folders (atvoss/, op_kernel/platform_util.h), rms_norm_quant_v3's `../../rms_norm_quant_v2/...`
+    resolves through the copy, and sigmoid on ascend950 compiles its opFile kernel sigmoid_apt.cpp."""
+    from tests.ut.test_cmake import _cann_sources
+    cann = _cann_sources()
+    if not (cann / "opbase").is_dir():
+        pytest.skip("ASCGEN_CANN_SOURCES has no opbase")
+
+    def real(folder, soc):
+        rule = cmake.discover([cann / folder])[0][0]
+        return plan.plan(rule, soc, cmake.convention(rule.repository))
+    p = real("ops-nn/activation/fast_gelu", "ascend950pr_9599")
+    assert any((d / "atvoss" / "util" / "dag.h").is_file() for d in p.include_dirs)
+    assert any((d / "op_kernel" / "platform_util.h").is_file() for d in p.include_dirs)
+    p = real("ops-nn/norm/rms_norm_quant_v3", "ascend950pr_9599")
+    (copy,) = [d for d in p.include_dirs if d.name == "rms_norm_quant_v3" and "tbe" in d.parts]
+    assert (copy / "arch35" / ".." / ".." / "rms_norm_quant_v2" / "rms_norm_quant_v2_apt.h").is_file()
+    p = real("ops-nn/experimental/activation/sigmoid", "ascend950pr_9599")
+    assert [k.name for k in p.kernels][:1] == ["sigmoid_apt.cpp"]
