@@ -22,6 +22,7 @@ The repository root is the nearest folder, walking up from the PATH given, that 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ class Convention:
     kernelut: bool                      # the rule compiles with -DKERNELUT=1
     full_soc: dict = field(default_factory=dict)   # short soc name -> full name (ops-math)
     definition: str = ""                # file:line of the definition
+    kernel_from_op_info: bool = False   # kernel and tests named by the op's opFile (get_opfile_from_opsinfo)
 
 
 @dataclass(frozen=True)
@@ -139,17 +141,130 @@ def arguments(raw: str, variables: dict) -> list[str]:
 
 
 def set_variables(text: str, base: dict) -> dict:
-    """`set(NAME values...)` of a file, in order (the last one wins; CACHE/PARENT_SCOPE words dropped)."""
+    """The variables a file defines, in order (the last one wins): `set(NAME values...)` (CACHE/PARENT_SCOPE
+    words dropped; a CACHE set without FORCE keeps a value already given, as a `-D` on the command line
+    does), `get_filename_component(NAME path MODE)` and `find_path(NAME NAMES n... PATHS p...)` (the first
+    folder holding a name; these are how the repositories locate their sibling source trees, e.g. ops-nn
+    cmake/modules/FindOPBASE.cmake). `if(EXISTS p)` / `elseif` / `else` chains are followed when `p`
+    resolves; a branch under any other condition is read as if taken (the configuration is unknown)."""
     variables = dict(base)
-    for _, raw in calls(text, "set"):
+    frames: list[list] = []             # per if(): [this branch active, a branch already taken]
+    for name, raw in _commands(text):
+        if name in ("if", "elseif", "else", "endif"):
+            _branch(frames, name, raw, variables)
+            continue
+        if not all(active for active, _ in frames):
+            continue
         args = arguments(raw, variables)
         if not args:
             continue
-        values = [a for a in args[1:] if a not in ("CACHE", "PARENT_SCOPE", "FORCE")]
-        if "CACHE" in args[1:]:
-            values = args[1:args.index("CACHE")]
-        variables[args[0]] = ";".join(values)
+        if name == "set":
+            values = [a for a in args[1:] if a not in ("CACHE", "PARENT_SCOPE", "FORCE")]
+            if "CACHE" in args[1:]:
+                if "FORCE" not in args and args[0] in base:
+                    continue
+                values = args[1:args.index("CACHE")]
+            variables[args[0]] = ";".join(values)
+        elif name == "get_filename_component" and len(args) >= 3:
+            value = _path_component(args[1], args[2])
+            if value is not None:
+                variables[args[0]] = value
+        elif name == "find_path":
+            found = _find_path(args[1:])
+            if found is not None:
+                variables[args[0]] = found
     return variables
+
+
+_EVALUATED = ("set", "get_filename_component", "find_path", "if", "elseif", "else", "endif")
+
+
+def _commands(text: str):
+    """(name, raw arguments) of the commands `set_variables` reads, in text order."""
+    spans = []
+    for name in _EVALUATED:
+        for m in re.finditer(rf"(?<![\w$]){name}\s*\(", text, re.I):
+            spans.append((m.start(), name))
+    by_start = {start: name for start, name in spans}
+    found = {name: iter(calls(text, name)) for name in _EVALUATED}
+    out = []
+    for start in sorted(by_start):
+        name = by_start[start]
+        _, raw = next(found[name])
+        out.append((name, raw))
+    return out
+
+
+def _branch(frames: list, name: str, raw: str, variables: dict) -> None:
+    if name == "if":
+        cond = _condition(raw, variables)
+        frames.append([cond is not False, cond is True])
+    elif not frames:
+        return                          # an unbalanced endif/else: nothing to close
+    elif name == "elseif":
+        frame = frames[-1]
+        cond = None if frame[1] else _condition(raw, variables)
+        frame[0] = not frame[1] and cond is not False
+        frame[1] = frame[1] or cond is True
+    elif name == "else":
+        frames[-1][0] = not frames[-1][1]
+    else:
+        frames.pop()
+
+
+def _condition(raw: str, variables: dict) -> bool | None:
+    """`EXISTS p`, `NOT EXISTS p`, `IS_DIRECTORY p` when `p` resolves; None (unknown) otherwise."""
+    words = arguments(raw, variables)
+    negate = bool(words) and words[0] == "NOT"
+    words = words[1:] if negate else words
+    if len(words) != 2 or words[0] not in ("EXISTS", "IS_DIRECTORY") or "${" in words[1] or "$<" in words[1]:
+        return None
+    path = Path(words[1])
+    value = path.exists() if words[0] == "EXISTS" else path.is_dir()
+    return value != negate
+
+
+def _path_component(path: str, mode: str) -> str | None:
+    if "${" in path or "$<" in path or "$ENV" in path:
+        return None
+    if mode in ("DIRECTORY", "PATH"):
+        return os.path.dirname(path)
+    if mode == "NAME":
+        return os.path.basename(path)
+    if mode == "ABSOLUTE":
+        return os.path.normpath(path)
+    if mode == "REALPATH":
+        return os.path.realpath(path)
+    return None
+
+
+_FIND_KEYWORDS = {"NAMES", "PATHS", "HINTS", "PATH_SUFFIXES", "DOC", "NO_DEFAULT_PATH", "REQUIRED",
+                  "NO_CMAKE_SYSTEM_PATH", "NO_CMAKE_FIND_ROOT_PATH", "NO_CMAKE_PATH", "NO_SYSTEM_ENVIRONMENT_PATH",
+                  "NO_CMAKE_ENVIRONMENT_PATH", "NO_PACKAGE_ROOT_PATH", "NO_CMAKE_INSTALL_PREFIX", "NO_CACHE"}
+
+
+def _find_path(args: list[str]) -> str | None:
+    """find_path's answer from its NAMES, PATHS/HINTS and PATH_SUFFIXES (the short form `find_path(V name
+    paths...)` too): the first folder holding one of the names. The system folders are not searched."""
+    groups: dict[str, list[str]] = {"NAMES": [], "PATHS": [], "PATH_SUFFIXES": []}
+    current = None
+    for i, word in enumerate(args):
+        if word in _FIND_KEYWORDS:
+            current = word if word in groups else ("PATHS" if word == "HINTS" else None)
+        elif current:
+            groups[current].append(word)
+        elif i == 0:
+            groups["NAMES"].append(word)
+        else:
+            groups["PATHS"].append(word)
+    for folder in groups["PATHS"]:
+        if "${" in folder or "$<" in folder or "$ENV" in folder:
+            continue
+        for suffix in ["", *groups["PATH_SUFFIXES"]]:
+            base = Path(folder) / suffix
+            if any((base / n).exists() for n in groups["NAMES"]):
+                return os.path.normpath(base)
+    return None
 
 
 # ---- the definition --------------------------------------------------------------------------------
@@ -192,7 +307,8 @@ def convention(root: Path) -> Convention:
         full_soc = {s.lower(): f for s, f in zip(short, full) if s}
     return Convention(params=tuple(signature.split()), optional_name='MATCHES "^ascend"' in body,
                       value_keywords=value_kw, flag_keywords=flag_kw, tiling_headers=headers,
-                      kernelut="-DKERNELUT=1" in whole, full_soc=full_soc, definition=where)
+                      kernelut="-DKERNELUT=1" in whole, full_soc=full_soc, definition=where,
+                      kernel_from_op_info=bool(re.search(r"get_opfile_from_opsinfo", whole)))
 
 
 # ---- the rules -------------------------------------------------------------------------------------

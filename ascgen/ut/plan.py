@@ -1,15 +1,19 @@
 """The build plan of one UT program: one AddOpTestCase rule for one product, as the repository's build
 would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit backend.
 
-* test sources: `<ut dir>/test_<op>*.cpp`, plus `<ut dir>/<target dir>/test_<op>*.cpp` when the definition
-  calls `get_target_dir` (its soc -> folder lists are read from cmake/; MULTI_KERNEL_TARGET: only those);
-* the kernel `<op>/op_kernel/<op>.cpp` when it exists (ops-nn compiles it from its build copy,
+* test sources: `<ut dir>/test_<name>*.cpp`, plus `<ut dir>/<target dir>/test_<name>*.cpp` when the
+  definition calls `get_target_dir` (its soc -> folder lists are read from cmake/; MULTI_KERNEL_TARGET: only
+  those); `<name>` is the op, or the op definition's `opFile.value` for the soc when the definition takes
+  the kernel from the op's info (kernel_name) and tests of that name exist;
+* the kernel `<op>/op_kernel/<name>.cpp` when it exists (ops-nn compiles it from its build copy,
   `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob), unless a test source #includes it already;
-* include folders: the definition's `target_include_directories(...)` entries whose variables resolve:
-  `${PROJECT_SOURCE_DIR}` is the repository, `${CMAKE_BINARY_DIR}` a folder of links in ascgen's cache that
-  replays the build's copy rules (`cp -r SRC/* DST`, `copy_directory SRC DST`, and kernel_src_copy's
-  `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops); CANN
-  installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are what ascgen itself provides;
+* include folders: the definition's `target_include_directories(...)` entries whose variables resolve
+  (cmake_variables: sibling source trees through CANN_3RD_LIB_PATH = ASCGEN_CANN_SOURCES):
+  `${PROJECT_SOURCE_DIR}` is the repository, `${CMAKE_BINARY_DIR}` a folder in ascgen's cache that replays
+  the build's copy rules (`cp -r SRC/* DST`, `cp -r SRC DST`, `copy_directory SRC DST`, and
+  kernel_src_copy's `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops)
+  as real folders of linked files; CANN installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are
+  what ascgen itself provides;
 * `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
   (`_tiling_def.h`, `_tiling.h`), else the header the definition includes for the op's whole category
   (`if(${opCategory} STREQUAL "foreach") ... -include ${foreachTilingFile}`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
@@ -77,23 +81,41 @@ def product_of(soc: str, conv: cmake.Convention) -> str:
         raise Unsupported(f"soc {soc!r} is not a product ascgen emulates ({str(exc).split('.')[0]})") from None
 
 
+TREE_LAYOUT = 2                         # of the folder _ut_tree writes: a new layout, a new folder
 BINARY_DIR = "\x01BINARY\x01"          # stands for the build folder until it is known
 
 
+# The folder of third-party source trees the CANN repositories' builds are configured with (the top
+# CMakeLists.txt: `set(CANN_3RD_LIB_PATH ${PROJECT_SOURCE_DIR}/third_party CACHE STRING ...)`); their
+# cmake/third_party/*.cmake look there for `opbase`, `ops-tensor`... by repository name, which is what
+# ASCGEN_CANN_SOURCES holds, so ascgen configures it as `-DCANN_3RD_LIB_PATH=$ASCGEN_CANN_SOURCES`.
+THIRD_PARTY_PATH = "CANN_3RD_LIB_PATH"
+PASSES = 4                              # cmake/ files read in name order until no variable changes
+
+
 @functools.lru_cache(maxsize=16)
-def _root_variables(root: Path) -> tuple:
-    variables = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR,
-                 "CMAKE_CURRENT_SOURCE_DIR": str(root)}         # for the top CMakeLists.txt
-    for path in [root / "CMakeLists.txt", *sorted((root / "cmake").rglob("*.cmake"))]:
-        if path.is_file():
-            variables = cmake.set_variables(cmake.strip_comments(path.read_text(errors="replace")), variables)
-            variables.update({"PROJECT_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR})
+def _root_variables(root: Path, sources: Path | None) -> tuple:
+    given = {"PROJECT_SOURCE_DIR": str(root), "CMAKE_SOURCE_DIR": str(root), "CMAKE_BINARY_DIR": BINARY_DIR}
+    if sources is not None:
+        given[THIRD_PARTY_PATH] = str(sources)
+    files = [root / "CMakeLists.txt", *sorted((root / "cmake").rglob("*.cmake"))]
+    texts = [cmake.strip_comments(p.read_text(errors="replace")) for p in files if p.is_file()]
+    variables = dict(given, CMAKE_CURRENT_SOURCE_DIR=str(root))     # for the top CMakeLists.txt
+    # The real build reads them in include() / find_package() order; reading them again until nothing
+    # changes lets a file use what a later-named one defines (FindOPBASE.cmake needs third_party/opbase.cmake).
+    for _ in range(PASSES):
+        before = dict(variables)
+        for text in texts:
+            variables = cmake.set_variables(text, variables)
+            variables.update(given)
+        if variables == before:
+            break
     return tuple(variables.items())
 
 
 def cmake_variables(root: Path, binary_dir: Path) -> dict:
     """The `set()` variables of cmake/*.cmake and the top CMakeLists.txt, with the build folder given."""
-    return {k: v.replace(BINARY_DIR, str(binary_dir)) for k, v in _root_variables(root)}
+    return {k: v.replace(BINARY_DIR, str(binary_dir)) for k, v in _root_variables(root, config.cann_sources())}
 
 
 @functools.lru_cache(maxsize=16)
@@ -123,33 +145,52 @@ def _resolved(text: str, variables: dict) -> str | None:
 
 
 def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Path) -> None:
-    """Replay the build's copy rules as links under `binary_dir` (idempotent; only links are written)."""
+    """Replay the build's copy rules under `binary_dir` (idempotent; only folders and links are written)."""
     dst = Path(variables.get(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc")))
     pairs = []
     for op in (rule.op, *rule.deps):
         kernel = rule.op_dir.parent / op / "op_kernel"
         if kernel.is_dir():
             pairs.append((kernel, dst / op))
-    for m in re.finditer(r"COMMAND\s+cp\s+-r\s+(\S+)/\*\s+([^\s)]+)", definition):
+    for m in re.finditer(r"\bcp\s+-r\s+(?!\{\})([^\s\"]+)\s+([^\s)\"]+)", definition):
         src, to = _resolved(m.group(1), variables), _resolved(m.group(2), variables)
-        if src and to and Path(src).is_dir():
-            pairs += [(entry, Path(to) / entry.name) for entry in sorted(Path(src).iterdir())]
+        folder = src[:-2] if src and src.endswith("/*") else src
+        if not (folder and to and Path(folder).is_dir()):
+            continue
+        if src.endswith("/*"):          # cp -r SRC/* DST: SRC's entries into DST
+            pairs += [(entry, Path(to) / entry.name) for entry in sorted(Path(folder).iterdir())]
+        else:                           # cp -r SRC DST, DST made before: DST/<name of SRC>
+            pairs.append((Path(folder), Path(to) / Path(folder).name))
     for m in re.finditer(r"-E\s+copy_directory\s+(\S+)\s+([^\s)]+)", definition):
         src, to = _resolved(m.group(1), variables), _resolved(m.group(2), variables)
         if src and to and Path(src).is_dir():
             pairs.append((Path(src), Path(to)))
     for target, link in pairs:
-        if not str(link).startswith(str(binary_dir)) or os.path.lexists(link):
-            continue
-        link.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            link.symlink_to(target)
-        except FileExistsError:
-            pass                        # another process linked it first
+        if str(link).startswith(str(binary_dir)):
+            _mirror(target, link)
+
+
+def _mirror(target: Path, link: Path) -> None:
+    """`target` copied to `link` as the build's copy makes it, but with real folders and linked files: a
+    header's `#include "../inc/x.h"` then resolves inside the copy (a linked folder's `..` would be the
+    original's parent, which lacks the copied neighbours)."""
+    if not target.is_dir():
+        if not os.path.lexists(link):
+            link.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                link.symlink_to(target)
+            except FileExistsError:
+                pass                    # another process linked it first
+        return
+    if os.path.islink(link):
+        return                          # a file link already stands here: the copies overlap, first one kept
+    link.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(target.iterdir()):
+        _mirror(entry, link / entry.name)
 
 
 def _tree_folder(rule: cmake.Rule) -> Path:
-    key = hashlib.sha256(f"{rule.repository}|{rule.op}|{','.join(rule.deps)}".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{TREE_LAYOUT}|{rule.repository}|{rule.op}|{','.join(rule.deps)}".encode()).hexdigest()[:16]
     return writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}"
 
 
@@ -160,14 +201,62 @@ def main_source() -> Path:
 
 def test_sources(rule: cmake.Rule, soc: str) -> list[Path]:
     """The rule's test sources for a soc (also for reporting the cases of a rule that cannot be planned)."""
-    return _tests(rule, target_dir(rule.repository, soc))
+    try:
+        product = product_of(soc, cmake.convention(rule.repository))
+    except Unsupported:
+        return _tests(rule, target_dir(rule.repository, soc), rule.op)
+    return _named_tests(rule, soc, product)[1]
 
 
-def _tests(rule: cmake.Rule, target: str) -> list[Path]:
-    pattern = f"test_{rule.op}*.cpp"
+def _named_tests(rule: cmake.Rule, soc: str, product: str) -> tuple[str, list[Path]]:
+    """(kernel stem, test sources). The definition names both after the op's opFile when the build folder
+    already holds the ops info (made by a first build), after the op otherwise (a fresh configure): the
+    opFile reading is taken when it finds test sources, else the fresh one."""
+    target = target_dir(rule.repository, soc)
+    name = kernel_name(rule, product)
+    tests = _tests(rule, target, name) if name != rule.op else []
+    return (name, tests) if tests else (rule.op, _tests(rule, target, rule.op))
+
+
+def _tests(rule: cmake.Rule, target: str, name: str) -> list[Path]:
+    pattern = f"test_{name}*.cpp"
     folders = [rule.ut_dir / target] if (target and rule.multi_kernel) else \
         [rule.ut_dir, *([rule.ut_dir / target] if target else [])]
     return sorted(p for folder in folders if folder.is_dir() for p in folder.glob(pattern) if p.is_file())
+
+
+_OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*\)")
+_OP_FILE = re.compile(r'\.\s*ExtendCfgInfo\s*\(\s*"opFile\.value"\s*,\s*"(\w+)"\s*\)')
+
+
+def kernel_name(rule: cmake.Rule, product: str) -> str:
+    """The kernel file's stem for a product: the op's `opFile.value` for that soc when the definition takes
+    it from the op's info (ops-nn: `get_opfile_from_opsinfo.py` reads it from the ops info made from the op
+    definition's `config.ExtendCfgInfo("opFile.value", "sigmoid_apt")` ... `AddConfig("ascend950", config)`;
+    the kernel is then `<name>.cpp` and the tests `test_<name>*.cpp`), else the op name."""
+    if not cmake.convention(rule.repository).kernel_from_op_info:
+        return rule.op
+    from ascgen.source.signature import strip_comments      # C++ comments (ascgen/source)
+    op_type = rule.op.replace("_", "").lower()
+    for path in sorted((rule.op_dir / "op_host").rglob("*.cpp")):
+        text = path.read_text(errors="replace")
+        code = strip_comments(text)     # same offsets: comments and string insides blanked
+        if not any(t.lower() == op_type for t in _OP_ADD.findall(code)):
+            continue
+        for m in _OP_FILE.finditer(text):
+            if code[m.start()] != ".":
+                continue                # in a comment
+            statement = code[max(code.rfind(c, 0, m.start()) for c in ";{}") + 1:m.start()]
+            config = re.match(r"\s*(\w+)\s*\.", statement)
+            if not config:
+                continue
+            for soc in re.findall(rf'\bAddConfig\s*\(\s*"(\w+)"\s*,\s*{config.group(1)}\s*\)', text):
+                try:
+                    if products.get(soc).id == product:
+                        return m.group(1)
+                except UnsupportedProductError:
+                    continue
+    return rule.op
 
 
 def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
@@ -254,10 +343,10 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     """The plan for one soc of a rule. Raises Unsupported (a named missing piece) or SpecError."""
     product = product_of(soc, conv)
     target = target_dir(rule.repository, soc)
-    tests = _tests(rule, target)
+    name, tests = _named_tests(rule, soc, product)
     if not tests:
         where = f"{rule.ut_dir}" + (f" or {rule.ut_dir / target}" if target else "")
-        raise SpecError(f"{rule.where}: no test_{rule.op}*.cpp in {where}")
+        raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
     binary_dir = _tree_folder(rule)
     variables = cmake_variables(rule.repository, binary_dir)
     definition = _definition_text(rule.repository)
@@ -271,10 +360,11 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
             continue
         for word in cmake.arguments(raw, {})[1:]:
             resolved = _resolved(word, variables)
-            if resolved and Path(resolved).is_dir() and Path(resolved) not in include_dirs:
-                include_dirs.append(Path(resolved))
+            for folder in (resolved or "").split(";"):      # a list variable: ${OPBASE_INC_DIRS}
+                if folder and Path(folder).is_dir() and Path(os.path.normpath(folder)) not in include_dirs:
+                    include_dirs.append(Path(os.path.normpath(folder)))
         break
-    kernel = rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
+    kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
     kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) else []
     defines, flags = {}, []
     for option in rule.options:

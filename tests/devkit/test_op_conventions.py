@@ -47,6 +47,22 @@ __aicore__ inline void Compute(GM_ADDR x, GM_ADDR out, float scale, float bias, 
     }
 }
 
+// A registration at file scope, as an op's shared header writes it (ops-nn rms_norm_quant_v2_apt.h, which
+// rms_norm_quant_v3's kernel includes): a kernel without its own registration takes it, by_default's
+// block-scope registration hides it. Its layout swaps scale and bias, so the test sees which one was read.
+struct FileTiling {
+    uint32_t n;
+    float bias;
+    float scale;
+    uint32_t pad;
+};
+REGISTER_TILING_DEFAULT(FileTiling);
+
+extern "C" __global__ __aicore__ void by_file_default(GM_ADDR x, GM_ADDR out, GM_ADDR tiling) {
+    GET_TILING_DATA(t, tiling);
+    Compute(x, out, t.scale, t.bias, t.n);
+}
+
 extern "C" __global__ __aicore__ void by_default(GM_ADDR x, GM_ADDR out, GM_ADDR tiling) {
     REGISTER_TILING_DEFAULT(OpTiling);
     GET_TILING_DATA(t, tiling);
@@ -190,7 +206,18 @@ def module(tmp_path_factory):
     folder = tmp_path_factory.mktemp("op")
     (folder / "op_header.h").write_bytes(OP_HEADER.encode("gbk"))
     (folder / "op_conventions.cpp").write_text(PROGRAM)
-    return run_cmd.load_program(folder / "op_conventions.cpp", "ascend910b", backend="devkit")
+    # A force-included tiling header that includes the op's kernel header, which says `using namespace
+    # AscendC;` at file scope (ops-math accumulate_nv2_tiling.h): it comes before ascgen's own host headers.
+    (folder / "forced_tiling.h").write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n')
+    flags = run_cmd.program_flags([folder / "forced_tiling.h"], crash_report=True)
+    return run_cmd.load_program(folder / "op_conventions.cpp", "ascend910b", backend="devkit", extra_flags=flags)
+
+
+def test_a_file_scope_registration_gives_the_struct_a_kernel_without_its_own_reads(module):
+    x = np.linspace(-2, 2, N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    module.launch("by_file_default", 2, x, out, _tiling(scale=3.0, bias=0.5), tiling_key=1)
+    np.testing.assert_array_equal(out, (x * np.float32(0.5)).astype(np.float32))   # FileTiling.scale: byte 8
 
 
 @pytest.mark.parametrize("kernel", ["by_default", "with_struct", "by_pointer", "by_member"])

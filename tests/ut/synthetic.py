@@ -37,7 +37,11 @@ function(AddOpTestCase)
         ${PROJECT_SOURCE_DIR}/tests/ut/op_kernel
         ${PROJECT_SOURCE_DIR}/tests/ut/common
         ${kernel_dependency_files}
-        ${CMAKE_BINARY_DIR}/tbe/ascendc/inc)
+        ${CMAKE_BINARY_DIR}/tbe/ascendc/inc
+        ${BASE_INC_DIRS})
+    if(EXISTS "${opsInfo}")
+        execute_process(COMMAND python3 get_opfile_from_opsinfo.py ${opsInfo} ${opType})
+    endif()
 endfunction()
 
 function(get_target_dir soc out)
@@ -90,7 +94,7 @@ inline bool WriteFile(const char* path, const void* buf, size_t n) {
 
 KERNEL = """\
 #include "kernel_operator.h"
-#include "shared_const.h"
+#include "../inc/shared_const.h"  // through the build's copy: tbe/ascendc/add_one/../inc
 
 extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)
 {
@@ -242,6 +246,39 @@ CASES = {   # case -> expected status
 }
 
 
+# How ops-nn and ops-math locate a sibling source tree (our own text, the same CMake shapes): the top
+# CMakeLists.txt declares the third-party folder as a cache path, cmake/third_party/ looks for the tree
+# there by repository name, a Find module's find_path() finds its include folder and lists the folders.
+TOP_CMAKE = """\
+set(CANN_3RD_LIB_PATH ${CMAKE_CURRENT_SOURCE_DIR}/third_party CACHE STRING "third party sources")
+"""
+THIRD_PARTY_CMAKE = """\
+if(EXISTS "${PROJECT_SOURCE_DIR}/../../base-ci-name")
+  get_filename_component(BASE_SOURCE_PATH ${PROJECT_SOURCE_DIR}/../../base-ci-name REALPATH)
+elseif(EXISTS "${CANN_3RD_LIB_PATH}/opbase")
+  get_filename_component(BASE_SOURCE_PATH ${CANN_3RD_LIB_PATH}/opbase REALPATH)
+else()
+  set(BASE_SOURCE_PATH ${CANN_3RD_LIB_PATH}/downloaded_opbase)
+endif()
+"""
+FIND_CMAKE = """\
+find_path(BASE_INC_DIR
+  NAMES op_common/base_marker.h
+  PATHS ${BASE_SOURCE_PATH}/include ${TOP_DIR}/base-ci-name/include
+  NO_DEFAULT_PATH)
+if(BASE_FOUND)
+  set(BASE_INC_DIRS ${BASE_INC_DIR} ${BASE_INC_DIR}/../pkg_inc/op_common)
+endif()
+"""
+
+
+def sibling_sources(root: Path) -> Path:
+    """A folder of CANN source trees side by side (what ASCGEN_CANN_SOURCES names) with one `opbase`."""
+    _write(root / "opbase" / "include" / "op_common" / "base_marker.h", "#pragma once\n")
+    _write(root / "opbase" / "pkg_inc" / "op_common" / "atvoss" / "sched.h", "#pragma once\n#define ATVOSS_SCHED 1\n")
+    return root
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text))
@@ -252,6 +289,9 @@ def nn_repo(root: Path) -> Path:
     `cat/two_step` whose rule sits in the op's own CMakeLists.txt, omits the op name and names a
     dependency op, UT_SRC_DIR and MULTI_KERNEL_TARGET."""
     _write(root / "cmake" / "ut.cmake", NN_CMAKE)
+    _write(root / "CMakeLists.txt", TOP_CMAKE)
+    _write(root / "cmake" / "modules" / "FindBASE.cmake", FIND_CMAKE)     # read before the next one
+    _write(root / "cmake" / "third_party" / "base.cmake", THIRD_PARTY_CMAKE)
     _write(root / "tests" / "ut" / "op_kernel" / "data_utils.h", DATA_UTILS)
     _write(root / "tests" / "ut" / "common" / "README", "common UT helpers\n")
     _write(root / "common" / "inc" / "op_kernel" / "shared_const.h", "#pragma once\n#define ADD_ONE_STEP 1.0f\n")
@@ -275,7 +315,34 @@ def nn_repo(root: Path) -> Path:
     _write(two / "tests" / "ut" / "op_kernel" / "arch35" / "test_two_step_arch35.cpp", "// test\n")
     _write(two / "tests" / "ut" / "op_kernel" / "test_two_step_ignored.cpp", "// not for MULTI_KERNEL_TARGET\n")
     _write(two / "tests" / "ut" / "op_kernel" / "two_step_tiling_def.h", "#pragma once\n")
+    info = root / "cat" / "info_named"
+    _write(info / "CMakeLists.txt", 'AddOpTestCase(info_named "ascend910B1;ascend950pr_9599" "")\n')
+    _write(info / "op_host" / "info_named_def.cpp", INFO_DEF)
+    for stem in ("info_named", "info_named_apt"):
+        _write(info / "op_kernel" / f"{stem}.cpp", f"// kernel {stem}\n")
+    _write(info / "tests" / "ut" / "op_kernel" / "test_info_named_apt.cpp", "// test of the _apt kernel\n")
+    _write(info / "tests" / "ut" / "op_kernel" / "info_named_tiling_def.h", "#pragma once\n")
     return root
+
+
+# An op definition (our own text in the OpDef shape) whose ascend950 config names the kernel file.
+INFO_DEF = """\
+namespace ops {
+class InfoNamed : public OpDef {
+public:
+    explicit InfoNamed(const char* name) : OpDef(name)
+    {
+        this->AICore().AddConfig("ascend910b");
+        // config.ExtendCfgInfo("opFile.value", "commented_out");
+        OpAICoreConfig config950;
+        config950.DynamicShapeSupportFlag(true)
+            .ExtendCfgInfo("opFile.value", "info_named_apt");
+        this->AICore().AddConfig("ascend950", config950);
+    }
+};
+OP_ADD(InfoNamed);
+}
+"""
 
 
 def math_repo(root: Path) -> Path:

@@ -19,7 +19,7 @@ def test_nn_shape_rules(tmp_path):
     conv = cmake.convention(repo)
     assert conv.optional_name and conv.kernelut
     assert conv.value_keywords == ("UT_SRC_DIR",) and conv.flag_keywords == ("MULTI_KERNEL_TARGET",)
-    assert conv.tiling_headers == ("_tiling_def.h",)
+    assert conv.tiling_headers == ("_tiling_def.h",) and conv.kernel_from_op_info
     rules, problems = cmake.discover([repo])
     assert problems == []
     rules = _by_op(rules)
@@ -59,7 +59,7 @@ def test_a_broken_cmakelists_is_one_problem_and_the_others_are_still_read(tmp_pa
     broken.parent.mkdir(parents=True)
     broken.write_text('AddOpTestCase(broken "ascend910B1" "-DX=1"\n')
     rules, problems = cmake.discover([repo])
-    assert {r.op for r in rules} == {"add_one", "two_step"}
+    assert {r.op for r in rules} == {"add_one", "two_step", "info_named"}
     assert len(problems) == 1 and str(broken) in problems[0] and "no closing parenthesis" in problems[0]
 
 
@@ -67,6 +67,35 @@ def test_cmake_arguments_follow_cmake_quoting():
     args = cmake.arguments('x "a b" ${L} "${L}" \\"q\\" ""', {"L": "p;q"})
     assert args == ["x", "a b", "p", "q", "p;q", '\\"q\\"', ""]
     assert cmake.strip_comments('set(a "#not" b) # comment\nx') == 'set(a "#not" b) \nx'
+
+
+def test_set_variables_follows_exists_branches_find_path_and_the_command_line(tmp_path):
+    (tmp_path / "b" / "inc" / "sub").mkdir(parents=True)
+    (tmp_path / "b" / "inc" / "sub" / "marker.h").write_text("")
+    text = cmake.strip_comments(f"""
+        set(ROOT {tmp_path} CACHE STRING "given on the command line wins")
+        if(EXISTS "${{ROOT}}/a")
+          set(WHERE ${{ROOT}}/a)
+        elseif(EXISTS "${{ROOT}}/b")
+          get_filename_component(WHERE ${{ROOT}}/b/../b REALPATH)
+        else()
+          set(WHERE ${{ROOT}}/c)
+        endif()
+        if(NOT EXISTS "${{ROOT}}/b")
+          set(NEVER 1)
+        endif()
+        if(SOME_OPTION)               # unknown: read as taken
+          set(OPTIONAL yes)
+        endif()
+        find_path(INC NAMES sub/marker.h PATHS ${{UNSET}}/x ${{ROOT}}/a ${{WHERE}}/inc NO_DEFAULT_PATH)
+        find_path(NONE NAMES absent.h PATHS ${{ROOT}})
+        get_filename_component(PARENT ${{INC}} DIRECTORY)
+        """)
+    v = cmake.set_variables(text, {"ROOT": str(tmp_path / "given")})
+    assert v["ROOT"] == str(tmp_path / "given")          # a CACHE set without FORCE keeps a given value
+    v = cmake.set_variables(text, {})
+    assert v["WHERE"] == str(tmp_path / "b") and "NEVER" not in v and v["OPTIONAL"] == "yes"
+    assert v["INC"] == str(tmp_path / "b" / "inc") and "NONE" not in v and v["PARENT"] == str(tmp_path / "b")
 
 
 # ---- real repositories -------------------------------------------------------------------------------

@@ -48,6 +48,51 @@ def test_an_unknown_soc_is_unsupported_with_its_name(tmp_path):
         plan.plan(rule, "ascend_quant", cmake.convention(repo))
 
 
+def test_kernel_headers_reach_the_copied_neighbours_through_the_copy(tmp_path):
+    """The build copies op_kernel/ to tbe/ascendc/<op>/ and common/inc/op_kernel/* to tbe/ascendc/inc/, so a
+    kernel's `#include "../inc/shared_const.h"` resolves inside the copy. A linked folder would send `..`
+    to the original op folder, which has no inc/."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    p = _plan(repo, "add_one", "ascend910B1")
+    (copy,) = [d for d in p.include_dirs if (d / "add_one.cpp").is_file()]
+    assert (copy / ".." / "inc" / "shared_const.h").is_file()
+
+
+def test_sibling_trees_are_found_the_way_the_cmake_finds_them(tmp_path, monkeypatch):
+    """CANN_3RD_LIB_PATH is ASCGEN_CANN_SOURCES; cmake/third_party/ picks the tree by EXISTS, the Find
+    module's find_path() its include folder, and the list variable gives both include folders."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    sources = synthetic.sibling_sources(tmp_path / "cann")
+    monkeypatch.setenv("ASCGEN_CANN_SOURCES", str(sources))
+    p = _plan(repo, "add_one", "ascend910B1")
+    assert sources / "opbase" / "include" in p.include_dirs
+    assert sources / "opbase" / "pkg_inc" / "op_common" in p.include_dirs
+    monkeypatch.delenv("ASCGEN_CANN_SOURCES")
+    p = _plan(repo, "add_one", "ascend910B1")      # no sources given: the entries do not resolve, skipped
+    assert not [d for d in p.include_dirs if d.is_relative_to(sources)]
+
+
+def test_the_op_definitions_opfile_names_kernel_and_tests(tmp_path):
+    """ascend950's config says `ExtendCfgInfo("opFile.value", "info_named_apt")`: kernel info_named_apt.cpp,
+    tests test_info_named_apt*.cpp. ascend910b names none: info_named.cpp, test_info_named*.cpp."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    p = _plan(repo, "info_named", "ascend950pr_9599")
+    assert [k.name for k in p.kernels] == ["info_named_apt.cpp"]
+    assert [t.name for t in p.tests] == ["test_info_named_apt.cpp"]
+    p = _plan(repo, "info_named", "ascend910B1")
+    assert [k.name for k in p.kernels] == ["info_named.cpp"]
+
+
+def test_an_opfile_without_tests_falls_back_to_the_op_name(tmp_path):
+    """The ops info exists only after a first build; on a fresh configure the op name is used. When the
+    opFile names no test sources, the fresh-configure reading is the one that has cases."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    ut = repo / "cat" / "info_named" / "tests" / "ut" / "op_kernel"
+    (ut / "test_info_named_apt.cpp").rename(ut / "test_info_named.cpp")
+    p = _plan(repo, "info_named", "ascend950pr_9599")
+    assert [k.name for k in p.kernels] == ["info_named.cpp"] and [t.name for t in p.tests] == ["test_info_named.cpp"]
+
+
 def test_real_plans_of_ops_nn_and_ops_math():
     """Three real UT programs (needs ASCGEN_CANN_SOURCES with ops-nn and ops-math, and ASCGEN_ASC_DEVKIT for
     the generated tiling headers): a hand-written tiling header, two generated ones, both products."""
@@ -64,3 +109,25 @@ def test_real_plans_of_ops_nn_and_ops_math():
         assert p.kernels[0] == rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
     # The UT helper data_utils.cpp comes with the header the test includes.
     assert p.kernels[1] == cann / "ops-math" / "tests" / "ut" / "op_kernel" / "data_utils.cpp"
+
+
+def test_real_sibling_trees_copies_and_opfile_of_ops_nn():
+    """ops-nn as its CMake reads (needs ASCGEN_CANN_SOURCES with ops-nn and opbase): ${OPBASE_INC_DIRS} gives
+    opbase's folders (atvoss/, op_kernel/platform_util.h), rms_norm_quant_v3's `../../rms_norm_quant_v2/...`
+    resolves through the copy, and sigmoid on ascend950 compiles its opFile kernel sigmoid_apt.cpp."""
+    from tests.ut.test_cmake import _cann_sources
+    cann = _cann_sources()
+    if not (cann / "opbase").is_dir():
+        pytest.skip("ASCGEN_CANN_SOURCES has no opbase")
+
+    def real(folder, soc):
+        rule = cmake.discover([cann / folder])[0][0]
+        return plan.plan(rule, soc, cmake.convention(rule.repository))
+    p = real("ops-nn/activation/fast_gelu", "ascend950pr_9599")
+    assert any((d / "atvoss" / "util" / "dag.h").is_file() for d in p.include_dirs)
+    assert any((d / "op_kernel" / "platform_util.h").is_file() for d in p.include_dirs)
+    p = real("ops-nn/norm/rms_norm_quant_v3", "ascend950pr_9599")
+    (copy,) = [d for d in p.include_dirs if d.name == "rms_norm_quant_v3" and "tbe" in d.parts]
+    assert (copy / "arch35" / ".." / ".." / "rms_norm_quant_v2" / "rms_norm_quant_v2_apt.h").is_file()
+    p = real("ops-nn/experimental/activation/sigmoid", "ascend950pr_9599")
+    assert [k.name for k in p.kernels][:1] == ["sigmoid_apt.cpp"]

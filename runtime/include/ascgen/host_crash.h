@@ -135,7 +135,8 @@ inline void handler(int sig, siginfo_t* info, void* context) {
     ssize_t ignored = write(2, line, static_cast<size_t>(p - line));
     (void)ignored;
     signal(sig, SIG_DFL);
-    raise(sig);
+    ::raise(sig);      // qualified: a user's `using namespace AscendC;` before this header (an op's force-included
+                       // tiling header) would make the unqualified call ambiguous with AscendC::raise (stub_def.h)
 }
 
 inline bool installed = false;

@@ -48,18 +48,22 @@ struct NoTilingRegistered {};
 
 // REGISTER_TILING_DEFAULT(S): the library's definition records sizeof(S) in a section for the op compiler;
 // GET_TILING_DATA then declares an S (CANN's generated header takes the struct from this registration,
-// tests/ut/op_kernel/scripts/gen_tiling_head_file.py, get_default_tiling_struct). Here it names S for
-// GET_TILING_DATA through a block-scope alias.
-using ascgen_tiling_default_t = ::ascgen_devkit::NoTilingRegistered;
+// tests/ut/op_kernel/scripts/gen_tiling_head_file.py, get_default_tiling_struct). Here it declares a function
+// `S ascgen_tiling_default(int, S* = nullptr)` whose return type GET_TILING_DATA takes: valid in a kernel
+// body and at file scope alike (ops-nn registers in both places; an alias at file scope would clash with
+// the fallback). Name lookup finds the nearest: a block-scope declaration hides the file-scope ones; at file
+// scope the registration's (int) outranks the fallback's (...). The S* parameter makes each struct its own
+// overload, so a block-scope registration never redeclares a file-scope one with another return type.
+::ascgen_devkit::NoTilingRegistered ascgen_tiling_default(...);
 #undef REGISTER_TILING_DEFAULT
-#define REGISTER_TILING_DEFAULT(tiling_struct) using ascgen_tiling_default_t = tiling_struct
+#define REGISTER_TILING_DEFAULT(tiling_struct) tiling_struct ascgen_tiling_default(int, tiling_struct* = nullptr)
 
 #ifndef GET_TILING_DATA
 #define GET_TILING_DATA(tiling_data, tiling_arg)                                                                 \
-    static_assert(!std::is_same<ascgen_tiling_default_t, ::ascgen_devkit::NoTilingRegistered>::value,            \
+    static_assert(!std::is_same<decltype(ascgen_tiling_default(0)), ::ascgen_devkit::NoTilingRegistered>::value, \
                   "GET_TILING_DATA: no tiling struct is known. Register one with REGISTER_TILING_DEFAULT(S), "   \
                   "or force-include the op's tiling header (ascgen.source.op_tiling.kernel_tiling_header)");     \
-    ascgen_tiling_default_t tiling_data;                                                                         \
+    decltype(ascgen_tiling_default(0)) tiling_data;                                                              \
     ::ascgen_devkit::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), "GET_TILING_DATA", ASCGEN_HERE)
 #endif
 #ifndef GET_TILING_DATA_WITH_STRUCT
