@@ -78,6 +78,17 @@ def _snippet(body: str) -> str:
     return '#include "kernel_operator.h"\nusing namespace AscendC;\nvoid k(GM_ADDR p) {\n' + body + "\n}\n"
 
 
+def test_a_tiling_struct_registered_at_file_scope_or_in_the_kernel_is_the_one_get_tiling_data_declares():
+    # Operator kernels register at file scope too; the registration was an alias that clashed there.
+    source = ('#include "kernel_operator.h"\nstruct Outer { int n; }; struct Inner { float f; };\n'
+              'REGISTER_TILING_DEFAULT(Outer);\n'
+              'void a(GM_ADDR p) { GET_TILING_DATA(t, p); static_assert(sizeof(t) == sizeof(Outer), "outer"); }\n'
+              'void b(GM_ADDR p) { REGISTER_TILING_DEFAULT(Inner); GET_TILING_DATA(t, p);\n'
+              '                    static_assert(std::is_same<decltype(t), Inner>::value, "inner"); }\n')
+    res = harness.syntax_check(source)
+    assert res.returncode == 0, res.stderr[-3000:]
+
+
 @pytest.mark.parametrize("body,message", [
     ("LocalTensor<half> a; LocalTensor<int4b_t> b; Cast(a, b, RoundMode::CAST_CEIL, 64);",
      "Cast from int4b_t is not emulated"),

@@ -27,21 +27,25 @@ inline void load_tiling(void* dst, const void* src, size_t bytes, rt::Loc loc) {
 }  // namespace lib
 }  // namespace ascgen
 
-// The tiling struct GET_TILING_DATA declares: REGISTER_TILING_DEFAULT(S) shadows this alias in the kernel.
+// The tiling struct GET_TILING_DATA declares. REGISTER_TILING_DEFAULT(S) declares a function
+// `S ascgen_tiling_default(int, S* = nullptr)` whose return type GET_TILING_DATA takes: valid in a kernel body
+// and at file scope alike (operator kernels register in both places; an alias at file scope would clash with
+// the fallback). Lookup finds the nearest declaration: a block-scope one hides the file-scope ones, and at file
+// scope the registration's (int) outranks the fallback's (...). The devkit backend's op_tiling.h does the same.
 namespace ascgen {
 namespace lib {
 struct NoTilingRegistered {};
 }  // namespace lib
 }  // namespace ascgen
-using ascgen_tiling_default_t = ::ascgen::lib::NoTilingRegistered;
+::ascgen::lib::NoTilingRegistered ascgen_tiling_default(...);
 
-#define REGISTER_TILING_DEFAULT(tiling_struct) using ascgen_tiling_default_t = tiling_struct
+#define REGISTER_TILING_DEFAULT(tiling_struct) tiling_struct ascgen_tiling_default(int, tiling_struct* = nullptr)
 #define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) ((void)0)
 #define REGISTER_NONE_TILING
 #define GET_TILING_DATA(tiling_data, tiling_arg)                                                          \
-    static_assert(!std::is_same<ascgen_tiling_default_t, ::ascgen::lib::NoTilingRegistered>::value,           \
+    static_assert(!std::is_same<decltype(ascgen_tiling_default(0)), ::ascgen::lib::NoTilingRegistered>::value, \
                   "GET_TILING_DATA needs REGISTER_TILING_DEFAULT(YourTilingStruct) before it (ascgen)");    \
-    ascgen_tiling_default_t tiling_data;                                                                      \
+    decltype(ascgen_tiling_default(0)) tiling_data;                                                           \
     ::ascgen::lib::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), ASCGEN_HERE)
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
     tiling_struct tiling_data;                                              \
