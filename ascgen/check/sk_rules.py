@@ -107,13 +107,16 @@ def _guards(toks: list[Tok], names: frozenset) -> list[tuple]:
         if t.text != "if":
             continue
         j = i + 1 + (i + 1 < len(toks) and toks[i + 1].text == "constexpr")
+        close: int | None
         if j < len(toks) and toks[j].text in api.CORE_CONDITIONS:
             close = j                   # `if ASCEND_IS_AIV {`: the macro spells its own parentheses
         elif j < len(toks) and toks[j].text == "(":
             close = match_paren(toks, j)
         else:
             continue
-        named = next((x.text for x in toks[j:close + 1] if x.text in names), None) if close is not None else None
+        if close is None:
+            continue
+        named = next((x.text for x in toks[j:close + 1] if x.text in names), None)
         if named is None:
             continue
         start, end = _statement(toks, close + 1)
@@ -124,8 +127,8 @@ def _guards(toks: list[Tok], names: frozenset) -> list[tuple]:
         e_start = e_end = None
         if end + 1 < len(toks) and toks[end + 1].text == "else":
             e_start, e_end = _statement(toks, end + 2)
-        out.append((t, named, toks[start], toks[end], early, toks[e_start] if e_end else None,
-                    toks[e_end] if e_end else None))
+        else_tokens = (toks[e_start], toks[e_end]) if e_start is not None and e_end is not None else (None, None)
+        out.append((t, named, toks[start], toks[end], early, *else_tokens))
     return out
 
 
@@ -263,7 +266,8 @@ def syncall_fewer_cores(trace: KernelTrace, index: Index, ctx: Context) -> list[
     core launched, so the cores this kernel does not use never arrive (a hang). Hardware SyncAll() can be
     rescued by the SuperKernel's feed-sync-all option (a warning); a full-core CrossCoreSetFlag (mode 0)
     cannot (an error)."""
-    rule, out = "sk-syncall-fewer-cores", []
+    rule = "sk-syncall-fewer-cores"
+    out: list = []
     syncs = [e for e in _lib_events(trace, (api.HARDWARE_SYNC_ALL, "CrossCoreSetFlag"))
              if (e.call.name == api.HARDWARE_SYNC_ALL and not any(e.call.args)) or _mode(e, index) == 0]
     if not syncs:
@@ -335,7 +339,8 @@ def gm_scalar_no_dcci(trace: KernelTrace, index: Index, product, ctx: Context) -
     DataCacheCleanAndInvalid after it: a single operator gets one at its end from the compiler, a
     sub-kernel of a SuperKernel does not, so the value may stay in this core's data cache while the next
     task reads GM. Needs --product of a product with SuperKernel support."""
-    rule, out = "sk-gm-scalar-no-dcci", []
+    rule = "sk-gm-scalar-no-dcci"
+    out: list = []
     if product is None or any(str(d).split("=")[0] == LIBRARY_DCCI_MACRO for d in ctx.defines):
         return out
     cache: dict = {}
@@ -370,7 +375,8 @@ def mix_ratio(trace: KernelTrace, index: Index) -> list[Diagnostic]:
     """A KERNEL_TYPE_MIX_AIC_1_1 kernel runs 1:2 in a SuperKernel (two vector cores per cube core): a
     hard sync only one vector core reaches leaves the cube core's count short (a hang), and Matmul driven
     by both vector cores sends the second one's messages to a server that never answers (a hang)."""
-    rule, out = "sk-mix-ratio", []
+    rule = "sk-mix-ratio"
+    out: list = []
     if not _is_mix_1_1(trace, index):
         return out
     names = _aliases(trace, index, SUB_BLOCK_INDEX)
@@ -385,7 +391,7 @@ def mix_ratio(trace: KernelTrace, index: Index) -> list[Diagnostic]:
                 (e, [_guarded(trace, index, e, w, names) for w in witnesses]))
     for found in sites.values():
         guards = [g[:2] if g else None for _, gs in found for g in gs]
-        if not all(guards) or any((t, "then") in guards and (t, "else") in guards for t, _ in guards):
+        if not all(guards) or any((g[0], "then") in guards and (g[0], "else") in guards for g in guards if g):
             continue
         for e, gs in found:
             g = gs[0][0]
@@ -427,7 +433,8 @@ def tiling_key_uncovered(trace: KernelTrace, index: Index, product, ctx: Context
     key no TILING_KEY_IS branch (nor an else that writes GM) takes, or a GET_TPL_TILING_KEY(...) whose
     constant arguments no ASCENDC_TPL_ARGS_SEL selects. The kernel then runs nothing for that key and
     leaves its outputs untouched (TILING_KEY_IS), or no binary exists for it (template)."""
-    rule, out = "sk-tiling-key-uncovered", []
+    rule = "sk-tiling-key-uncovered"
+    out: list = []
     if ctx.op is None:
         return out
     k = trace.kernel

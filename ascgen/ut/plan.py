@@ -157,7 +157,7 @@ def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Pat
         folder = src[:-2] if src and src.endswith("/*") else src
         if not (folder and to and Path(folder).is_dir()):
             continue
-        if src.endswith("/*"):          # cp -r SRC/* DST: SRC's entries into DST
+        if folder != src:               # cp -r SRC/* DST: SRC's entries into DST
             pairs += [(entry, Path(to) / entry.name) for entry in sorted(Path(folder).iterdir())]
         else:                           # cp -r SRC DST, DST made before: DST/<name of SRC>
             pairs.append((Path(folder), Path(to) / Path(folder).name))
