@@ -26,7 +26,7 @@ from ascgen.errors import SpecError
 
 __all__ = ["Kernel", "Tensor", "Scalar", "Param",
            "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs",
-           "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate", "RotateHalf",
+           "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate", "RotateHalf", "RotatePairs",
            "ReduceSum", "ReduceMax", "ReduceMin", "Mean", "Matmul", "Dim"]
 
 _CREATION = itertools.count()
@@ -367,15 +367,24 @@ def Relu(a): return _unary("Relu", a)                 # noqa: E704
 def RotateHalf(a) -> Tensor:
     """RoPE's rotate_half over each row of a (rows, cols) tensor: [-x[:, cols/2:], x[:, :cols/2]]. cols must be
     even with half a row a whole number of 32-byte blocks (the kernel asserts it at run time)."""
-    where = _where()
-    a = _need_tensor(a, "RotateHalf", where)
+    return _rotate("RotateHalf", a, _where())
+
+
+def RotatePairs(a) -> Tensor:
+    """Interleaved RoPE's pair rotation over each row of a (rows, cols) tensor: [-x1, x0, -x3, x2, ...] (lane
+    2i gets -x[2i+1], lane 2i+1 gets x[2i]). cols must be even (the kernel asserts it at run time)."""
+    return _rotate("RotatePairs", a, _where())
+
+
+def _rotate(op: str, a, where: str) -> Tensor:
+    a = _need_tensor(a, op, where)
     k = a.kernel
     node = k._nodes[a.node_id]
-    _check_dtype("RotateHalf", node.dtype, where)
+    _check_dtype(op, node.dtype, where)
     if node.shape != "rc":
         what = "a 1-D kernel's tensor" if node.shape is None else _shapes.describe(node.shape)
-        raise SpecError(f"RotateHalf at {where}: rotates the halves of each row of a (rows, cols) tensor, got {what}")
-    return k._add_node(Node(len(k._nodes), "RotateHalf", node.dtype, (a.node_id,), where=where, shape="rc"))
+        raise SpecError(f"{op} at {where}: rotates within each row of a (rows, cols) tensor, got {what}")
+    return k._add_node(Node(len(k._nodes), op, node.dtype, (a.node_id,), where=where, shape="rc"))
 
 
 def Cast(a, dtype, round: str = "rint") -> Tensor:  # noqa: A002 - the Ascend C name

@@ -14,7 +14,7 @@ class OpInfo:
     name: str               # the Ascend C function (AscendC::<name>)
     kind: str               # "binary" (dst, a, b, n) | "scalar" (dst, a, s, n) | "unary" (dst, a, n)
                             # | "fill" (dst, s, n) | "cast" (dst, a, round, n) | "reduce" (one value per row)
-                            # | "rotate" (2-D: per-row halves, RotateHalf)
+                            # | "rotate" (2-D, within a row: RotateHalf, RotatePairs)
     dtypes: tuple[str, ...]  # element types accepted (for cast: see CASTS)
 
 
@@ -30,6 +30,9 @@ OPS: dict[str, OpInfo] = {op.name: op for op in (
     # 2-D kernels: each row's halves swapped, the moved second half negated (RoPE's rotate_half); emitted as
     # Muls by -1 and by 1 per half-row: exact (a sign flip and a copy; a NaN stays NaN, its sign is IEEE's to leave open)
     OpInfo("RotateHalf", "rotate", FLOAT),
+    # 2-D kernels: each row's lane pairs swapped, the even lane's new value negated (interleaved RoPE); emitted
+    # as a Gather by a pair-swap byte-offset table and a Mul by a [-1, 1, ...] sign table, both built once in UB
+    OpInfo("RotatePairs", "rotate", FLOAT),
     OpInfo("Duplicate", "fill", ARITH),
     OpInfo("Cast", "cast", ()),
     # row reductions of 2-D kernels (level-2 ReduceSum/ReduceMax/ReduceMin per row; Mean = ReduceSum * 1/cols)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.builder.kernel import Cast, Exp, Kernel, Matmul, Maxs, Mean, ReduceMax, Abs, RotateHalf, Sqrt
+from ascgen.builder.kernel import Cast, Exp, Kernel, Matmul, Maxs, Mean, ReduceMax, Abs, RotateHalf, RotatePairs, Sqrt
 
 __all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant", "rope",
            "add_rmsnorm_reference", "swiglu_reference", "dynamic_quant_reference", "matmul_dequant_reference",
@@ -122,3 +122,28 @@ def rope_reference(x, cos_table, sin_table):
     half = x.shape[-1] // 2
     rotated = np.concatenate([-xf[:, half:], xf[:, :half]], axis=-1)
     return {"y": (xf * cos_table.astype(np.float64) + rotated * sin_table.astype(np.float64)).astype(x.dtype)}
+
+
+def rope_interleaved(name: str = "rope_interleaved", dtype: str = "float16", *, block_dim: int = 8,
+                     tile_length: int = 4096, cols_multiple_of: int = 2) -> Kernel:
+    """Rotary position embedding, interleaved form (GPT-J): each pair (x[2i], x[2i+1]) of a row of (rows, cols)
+    = (tokens, head_dim) rotated, y[2i] = x[2i] cos - x[2i+1] sin, y[2i+1] = x[2i+1] cos + x[2i] sin, computed
+    as x * cos + RotatePairs(x) * sin in float32. cos_table and sin_table are (rows, cols) tables given per
+    interleaved position, as `rope` takes them (a real table holds each pair's angle twice: cos[:, 2i] ==
+    cos[:, 2i+1]). `cols_multiple_of` (2: whole pairs) is the head-dim promise; 16 also runs without DataCopyPad."""
+    k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
+    cols = k.dim("cols", multiple_of=cols_multiple_of)
+    x = Cast(k.input("x", dtype, shape=("rows", cols)), "float32")
+    cos = Cast(k.input("cos_table", dtype, shape=("rows", cols)), "float32")
+    sin = Cast(k.input("sin_table", dtype, shape=("rows", cols)), "float32")
+    k.output("y", Cast(x * cos + RotatePairs(x) * sin, dtype))
+    return k
+
+
+def rope_interleaved_reference(x, cos_table, sin_table):
+    """The textbook pair rotation, lane by lane with each lane's own table entry."""
+    xf, c, s = (t.astype(np.float64) for t in (x, cos_table, sin_table))
+    y = np.empty_like(xf)
+    y[:, 0::2] = xf[:, 0::2] * c[:, 0::2] - xf[:, 1::2] * s[:, 0::2]
+    y[:, 1::2] = xf[:, 1::2] * c[:, 1::2] + xf[:, 0::2] * s[:, 1::2]
+    return {"y": y.astype(x.dtype)}

@@ -215,6 +215,10 @@ def _apply(node, args, scalars, length):
         if node.op == "RotateHalf":             # a sign flip and a copy: exact in every dtype
             half = args[0].shape[-1] // 2
             return np.concatenate([-args[0][:, half:], args[0][:, :half]], axis=-1)
+        if node.op == "RotatePairs":            # a swap and a sign flip: exact in every dtype
+            out = np.empty_like(args[0])
+            out[:, 0::2], out[:, 1::2] = -args[0][:, 1::2], args[0][:, 0::2]
+            return out
         if node.op == "Duplicate":
             return np.full(length, _scalar_value(node.scalar, scalars, dt), dtype=DTYPES[dt].np)
         if node.op == "Cast":

@@ -60,7 +60,8 @@ class RowPlan:
     row_dtypes: tuple[str, ...]         # dtypes broadcast from per-row values (a row buffer each)
     work_bytes: int
     uses_mean: bool
-    rotate_multiple: int                # RotateHalf: cols must be a multiple of this (0: no RotateHalf)
+    rotate_multiple: int                # RotateHalf / RotatePairs: cols must be a multiple of this (0: neither)
+    pair_dtypes: tuple[str, ...]        # dtypes RotatePairs permutes (an offset table and a sign table each)
     ub_used: int
     ub_usable: int
     ub_items: tuple[tuple[str, int], ...]
@@ -104,12 +105,14 @@ def plan_rows(spec: KernelSpec, product) -> RowPlan:
     steps, temps, uses = _lower(spec, live, rounds, max_rows)
     reduce_dtypes = tuple(sorted({s.dtype for s in steps if s.op in _REDUCE}))
     row_dtypes = tuple(sorted({s.dtype for s in steps if s.broadcast and "r" in s.src_shapes}))
+    pair_dtypes = tuple(sorted({s.dtype for s in steps if s.op == "RotatePairs"}))
     work = max((_work_bytes(spec.tile_length, d) for d in reduce_dtypes), default=0)
     items = _ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work,
-                      max_rows)
+                      max_rows) + _pair_items(spec.tile_length, pair_dtypes)
     plan = RowPlan(spec, product, "Kernel" + _camel(spec.name), inputs, col_inputs, outputs, out_shapes,
                    spec.params_of("scalar"), temps, uses, steps, align, max_rows, product.data_copy_pad,
                    reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps), _rotate_multiple(steps),
+                   pair_dtypes,
                    sum(b for _, b in items), product.ub_bytes, items)
     check_queue_positions(spec, product, inputs, outputs, spec.buffer_num)
     _check_rotate_promise(spec, plan.rotate_multiple)
@@ -124,16 +127,34 @@ _REDUCE = ("ReduceSum", "ReduceMax", "ReduceMin", "Mean")
 def _check_rotate_promise(spec: KernelSpec, multiple: int) -> None:
     cols = spec.dims[1]
     if multiple and cols.multiple_of % multiple:
-        at = next(n.where for n in spec.live_nodes() if n.op == "RotateHalf")
-        raise SpecError(f"RotateHalf at {at}: each half-row must start on a 32-byte boundary in UB, so {cols.name} "
-                        f"must be a promised multiple of {multiple}: declare {cols.name} = k.dim({cols.name!r}, "
-                        f"multiple_of={multiple}) (the kernel checks it at run time)")
+        node = next(n for n in spec.live_nodes()
+                    if n.op in _ROTATE and _ROTATE[n.op](DTYPES[n.dtype].size) == multiple)
+        why = _ROTATE_WHY[node.op]
+        raise SpecError(f"{node.op} at {node.where}: {why}, so {cols.name} must be a promised multiple of {multiple}: "
+                        f"declare {cols.name} = k.dim({cols.name!r}, multiple_of={multiple}) (the kernel checks it "
+                        f"at run time)")
+
+
+# The cols multiple each rotation needs, from the element size: RotateHalf works on half-rows in UB, so the
+# second half must start on a 32-byte boundary (two 32-byte blocks: 32 halfs, 16 floats); RotatePairs swaps
+# lane pairs, so a row holds whole pairs (a pair never straddles a row and its padding).
+_ROTATE = {"RotateHalf": lambda size: 2 * 32 // size, "RotatePairs": lambda size: 2}
+_ROTATE_WHY = {"RotateHalf": "each half-row must start on a 32-byte boundary in UB",
+               "RotatePairs": "each row must hold whole (x[2i], x[2i+1]) pairs"}
 
 
 def _rotate_multiple(steps) -> int:
-    """RotateHalf works on half-rows in UB, so the second half must start on a 32-byte boundary: cols a
-    multiple of two 32-byte blocks of the dtype (64 B: 32 halfs, 16 floats)."""
-    return max((2 * 32 // DTYPES[s.dtype].size for s in steps if s.op == "RotateHalf"), default=0)
+    return max((_ROTATE[s.op](DTYPES[s.dtype].size) for s in steps if s.op in _ROTATE), default=0)
+
+
+def _pair_items(tile: int, pair_dtypes) -> tuple:
+    """RotatePairs' tables, built once per core: a uint32 byte offset per lane and a sign per lane."""
+    items = []
+    for d in pair_dtypes:
+        sfx = DTYPES[d].ctype.capitalize()
+        items += [(f"pairOffset{sfx}Buf (Gather byte offsets, {tile} uint32)", tile * 4),
+                  (f"pairSign{sfx}Buf ({tile} {d} signs)", tile * DTYPES[d].size)]
+    return tuple(items)
 
 
 def _check_copies(spec: KernelSpec, product, align: int) -> None:

@@ -89,9 +89,9 @@ def _init(plan) -> Method:
         body.append(Line(f'ascendc_assert({cols} % ALIGN_ELEMS == 0, "{plan.spec.name}: {cols} = %u is not a '
                          f'multiple of %u (no DataCopyPad on this product)", {cols}, ALIGN_ELEMS);'))
     if plan.rotate_multiple:
-        body.append(Line(f'ascendc_assert({cols} % {plan.rotate_multiple} == 0, "{plan.spec.name}: RotateHalf needs '
-                         f'{cols} a multiple of {plan.rotate_multiple} (each half-row 32-byte aligned in UB), got %u", '
-                         f'{cols});'))
+        ops, why = _rotate_need(plan)
+        body.append(Line(f'ascendc_assert({cols} % {plan.rotate_multiple} == 0, "{plan.spec.name}: {ops} needs '
+                         f'{cols} a multiple of {plan.rotate_multiple} ({why}), got %u", {cols});'))
     body += [
         Line("this->tileRows = this->rowStride == 0 ? 0 : TILE_LENGTH / this->rowStride;"),
         Line("this->tileRows = this->tileRows < MAX_TILE_ROWS ? this->tileRows : MAX_TILE_ROWS;"),
@@ -121,7 +121,40 @@ def _init(plan) -> Method:
     if plan.reduce_dtypes:
         body.append(Line("pipe->InitBuffer(redBuf, 32);", "one reduction result"))
         body.append(Line(f"pipe->InitBuffer(workBuf, {plan.work_bytes});", "work tensor of the row reductions"))
+    body += _pair_tables(plan)
     return Method(f"__aicore__ inline void Init({', '.join(params)})", tuple(body))
+
+
+_ROTATE_WHY = {"RotateHalf": "each half-row 32-byte aligned in UB", "RotatePairs": "whole lane pairs per row"}
+
+
+def _rotate_need(plan) -> tuple[str, str]:
+    """The rotations of the kernel and what their cols promise is for, in the run-time assert."""
+    ops = [op for op in _ROTATE_WHY if any(s.op == op for s in plan.steps)]
+    return " and ".join(ops), "; ".join(_ROTATE_WHY[op] for op in ops)
+
+
+def _pair_tables(plan) -> list[Line]:
+    """RotatePairs' tables, written once per core on the scalar pipe: lane i gathers lane i ^ 1 (its pair
+    partner; rows hold whole pairs, so a pair never straddles a row and its padding), and the even lane is
+    negated: [-x1, x0, -x3, x2, ...]. The vector ops that read them wait for the scalar writes (S_V)."""
+    if not plan.pair_dtypes:
+        return []
+    lines = []
+    for d in plan.pair_dtypes:
+        ct, sfx = _ct(d), _suffix(d)
+        lines += [Line(f"pipe->InitBuffer(pairOffset{sfx}Buf, TILE_LENGTH * sizeof(uint32_t));",
+                       "RotatePairs: Gather byte offsets"),
+                  Line(f"pipe->InitBuffer(pairSign{sfx}Buf, TILE_LENGTH * sizeof({ct}));", "RotatePairs: lane signs"),
+                  Line("{"),
+                  Line(f"    AscendC::LocalTensor<uint32_t> offsets = pairOffset{sfx}Buf.Get<uint32_t>();"),
+                  Line(f"    AscendC::LocalTensor<{ct}> signs = pairSign{sfx}Buf.Get<{ct}>();"),
+                  Line("    for (uint32_t i = 0; i < TILE_LENGTH; i++) {"),
+                  Line(f"        offsets.SetValue(i, (i ^ 1) * sizeof({ct}));", "lane i reads its pair partner"),
+                  Line(f"        signs.SetValue(i, static_cast<{ct}>(i % 2 == 0 ? -1 : 1));"),
+                  Line("    }"),
+                  Line("}")]
+    return lines + [Line(_SYNC["S_V"][0], "the vector ops read the tables"), Line(_SYNC["S_V"][1])]
 
 
 def _r_bytes(count: str, ctype: str) -> str:
@@ -210,6 +243,11 @@ def _compute(plan) -> Method:
              for u in plan.temp_uses]
     for d in plan.row_dtypes:
         body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> row{_suffix(d)}Local = row{_suffix(d)}Buf.Get<{_ct(d)}>();"))
+    for d in plan.pair_dtypes:
+        body.append(Line(f"AscendC::LocalTensor<uint32_t> pairOffset{_suffix(d)}Local = "
+                         f"pairOffset{_suffix(d)}Buf.Get<uint32_t>();"))
+        body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> pairSign{_suffix(d)}Local = "
+                         f"pairSign{_suffix(d)}Buf.Get<{_ct(d)}>();"))
     for d in plan.reduce_dtypes:
         body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> red{_suffix(d)}Local = redBuf.Get<{_ct(d)}>();"))
         body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> work{_suffix(d)}Local = workBuf.Get<{_ct(d)}>();"))
@@ -228,6 +266,13 @@ def _step_lines(plan, step, scalar_dtypes) -> list[Line]:
         return _broadcast_lines(plan, step, where)
     if step.op == "RotateHalf":
         return _rotate_half_lines(plan, step, where)
+    if step.op == "RotatePairs":
+        sfx = _suffix(step.dtype)
+        at = f"{where}: " if where else ""
+        return [Line(f"AscendC::Gather({step.dst}, {step.srcs[0]}, pairOffset{sfx}Local, 0, count);",
+                     f"{at}pairs swapped: [x1, x0, x3, x2, ...]"),
+                Line(f"AscendC::Mul({step.dst}, {step.dst}, pairSign{sfx}Local, count);",
+                     f"{at}even lanes negated: [-x1, x0, -x3, x2, ...]")]
     count = "count" if step.shape == "rc" else "rowsHere"
     return [Line(call(step, scalar_dtypes, count=count), where)]
 
@@ -332,6 +377,8 @@ def _members(plan) -> tuple[Line, ...]:
     lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> {t.name}Buf;") for t in plan.col_inputs]
     lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> {b.member};") for b in plan.temps]
     lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> row{_suffix(d)}Buf;") for d in plan.row_dtypes]
+    lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> pair{part}{_suffix(d)}Buf;")
+              for d in plan.pair_dtypes for part in ("Offset", "Sign")]
     if plan.reduce_dtypes:
         lines += [Line("AscendC::TBuf<AscendC::TPosition::VECCALC> redBuf;"),
                   Line("AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf;")]

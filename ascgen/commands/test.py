@@ -54,7 +54,7 @@ class KernelResult:
 def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     """(rows, cols) cases of a 2-D kernel: no rows, fewer rows than cores, ragged row counts over several
     tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Where the kernel
-    asserts cols' `multiple_of` promise (products without DataCopyPad; kernels using RotateHalf), cols are
+    asserts cols' `multiple_of` promise (products without DataCopyPad; RotateHalf, RotatePairs), cols are
     multiples of it: other values are broken promises, not cases. Elsewhere ragged cols are run, promise
     or not (the emitted code does not rely on it there).
     `plan`: the emitted kernel's (ascgen.codegen.emit.emit_plan); planned here when not given."""

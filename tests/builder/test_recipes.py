@@ -110,3 +110,63 @@ def test_rotate_half_needs_the_head_dim_promise():
     k.output("y", RotateHalf(k.input("x", "float32", shape=("rows", "cols"))))
     with pytest.raises(SpecError, match=r"RotateHalf at test_recipes.py:\d+: .*multiple_of=16"):
         emit(k, PRODUCT)
+
+
+def _gptj_tables(rows, cols, base=10000.0):
+    """cos / sin of the tokens' positions per frequency, each pair's angle at both of its lanes (the
+    interleaved layout `rope_interleaved` takes)."""
+    angles = np.outer(np.arange(rows), base ** (-np.arange(0, cols, 2) / cols))
+    full = np.repeat(angles, 2, axis=-1)
+    return np.cos(full).astype(np.float16), np.sin(full).astype(np.float16)
+
+
+def test_rope_interleaved_rotates_each_pair_by_its_position():
+    rows, cols = 7, 38                     # ragged tokens over 8 cores; 38 halfs: rows padded in UB to 48
+    x = _half(rows, cols)
+    cos, sin = _gptj_tables(rows, cols)
+    got = _run(recipes.rope_interleaved("rope_interleaved_t"), (rows, cols), {"x": x, "cos_table": cos, "sin_table": sin})
+    want = recipes.rope_interleaved_reference(x, cos, sin)
+    # the reference against the pair as a complex number turned by its angle: (x0 + i x1) * (cos + i sin)
+    turned = (x[:, 0::2].astype(np.complex128) + 1j * x[:, 1::2]) * (cos[:, 0::2] + 1j * sin[:, 0::2].astype(np.float64))
+    np.testing.assert_allclose(want["y"][:, 0::2], turned.real.astype(np.float16), rtol=2e-3, atol=2e-3)
+    np.testing.assert_allclose(want["y"][:, 1::2], turned.imag.astype(np.float16), rtol=2e-3, atol=2e-3)
+    np.testing.assert_allclose(got["y"].astype(np.float32), want["y"].astype(np.float32), rtol=2e-3, atol=2e-3)
+    np.testing.assert_array_equal(got["y"][0], x[0])      # position 0: cos 1, sin 0, the token unchanged
+
+
+def test_rotate_pairs_keeps_every_bit_of_each_pair_and_nan_stays_nan():
+    from ascgen.builder import Kernel, RotatePairs
+    k = Kernel("pairs_t", block_dim=2, tile_length=1024)
+    k.output("y", RotatePairs(k.input("x", "float16", shape=("rows", k.dim("cols", multiple_of=2)))))
+    x = _half(3, 22)                       # 22 halfs: each row padded in UB, no pair crosses into the padding
+    x[0, :4] = [-0.0, 0.0, np.inf, -np.inf]
+    x[1, 20:22] = [np.nan, -0.0]
+    got = _run(k, (3, 22), {"x": x})["y"]
+    want = np.empty_like(x)
+    want[:, 0::2], want[:, 1::2] = -x[:, 1::2], x[:, 0::2]
+    nan = np.isnan(want)
+    assert nan.sum() == 1 and np.isnan(got[nan]).all()    # IEEE 754 leaves the sign of NaN * -1 open
+    np.testing.assert_array_equal(got[~nan].view(np.uint16), want[~nan].view(np.uint16))   # -0, inf: every bit
+
+
+def test_rotate_pairs_needs_whole_pairs():
+    from ascgen.builder import Kernel, RotatePairs
+    from ascgen.errors import SpecError
+    k = Kernel("pairs_p", block_dim=2, tile_length=1024)
+    k.output("y", RotatePairs(k.input("x", "float32", shape=("rows", "cols"))))
+    with pytest.raises(SpecError, match=r"RotatePairs at test_recipes.py:\d+: each row must hold whole .*multiple_of=2"):
+        emit(k, PRODUCT)
+
+
+def test_rotate_pairs_is_2d_only():
+    from ascgen.builder import Kernel, RotatePairs
+    from ascgen.errors import SpecError
+    k = Kernel("pairs_1d")
+    with pytest.raises(SpecError, match=r"RotatePairs at test_recipes.py:\d+: rotates within each row"):
+        RotatePairs(k.input("x", "float32"))
+
+
+def test_rotate_pairs_odd_cols_is_a_broken_promise_caught_at_run_time():
+    x = _half(2, 7)
+    with pytest.raises(Exception, match=r"RotatePairs needs cols a multiple of 2"):
+        _run(recipes.rope_interleaved("rope_interleaved_odd"), (2, 7), {"x": x, "cos_table": x, "sin_table": x})

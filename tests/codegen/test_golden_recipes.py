@@ -18,6 +18,8 @@ SPEC = REPO / "examples" / "decoder" / "decoder.py"
 PRODUCTS = ("ascend910_93", "ascend910b", "ascend950", "ascend310p")
 # The refusals listed per product in docs/builder.md "Decoder-layer recipes".
 REFUSED = {("add_rmsnorm", "ascend310p"): "kernel 'add_rmsnorm' at decoder.py:6: ascend310p has no DataCopyPad",
+           ("rope_interleaved", "ascend310p"): "kernel 'rope_interleaved' at decoder.py:15: ascend310p has no "
+                                               "DataCopyPad",
            ("dynamic_quant", "ascend310p"): "Cast at decoder.py:10: float32 -> int32 with round='rint' is not offered "
                                             "on ascend310p",
            ("matmul_dequant", "ascend310p"): "kernel 'matmul_dequant' at decoder.py:11: Matmul is emitted as a MIX "

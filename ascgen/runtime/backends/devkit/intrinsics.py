@@ -421,7 +421,7 @@ vdiv                           dav3510/valu,vector            I     I     F
 vdup                           dav3510/valu,dav3510/vreduce   -     -     F
 vector_dup                     vector                         I     I     I
 vexp                           dav3510/valu,vector            I     I     F
-vgather                        rearrange                      P     P     P
+vgather                        rearrange                      P     I     P
 vgather2                       vector                         -     -     M
 vgatherb                       rearrange                      I     I     I
 vintlv                         dav3510/valu                   -     -     F
@@ -497,7 +497,7 @@ NOTES = {
     **dict.fromkeys(('mad_s4',), "the form the library's Mmad uses; the 13-argument form is declared only"),
     **dict.fromkeys(('vaxpy', 'vcgmax', 'vcgmin', 'vrec', 'vrsqrt'), 'dav_3510: the level-0 (dav_c220) form only'),
     **dict.fromkeys(('vconv_f162s4',), "the 7-argument form; dav_m200's with repeatStrideMode / strideSizeMode is declared only"),
-    **dict.fromkeys(('vgather',), 'the dav_c220 form; the dav_m200 form (dst, src, config) is declared only'),
+    **dict.fromkeys(('vgather',), 'the five-operand form (dav_c220); the config-word form (dst, offsets, config) on dav_m200 only'),
 }
 
 

@@ -74,7 +74,6 @@ ASCGEN_DEVKIT_MISSING(set_data_exp_3)
 ASCGEN_DEVKIT_MISSING(set_deqscale)
 ASCGEN_DEVKIT_MISSING(set_ffts_base_addr)
 ASCGEN_DEVKIT_MISSING(sflbits)
-ASCGEN_DEVKIT_MISSING(vgather)
 ASCGEN_DEVKIT_MISSING(vld_va_reg)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162s8)
 ASCGEN_DEVKIT_MISSING(vmulconv_f162u8)
@@ -88,6 +87,11 @@ ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
 // dav_m200, dav_3510
 #if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 3510)
 ASCGEN_DEVKIT_MISSING(vscatter)
+#endif
+
+// dav_c220, dav_3510
+#if !(defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002))
+ASCGEN_DEVKIT_MISSING(vgather)
 #endif
 
 // dav_m200

@@ -135,6 +135,16 @@ inline void vgather(T* dst, uint32_t* offsets, A src_addr, R dr, N repeat) {
     ::ascgen::rt::cost(::ascgen::rt::pipe::V, p.repeats * per);
 }
 
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+// dav_m200's form: the same gather, its operands packed in one config word (the library's GatherImpl
+// writes it): source address low 32 bits in bits 0-31, dst repeat stride in bits 32-39, repeat in 56-63.
+template <class T, class C>
+inline void vgather(T* dst, uint32_t* offsets, C config) {
+    const uint64_t word = static_cast<uint64_t>(config);
+    vgather(dst, offsets, word & 0xffffffffull, (word >> 32) & 0xffull, (word >> 56) & 0xffull);
+}
+#endif
+
 // vgatherb(dst, offsets, source address, dst repeat stride, dst block stride, repeat): block j of iteration
 // r is the 32-byte block at byte offset offsets[8 r + j] from the source.
 template <class T>
