@@ -134,7 +134,7 @@ _Q = "['\u2018\u2019]"                   # g++ quotes names with ' or, in a UTF-
 _MISSING_HEADER = re.compile(r"fatal error: ([^:\s]+): No such file or directory")
 _NOT_MEMBER = re.compile(rf"error: {_Q}([^'\u2019]+){_Q} is not a member of {_Q}([^'\u2019]+){_Q}")
 _NOT_DECLARED = re.compile(rf"error: {_Q}([^'\u2019]+){_Q} (?:was not declared in this scope|has not been declared)")
-_INTRINSIC = re.compile(r"^\s+intrinsic (\w+)", re.M)
+_INTRINSIC = re.compile(r"^\s+intrinsic (\w+(?: \[[^\]\n]*\])?)", re.M)   # the name, and its missing forms
 _FIRST_ERROR = re.compile(r"^\s*\S+:\d+(?::\d+)?: (?:fatal )?error: .*$", re.M)
 
 

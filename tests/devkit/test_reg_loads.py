@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ascgen.errors import AscgenError
 from ascgen.runtime.loader import load
 from tests import devkit_tree
 
@@ -61,3 +62,34 @@ def test_e2b_loads_broadcast_each_element_to_one_block():
     load(KERNEL, "ascend950", backend="devkit", filename="e2b.cpp").launch("e2b", 1, hx, fx, hout, fout)
     np.testing.assert_array_equal(hout, np.repeat(hx[:16], 16))       # two loads of 8, 16 halves per block
     np.testing.assert_array_equal(fout, np.repeat(fx[8:16], 8))       # 8 floats per block
+
+
+UNMODELLED = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+__simd_vf__ inline void Unpack4(__ubuf__ uint8_t* x, __ubuf__ uint32_t* y)
+{
+    Reg::RegTensor<uint8_t> a;
+    Reg::LoadAlign<uint8_t, Reg::LoadDist::DIST_UNPACK4_B8>(a, x);
+    Reg::MaskReg all = Reg::CreateMask<uint32_t, Reg::MaskPattern::ALL>();
+    Reg::StoreAlign(y, (Reg::RegTensor<uint32_t>&)a, all);
+}
+
+extern "C" __global__ __aicore__ void unpack4(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<uint8_t> l = b.Get<uint8_t>();
+    asc_vf_call<Unpack4>((__ubuf__ uint8_t*)l.GetPhyAddr(), (__ubuf__ uint32_t*)l[256].GetPhyAddr());
+}
+"""
+
+
+def test_an_unmodelled_distribution_is_refused_naming_it():
+    """The distribution is tested at compile time, so the link names it (DIST_UNPACK4_B8 is 20 in the
+    library's LoadDist) rather than only `vlds`."""
+    devkit_tree.require()
+    with pytest.raises(AscgenError, match=r"intrinsic vlds \[\(RegTensor<unsigned char>, unsigned char\*, Dist=20\)\]"):
+        load(UNMODELLED, "ascend950", backend="devkit", filename="unpack4.cpp").launch(
+            "unpack4", 1, np.zeros(64, np.uint8), np.zeros(64, np.uint32))

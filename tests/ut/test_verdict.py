@@ -71,6 +71,9 @@ def test_build_failures_name_the_missing_piece():
         ("unsupported", "'ICPU_FOO' not declared")
     assert runner.build_failure("ascgen: error: m.cpp: ... needs:\n  intrinsic get_coreid (needed by k.cpp:3)\n")[1] \
         .startswith("missing intrinsic get_coreid")
+    assert runner.build_failure("ascgen: error: m.cpp: ... needs:\n  intrinsic vlds [(VReg<float, 4>, float*, Dist=20)] "
+                                "(needed by F)\n  intrinsic vmula\n")[1] \
+        .startswith("missing intrinsic vlds [(VReg<float, 4>, float*, Dist=20)], vmula")
     assert runner.build_failure("ascgen: error: compiling x failed:\n  t.cpp:2:1: error: expected ';'") == \
         ("error", "t.cpp:2:1: error: expected ';'")
 

@@ -443,7 +443,7 @@ vmla                           vector                         I     I     I
 vmov                           dav3510/valu                   -     -     F
 vmrgsort4                      sort                           I     I     I
 vmul                           dav3510/valu,vector            I     I     F
-vmula                          vector                         -     -     M
+vmula                          dav3510/valu                   -     -     F
 vmulconv_f162s8                convert                        M     M     M
 vmulconv_f162u8                convert                        M     M     M
 vmull                          vector                         -     -     M

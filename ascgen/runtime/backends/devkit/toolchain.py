@@ -289,19 +289,43 @@ def undefined_symbols(so: Path) -> list[str]:
     return out
 
 
+# Spellings that make a demangled parameter list readable: a mode constant as Name=value, the library's
+# register wrappers by their element type.
+_FORM_EDITS = ((re.compile(r"std::integral_constant<(\w+), \(\w+\)(-?\d+)>"), r"\1=\2"),
+               (re.compile(r", (?:AscendC::Reg::)?RegTraitNumOne|AscendC::Reg::|ascgen_devkit::d3510::|&| const\b"), ""))
+
+
+def _form(symbol: str) -> str:
+    """The parameter list of a demangled symbol, shortened: `(VReg<float, 4>, float*, Dist=17)`, which tells
+    the missing form of a partly modelled intrinsic (its types and mode constants)."""
+    depth = 0
+    for i in range(len(symbol) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(symbol[i], 0)
+        if depth == 0:
+            form = symbol[i:]
+            for pattern, repl in _FORM_EDITS:
+                form = pattern.sub(repl, form)
+            return form
+    return ""
+
+
 def missing_report(so: Path, relink=None) -> str | None:
-    """A message naming every intrinsic/hook the module needs and the model lacks, or None."""
+    """A message naming every intrinsic/hook the module needs and the model lacks, or None; an intrinsic
+    the model has some forms of is named with the forms it lacks."""
     symbols = undefined_symbols(so)
     if not symbols:
         return None
     intrinsics = sorted({name for s in symbols for name in [_intrinsic(s)] if name})
+    forms = {name: sorted({_form(s) for s in symbols if _intrinsic(s) == name and "unimpl::" in s})
+             for name in intrinsics}
     others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s and not _intrinsic(s))
     cmd = relink() if relink else None
     callers = _callers(cmd) if cmd else {}
     lines = []
     for name in intrinsics:
         who = callers.get(name)
-        lines.append(f"  intrinsic {name}" + (f" (needed by {who})" if who else ""))
+        lines.append(f"  intrinsic {name}" + (f" [{'; '.join(forms[name])}]" if forms[name] else "") +
+                     (f" (needed by {who})" if who else ""))
     lines += [f"  hook or global {s}" for s in others]
     return ("the devkit backend's CPU model does not implement what this kernel needs:\n" + "\n".join(lines) +
             "\nHint: use backend='builtin' for this kernel, or implement the intrinsic under runtime/devkit "

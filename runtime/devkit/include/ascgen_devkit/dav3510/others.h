@@ -70,6 +70,7 @@ ascgen_devkit::Missing vmin(...);
 ascgen_devkit::Missing vmins(...);
 ascgen_devkit::Missing vmov(...);
 ascgen_devkit::Missing vmul(...);
+ascgen_devkit::Missing vmula(...);
 ascgen_devkit::Missing vmuls(...);
 ascgen_devkit::Missing vneg(...);
 ascgen_devkit::Missing vnot(...);

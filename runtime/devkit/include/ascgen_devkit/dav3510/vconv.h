@@ -23,14 +23,14 @@ struct CvtModes {
     int merge = 2;      // CpuMode
     bool pp = false;    // a Part_T (4x) form
 };
-template <class X> inline void cvt_mode(CvtModes&, X) {}   // not a mode: ignored
-template <ROUND V> inline void cvt_mode(CvtModes& m, std::integral_constant<ROUND, V>) { m.round = int(V); }
-template <RoundingSaturation V> inline void cvt_mode(CvtModes& m, std::integral_constant<RoundingSaturation, V>) {
+template <class X> constexpr void cvt_mode(CvtModes&, X) {}   // not a mode: ignored
+template <ROUND V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<ROUND, V>) { m.round = int(V); }
+template <RoundingSaturation V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<RoundingSaturation, V>) {
     m.sat = int(V);
 }
-template <Part V> inline void cvt_mode(CvtModes& m, std::integral_constant<Part, V>) { m.part = int(V); }
-template <Part_T V> inline void cvt_mode(CvtModes& m, std::integral_constant<Part_T, V>) { m.pp = true; }
-template <CpuMode V> inline void cvt_mode(CvtModes& m, std::integral_constant<CpuMode, V>) { m.merge = int(V); }
+template <Part V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<Part, V>) { m.part = int(V); }
+template <Part_T V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<Part_T, V>) { m.pp = true; }
+template <CpuMode V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<CpuMode, V>) { m.merge = int(V); }
 
 // The library's ROUND order, mapped to the shared rounding rule (ascgen_common/elementwise.h).
 inline double round_as(double v, int mode) {
@@ -41,74 +41,84 @@ inline double round_as(double v, int mode) {
 template <class T> constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
 template <class T> constexpr bool is_num = std::is_arithmetic<T>::value || is_low_float<T>;
 
-// One element; false when the model does not convert this pair in this mode.
+// Whether the model converts From -> To in these modes (a 2x or same-width register form, no Part_T).
+// Decided at compile time from the mode constants' types, so a modelled form never references
+// unimpl::vcvt, whatever the optimizer folds, and an unmodelled one always does.
 template <class To, class From>
-inline bool convert(To& out, From v, const CvtModes& m) {
-    if constexpr (!is_num<To> || !is_num<From>) {
-        return false;
-    } else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
+constexpr bool converts(const CvtModes& m) {
+    constexpr int tw = sizeof(To), fw = sizeof(From);
+    if (m.pp || !(tw == fw || tw == 2 * fw || fw == 2 * tw)) return false;
+    if constexpr (!is_num<To> || !is_num<From>) return false;
+    else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) return true;
+    else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value)
+        return fw < 4 || m.round == 0;                                // inexact int -> float: rint only
+    else if constexpr (!std::is_integral<To>::value) return tw >= fw || m.round == 0;   // float narrowing: rint
+    else return tw >= fw || m.sat == 0 || m.sat == 1;
+}
+// One element, in a form converts() accepts.
+template <class To, class From>
+inline void convert(To& out, From v, const CvtModes& m) {
+    if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
         out = ::ascgen::elem::saturate<To>(round_as(double(float(v)), m.round));   // NaN -> 0, saturating
-        return true;
-    } else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value) {
-        if (sizeof(From) >= 4 && m.round != 0) return false;     // inexact int -> float in another rounding
+    } else if constexpr (!std::is_integral<To>::value) {             // int or float -> float
         out = To(float(v));
-        return true;
-    } else if constexpr (!std::is_integral<To>::value) {             // float -> float
-        if (sizeof(To) < sizeof(From) && m.round != 0) return false;
-        out = To(float(v));
-        return true;
-    } else {                                                         // integer -> integer
-        if (sizeof(To) >= sizeof(From)) { out = To(v); return true; }
-        if (m.sat == 1) {
-            const int64_t x = int64_t(v);
-            const int64_t lo = int64_t(std::numeric_limits<To>::min()), hi = int64_t(std::numeric_limits<To>::max());
-            out = To(x < lo ? lo : x > hi ? hi : x);
-            return true;
-        }
-        if (m.sat == 0) { out = narrow<To>(v); return true; }
-        return false;
+    } else if (sizeof(To) >= sizeof(From)) {                         // integer -> integer
+        out = To(v);
+    } else if (m.sat == 1) {
+        const int64_t x = int64_t(v);
+        const int64_t lo = int64_t(std::numeric_limits<To>::min()), hi = int64_t(std::numeric_limits<To>::max());
+        out = To(x < lo ? lo : x > hi ? hi : x);
+    } else {
+        out = narrow<To>(v);
     }
 }
 
 template <class D, class S>
-inline bool cvt_reg(D& d, const S& s, const vector_bool& mask, const CvtModes& m) {
+inline void cvt_reg(D& d, const S& s, const vector_bool& mask, const CvtModes& m) {
     using To = typename D::elem;
-    using From = typename S::elem;
-    if (m.pp) return false;
     D out = d;
     const int dw = D::esize, sw = S::esize;
     if (dw == sw) {
         for (int i = 0; i < D::lanes; ++i) {
-            if (active(mask, i, dw)) { if (!convert(out.e()[i], s.e()[i], m)) return false; }
+            if (active(mask, i, dw)) convert(out.e()[i], s.e()[i], m);
             else if (m.merge != MERGING) std::memset(&out.e()[i], 0, dw);
         }
     } else if (dw == 2 * sw) {                                       // widening: source lane 2i + part
         for (int i = 0; i < D::lanes; ++i) {
-            if (active(mask, i, dw)) { if (!convert(out.e()[i], s.e()[2 * i + m.part], m)) return false; }
+            if (active(mask, i, dw)) convert(out.e()[i], s.e()[2 * i + m.part], m);
             else if (m.merge != MERGING) std::memset(&out.e()[i], 0, dw);
         }
     } else if (sw == 2 * dw) {                                       // narrowing: destination lane 2i + part
         for (int i = 0; i < S::lanes; ++i) {
             To& slot = out.e()[2 * i + m.part];
-            if (active(mask, i, sw)) { if (!convert(slot, s.e()[i], m)) return false; }
+            if (active(mask, i, sw)) convert(slot, s.e()[i], m);
             else if (m.merge != MERGING) std::memset(&slot, 0, dw);
             if (m.merge != MERGING) std::memset(&out.e()[2 * i + 1 - m.part], 0, dw);
         }
-    } else {
-        return false;
     }
     d = out;
     cost(D::lanes);
-    return true;
 }
 }  // namespace d3510
 }  // namespace ascgen_devkit
 
+namespace ascgen_devkit {
+namespace d3510 {
+template <class... M> constexpr CvtModes modes_of() {
+    CvtModes m;
+    (cvt_mode(m, M{}), ...);
+    return m;
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
 template <class D, class S, class... M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
 inline void vcvt(D& dst, S& src, vector_bool& mask, M... modes) {
-    ascgen_devkit::d3510::CvtModes m;
-    (ascgen_devkit::d3510::cvt_mode(m, modes), ...);
-    if (!ascgen_devkit::d3510::cvt_reg(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, m))
+    constexpr ascgen_devkit::d3510::CvtModes m = ascgen_devkit::d3510::modes_of<M...>();
+    using To = typename std::remove_reference_t<decltype(ASCGEN_D3510_VR(dst))>::elem;
+    using From = typename std::remove_reference_t<decltype(ASCGEN_D3510_VR(src))>::elem;
+    if constexpr (ascgen_devkit::d3510::converts<To, From>(m))
+        ascgen_devkit::d3510::cvt_reg(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, m);
+    else
         ascgen_devkit::unimpl::vcvt(dst, src, mask, modes...);
 }
 

@@ -24,6 +24,7 @@ namespace unimpl {
 #define ASCGEN_D3510_UNIMPL(name) template <class... A> ::ascgen_devkit::Missing name(A&&...);
 ASCGEN_D3510_UNIMPL(vlds) ASCGEN_D3510_UNIMPL(vsts) ASCGEN_D3510_UNIMPL(vdup) ASCGEN_D3510_UNIMPL(pset)
 ASCGEN_D3510_UNIMPL(vcvt) ASCGEN_D3510_UNIMPL(vtrc) ASCGEN_D3510_UNIMPL(vexp) ASCGEN_D3510_UNIMPL(vln) ASCGEN_D3510_UNIMPL(vsqrt)
+ASCGEN_D3510_UNIMPL(vmula)
 #undef ASCGEN_D3510_UNIMPL
 }  // namespace unimpl
 
@@ -99,6 +100,19 @@ inline int load_width(int dist, int reg_es) {
         default: return reg_es;
     }
 }
+// The distributions load_one / load_two / store_one / store_two model. The wrappers below test these at
+// compile time, so an unmodelled one references unimpl::vlds / vsts with the distribution in its type (the
+// link report names the form) and a modelled one never references it, whatever the optimizer inlines.
+constexpr bool load_modelled(int d) { return (d >= 0 && d <= 3) || d == 6 || d == 7 || d == 8 || d == 9 ||
+                                             d == 13 || d == 14 || d == 18 || d == 16 || d == 17; }
+constexpr bool load_two_modelled(int d) { return d == 11 || d == 12 || d == 19; }
+constexpr bool store_modelled(int d) { return (d >= 0 && d <= 7) || d == 10 || d == 16; }
+constexpr bool store_two_modelled(int d) { return d == 8 || d == 9 || d == 11; }
+// Unreachable behind the compile-time guards; a fault rather than a silent no-op if they ever disagree.
+inline void unmodelled(const char* name, int dist) {
+    ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen_devkit::at(name),
+                       "%s: distribution %d is not modelled (runtime/devkit dav3510/vreg.h)", name, dist);
+}
 template <class V, class P>
 inline void load_one(V& d, P* p, int dist) {
     uint8_t* src = reinterpret_cast<uint8_t*>(p);
@@ -132,7 +146,7 @@ inline void load_one(V& d, P* p, int dist) {
             break;
         }
         default:
-            ::ascgen_devkit::unimpl::vlds(d, p, dist);
+            unmodelled("vlds", dist);
     }
 }
 template <class V, class P>
@@ -149,7 +163,7 @@ inline void load_two(V& d0, V& d1, P* p, int dist) {
         d0 = a;
         d1 = b;
     } else {
-        ::ascgen_devkit::unimpl::vlds(d0, d1, p, dist);
+        unmodelled("vlds", dist);
     }
 }
 }  // namespace d3510
@@ -157,20 +171,36 @@ inline void load_two(V& d0, V& d1, P* p, int dist) {
 
 template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
 inline void vlds(D& dst, P* src, int32_t offset, std::integral_constant<Dist, Dt>) {
+    if constexpr (!ascgen_devkit::d3510::load_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vlds(dst, src, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::load_one(ascgen_devkit::d3510::vr(dst), src + offset, int(Dt));
 }
 template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
 inline void vlds(D& dst, P*& src, int32_t stride, std::integral_constant<Dist, Dt>, std::integral_constant<Post, Post(1)>) {
+    if constexpr (!ascgen_devkit::d3510::load_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vlds(dst, src, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::load_one(ascgen_devkit::d3510::vr(dst), src, int(Dt));
     src += stride;
 }
 template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
 inline void vlds(D& dst0, D& dst1, P* src, int32_t offset, std::integral_constant<Dist, Dt>) {
+    if constexpr (!ascgen_devkit::d3510::load_two_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vlds(dst0, dst1, src, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::load_two(ascgen_devkit::d3510::vr(dst0), ascgen_devkit::d3510::vr(dst1), src + offset, int(Dt));
 }
 template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
 inline void vlds(D& dst0, D& dst1, P*& src, int32_t stride, std::integral_constant<Dist, Dt>,
                  std::integral_constant<Post, Post(1)>) {
+    if constexpr (!ascgen_devkit::d3510::load_two_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vlds(dst0, dst1, src, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::load_two(ascgen_devkit::d3510::vr(dst0), ascgen_devkit::d3510::vr(dst1), src, int(Dt));
     src += stride;
 }
@@ -213,7 +243,8 @@ inline void store_one(const V& s, P* p, int dist, const vector_bool& m) {
             break;
         }
         default:
-            ::ascgen_devkit::unimpl::vsts(s, p, dist);
+            unmodelled("vsts", dist);
+            return;
     }
     cost(n);
 }
@@ -230,7 +261,8 @@ inline void store_two(const V& s0, const V& s1, P* p, int dist, const vector_boo
             if (active(m, k % n, es)) std::memcpy(dst + k * es, src.b + (k / 2) * es, es);
         }
     } else {
-        ::ascgen_devkit::unimpl::vsts(s0, s1, p, dist);
+        unmodelled("vsts", dist);
+        return;
     }
     cost(2 * n);
 }
@@ -239,22 +271,38 @@ inline void store_two(const V& s0, const V& s1, P* p, int dist, const vector_boo
 
 template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
 inline void vsts(S& src, P* dst, int32_t offset, std::integral_constant<DistVST, Dt>, vector_bool& mask) {
+    if constexpr (!ascgen_devkit::d3510::store_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vsts(src, dst, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::store_one(ascgen_devkit::d3510::vr(src), dst + offset, int(Dt), mask);
 }
 template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
 inline void vsts(S& src, P*& dst, int32_t stride, std::integral_constant<DistVST, Dt>, vector_bool& mask,
                  std::integral_constant<Post, Post(1)>) {
+    if constexpr (!ascgen_devkit::d3510::store_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vsts(src, dst, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::store_one(ascgen_devkit::d3510::vr(src), dst, int(Dt), mask);
     dst += stride;
 }
 template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
 inline void vsts(S& src0, S& src1, P* dst, int32_t offset, std::integral_constant<DistVST, Dt>, vector_bool& mask) {
+    if constexpr (!ascgen_devkit::d3510::store_two_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vsts(src0, src1, dst, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::store_two(ascgen_devkit::d3510::vr(src0), ascgen_devkit::d3510::vr(src1), dst + offset,
                                     int(Dt), mask);
 }
 template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
 inline void vsts(S& src0, S& src1, P*& dst, int32_t stride, std::integral_constant<DistVST, Dt>, vector_bool& mask,
                  std::integral_constant<Post, Post(1)>) {
+    if constexpr (!ascgen_devkit::d3510::store_two_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vsts(src0, src1, dst, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
     ascgen_devkit::d3510::store_two(ascgen_devkit::d3510::vr(src0), ascgen_devkit::d3510::vr(src1), dst, int(Dt), mask);
     dst += stride;
 }
