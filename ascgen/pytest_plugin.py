@@ -36,6 +36,7 @@ from typing import NoReturn
 import pytest
 
 DEFAULT_BACKEND = "builtin"
+UT_BACKEND = "devkit"          # operator UTs include the real library's headers
 
 
 def pytest_addoption(parser) -> None:
@@ -75,8 +76,8 @@ def _check_backends(config) -> None:
                                     + ", ".join(backends.names()))
 
 
-def _backends(config) -> list[str]:
-    return list(dict.fromkeys(config.getoption("ascgen_backend") or [DEFAULT_BACKEND]))
+def _backends(config, default: str = DEFAULT_BACKEND) -> list[str]:
+    return list(dict.fromkeys(config.getoption("ascgen_backend") or [default]))
 
 
 def _specs(config) -> set[Path]:
@@ -199,7 +200,7 @@ def _ut_rule_files(config) -> list[Path]:
     gtest = settings.gtest_root()
     if gtest is None or settings.gtest_library(gtest) is None:
         raise pytest.UsageError(f"--ascgen-ut: googletest is not installed: {settings.GTEST_HINT}")
-    if "devkit" in _ut_backends(config) and settings.asc_devkit() is None:
+    if "devkit" in _backends(config, UT_BACKEND) and settings.asc_devkit() is None:
         raise pytest.UsageError(f"--ascgen-ut builds on the devkit backend: {settings.ASC_DEVKIT_HINT}")
     files = []
     for path in paths:
@@ -218,10 +219,6 @@ def _ut_rule_files(config) -> list[Path]:
     return files
 
 
-def _ut_backends(config) -> list[str]:
-    return list(dict.fromkeys(config.getoption("ascgen_backend") or ["devkit"]))
-
-
 class UtFile(pytest.File):
     """One CMakeLists.txt: an item per declared case of each of its rules' programs (nothing is built)."""
 
@@ -234,7 +231,7 @@ class UtFile(pytest.File):
         for rule in cmake.read_rules(root, self.path, conv):   # an unreadable rule: a collection error
             for want in wanted or [None]:
                 for target in targets.targets(rule, conv, want):
-                    for backend in _ut_backends(self.config):
+                    for backend in _backends(self.config, UT_BACKEND):
                         for case in target.declared() or ["*"]:
                             item = UtItem.from_parent(self, name=f"{case}[{rule.op}@{target.product}-{backend}]",
                                                       target=target, case=case, backend=backend)

@@ -108,12 +108,18 @@ def rope(name: str = "rope", dtype: str = "float16", *, block_dim: int = 8, tile
     row of (rows, cols) = (tokens, head_dim), rotate_half(x) = [-x[:, cols/2:], x[:, :cols/2]]; cos_table and sin_table are
     (rows, cols) tables of the tokens' positions, computed in float32. `cols_multiple_of` (32: half-rows of
     whole 32-byte blocks in float32, and whole rows without DataCopyPad) is the head-dim promise."""
+    return _rotary(name, dtype, block_dim, tile_length, cols_multiple_of, RotateHalf)
+
+
+def _rotary(name: str, dtype: str, block_dim: int, tile_length: int, cols_multiple_of: int, rotate) -> Kernel:
+    """y = x * cos + rotate(x) * sin over (rows, cols) in float32: both RoPE forms, which differ only in the
+    lane permutation."""
     k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
     cols = k.dim("cols", multiple_of=cols_multiple_of)
     x = Cast(k.input("x", dtype, shape=("rows", cols)), "float32")
     cos = Cast(k.input("cos_table", dtype, shape=("rows", cols)), "float32")
     sin = Cast(k.input("sin_table", dtype, shape=("rows", cols)), "float32")
-    k.output("y", Cast(x * cos + RotateHalf(x) * sin, dtype))
+    k.output("y", Cast(x * cos + rotate(x) * sin, dtype))
     return k
 
 
@@ -131,13 +137,7 @@ def rope_interleaved(name: str = "rope_interleaved", dtype: str = "float16", *, 
     as x * cos + RotatePairs(x) * sin in float32. cos_table and sin_table are (rows, cols) tables given per
     interleaved position, as `rope` takes them (a real table holds each pair's angle twice: cos[:, 2i] ==
     cos[:, 2i+1]). `cols_multiple_of` (2: whole pairs) is the head-dim promise; 16 also runs without DataCopyPad."""
-    k = Kernel(name, block_dim=block_dim, tile_length=tile_length)
-    cols = k.dim("cols", multiple_of=cols_multiple_of)
-    x = Cast(k.input("x", dtype, shape=("rows", cols)), "float32")
-    cos = Cast(k.input("cos_table", dtype, shape=("rows", cols)), "float32")
-    sin = Cast(k.input("sin_table", dtype, shape=("rows", cols)), "float32")
-    k.output("y", Cast(x * cos + RotatePairs(x) * sin, dtype))
-    return k
+    return _rotary(name, dtype, block_dim, tile_length, cols_multiple_of, RotatePairs)
 
 
 def rope_interleaved_reference(x, cos_table, sin_table):

@@ -92,9 +92,9 @@ def _crash_location(fields: dict, root: Path | None) -> tuple[str | None, int | 
     fallback: tuple[str | None, int | None, str] = (None, None, "")
     for module_path, offset in candidates:
         file, line, where = _source_line(module_path, offset)
-        if file is not None and root is not None and file != relocate.resolved(file, root):
-            where = where.replace(file, relocate.resolved(file, root), 1)
-            file = relocate.resolved(file, root)
+        if file is not None:
+            named, file = file, relocate.resolved(file, root)
+            where = where.replace(named, file, 1)
         if _user_file(file):
             return file, line, where
         if where and not fallback[2]:

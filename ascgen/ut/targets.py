@@ -23,23 +23,21 @@ class Target:
     status: str = ""            # "unsupported" or "error" when plan is None
     reason: str = ""
 
+    def _tests(self) -> list[Path]:
+        try:
+            return self.plan.tests if self.plan else plans.test_sources(self.rule, self.soc)
+        except (OSError, SpecError):
+            return []
+
     @property
     def file(self) -> str:
         """The test sources, relative to the repository (the rule's file:line when there are none)."""
-        try:
-            tests = self.plan.tests if self.plan else plans.test_sources(self.rule, self.soc)
-        except (OSError, SpecError):
-            tests = []
-        files = [t.relative_to(self.rule.repository).as_posix() for t in tests]
+        files = [t.relative_to(self.rule.repository).as_posix() for t in self._tests()]
         return ",".join(files) or Path(self.rule.where).relative_to(self.rule.repository).as_posix()
 
     def declared(self) -> list[str]:
         """Suite.Name of each case the test sources declare (the program is not built to list them)."""
-        try:
-            tests = self.plan.tests if self.plan else plans.test_sources(self.rule, self.soc)
-        except (OSError, SpecError):
-            return []
-        return runner.declared_cases(tests)
+        return runner.declared_cases(self._tests())
 
 
 def product(soc: str, conv: cmake.Convention) -> str:

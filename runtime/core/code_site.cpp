@@ -167,14 +167,24 @@ std::string in_module(const std::string& file, const std::string& module) {
     return it == g_root_of.end() ? file : it->second + file.substr(sizeof kToken - 1);
 }
 
-// The same for a name compiled into a module: the module is the one whose image holds the string.
+// The same for a name compiled into a module: the module is the one whose image holds the string. Each
+// string is resolved once (a run's events repeat a few call sites many times; modules are never unloaded).
+std::map<const char*, const char*> g_by_string;
+
 const char* resolved_name(const char* file) {
     if (!tokenised(file)) return file;
+    {
+        std::lock_guard<std::mutex> lk(g_mu);
+        auto it = g_by_string.find(file);
+        if (it != g_by_string.end()) return it->second;
+    }
     Dl_info info{};
     if (!dladdr(file, &info) || !info.dli_fname) return file;
     const std::string name = in_module(file, info.dli_fname);
     std::lock_guard<std::mutex> lk(g_mu);
-    return g_names.insert(name).first->c_str();
+    const char* out = g_names.insert(name).first->c_str();
+    g_by_string[file] = out;
+    return out;
 }
 
 }  // namespace source_roots
