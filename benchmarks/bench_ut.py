@@ -5,7 +5,10 @@
 
 Each op folder that has kernel UT rules is run once (`python -m ascgen ut OP --format json --jobs N`), in
 order, until the time budget is spent (ops not started are listed as not swept). `--every K` sweeps every
-K-th op only (a stated subset when the whole sweep does not fit the time). Printed (markdown):
+K-th op only (a stated subset when the whole sweep does not fit the time); `--offset O` starts at the O-th,
+so `--every 10 --offset 0` ... `--offset 9` are ten disjoint shards that together are the whole sweep, run
+one at a time (one a session if need be) and read back together with `--report a.json b.json ...`.
+Printed (markdown):
 
 * per category: cases by status (passed-compared, passed-ran, wrong, fault, unsupported, error);
 * the top blockers: the reasons of unsupported / fault / error cases, with paths and numbers folded so one
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ascgen.errors import SpecError  # noqa: E402
 from ascgen.ut import cmake  # noqa: E402
 from ascgen.ut.verdict import STATUSES  # noqa: E402
 
@@ -116,25 +120,47 @@ def blockers(cases, top: int) -> str:
     return "\n".join(f"| {n} | {reason} |" for reason, n in count.most_common(top))
 
 
+def merged(paths) -> tuple[list, list]:
+    """The cases and runs of several saved sweeps; an op swept twice is an error, not a double count."""
+    cases, runs, seen = [], [], {}
+    for path in paths:
+        saved = json.loads(path.read_text())
+        for run in saved["runs"]:
+            if "wall" in run and run["op"] in seen:
+                raise SystemExit(f"{path}: op {run['op']} was already swept in {seen[run['op']]}; "
+                                 "pass disjoint shards (--every K with different --offset)")
+            if "wall" in run:
+                seen[run["op"]] = path
+        cases += saved["cases"]
+        runs += saved["runs"]
+    return cases, runs
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="+", help="operator repositories (or category / op folders)")
     parser.add_argument("--every", type=int, default=1, metavar="K", help="sweep every K-th op only")
+    parser.add_argument("--offset", type=int, default=0, metavar="O", help="start at the O-th op (0 <= O < K)")
     parser.add_argument("--budget", type=float, default=3600, metavar="S", help="stop starting ops after S seconds")
     parser.add_argument("--jobs", type=int, default=1, help="ascgen ut --jobs")
     parser.add_argument("--product", help="ascgen ut --product")
     parser.add_argument("--time-limit", default="20", help="ascgen ut --time-limit (a case is killed at 2x + 10 s)")
     parser.add_argument("--top", type=int, default=15, help="blockers listed")
     parser.add_argument("--out", type=Path, help="write every case and run as JSON here")
-    parser.add_argument("--report", type=Path, metavar="JSON", help="print the tables of a saved --out file, no sweep")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                        help="print the tables of saved --out files (shards are merged), no sweep")
     args = parser.parse_args()
+    if not 0 <= args.offset < args.every:
+        parser.error(f"--offset {args.offset} must be in [0, --every {args.every})")
     ops = op_folders(args.paths)
-    chosen = ops[::args.every]
-    print(f"{len(ops)} op folders with kernel UT rules; sweeping {len(chosen)} (every {args.every})", file=sys.stderr)
+    chosen = ops[args.offset::args.every]
     if args.report:
-        saved = json.loads(args.report.read_text())
-        cases, runs = saved["cases"], saved["runs"]
+        cases, runs = merged(args.report)
+        label = "shards " + ", ".join(p.name for p in args.report)
     else:
+        label = f"every {args.every} from {args.offset}"
+        print(f"{len(ops)} op folders with kernel UT rules; sweeping {len(chosen)} "
+              f"(every {args.every} from {args.offset})", file=sys.stderr)
         cases, runs = sweep(chosen, args)
     roots = {cmake.find_root(Path(p)).name: cmake.find_root(Path(p)) for p in args.paths}
     cases = expand(cases, roots)
@@ -143,7 +169,7 @@ def main() -> int:
     timed = [c["seconds"] for c in cases if c["seconds"] > 0 and c["test"] != "*"]
     builds = [r["build"] for r in runs if r.get("ran")]          # ops whose program built and ran
     print(f"\nops swept: {sum(1 for r in runs if 'wall' in r)} of {len(ops)} "
-          f"(every {args.every}; {sum(1 for r in runs if 'skipped' in r)} not started: time budget)")
+          f"({label}; {sum(1 for r in runs if 'skipped' in r)} not started: time budget)")
     print(table(cases))
     passed = sum(c["status"].startswith("passed") for c in cases)
     compared = [c for c in cases if c["status"] in ("passed-compared", "wrong")]
@@ -160,4 +186,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except SpecError as error:
+        sys.exit(f"bench_ut.py: {error}")
