@@ -1,7 +1,7 @@
 """2-D builder kernels on the emulator against numpy: softmax of a 4096 x 4096 half matrix, a matmul
 with a fused epilogue through the builder (a MIX kernel: cube + vector cores), and the decoder-layer
-recipes (ascgen/builder/recipes.py: add+RMSnorm, SwiGLU, dynamic int8 quant on the same rows x cols, the
-int8 Matmul with dequant on --mnk) against their numpy references.
+recipes (ascgen/builder/recipes.py: add+RMSnorm, SwiGLU, dynamic int8 quant and both RoPE forms on the
+same rows x cols, the int8 Matmul with dequant on --mnk) against their numpy references.
 
     python benchmarks/bench_builder_rows.py [--rows 4096] [--cols 4096] [--mnk 512,512,512] [--repeat 3]
                                             [--only softmax,matmul,recipes]
@@ -117,6 +117,11 @@ def _recipe_rows(args):
             (recipes.swiglu(), (r * c,), lambda i: recipes.swiglu_reference(i["gate"], i["up"]), f"swiglu {r * c} half"),
             (recipes.dynamic_quant(), (r, c), lambda i: recipes.dynamic_quant_reference(i["x"]),
              f"dynamic_quant {r} x {c} half -> int8"),
+            (recipes.rope(), (r, c), lambda i: recipes.rope_reference(i["x"], i["cos_table"], i["sin_table"]),
+             f"rope (half-split) {r} x {c} half"),
+            (recipes.rope_interleaved(), (r, c),
+             lambda i: recipes.rope_interleaved_reference(i["x"], i["cos_table"], i["sin_table"]),
+             f"rope_interleaved {r} x {c} half"),
             (recipes.matmul_dequant(), (m, n, k),
              lambda i: recipes.matmul_dequant_reference(i["a"], i["b"], i["scale"], i["bias"]),
              f"matmul_dequant {m} x {n} x {k} int8")):
