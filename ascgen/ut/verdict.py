@@ -7,7 +7,8 @@ report, the shim's records of the data scripts it ran). The rules, in the order 
 3. `error: data script S failed`: a data script (not a comparison) exited non-zero.
 4. A comparison script is one whose file name contains "compare", or that printed a verdict line.
    Verdict lines: a line starting with PASS/PASSED or FAIL/FAILED (any case, `!` or `:` allowed after it),
-   `compare result: True|False`, and `N PASSED, M FAILED` counts. A comparison is failed when it exited
+   `compare result: True|False`, and `N PASSED, M FAILED` counts; from a script named a comparison also
+   the upper-case words PASS/PASSED, FAIL/FAILED anywhere in a line ("[op] int16 compare PASS"). A comparison is failed when it exited
    non-zero or printed a failing verdict (FAILED, `False`, M > 0), passed when it exited 0 and printed at
    least one passing verdict and no failing one; a comparison that printed no verdict is not a pass
    (`error: ... printed no verdict`).
@@ -31,6 +32,10 @@ _PASS = re.compile(r"^\s*(?:\[\s*)?PASS(?:ED)?\b", re.I | re.M)
 _FAIL = re.compile(r"^\s*(?:\[\s*)?FAIL(?:ED)?\b", re.I | re.M)
 _RESULT = re.compile(r"compare result\s*:?\s*(True|False)", re.I)
 _COUNTS = re.compile(r"(\d+)\s+PASSED\s*,\s*(\d+)\s+FAILED", re.I)
+# Inside a line, only the upper-case words count ("[op] int16 compare PASS (bitwise exact)"), and only from a
+# script named a comparison: a lower-case "pass" in prose, or a data script's chatter, is no verdict.
+_PASS_WORD = re.compile(r"\bPASS(?:ED)?\b")
+_FAIL_WORD = re.compile(r"\bFAIL(?:ED)?\b")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 
 
@@ -53,9 +58,12 @@ class Record:
         counts = [(int(p), int(f)) for p, f in _COUNTS.findall(text)]
         plain = _COUNTS.sub("", text)
         results = [r.lower() for r in _RESULT.findall(plain)]
-        failed = bool(_FAIL.search(plain)) or "false" in results or any(f > 0 for _, f in counts)
-        passed = bool(_PASS.search(plain)) or "true" in results or any(p > 0 and f == 0 for p, f in counts)
-        if "compare" not in Path(self.script).name.lower() and not (failed or passed):
+        named = "compare" in Path(self.script).name.lower()
+        failed = bool(_FAIL.search(plain) or named and _FAIL_WORD.search(plain)) or "false" in results \
+            or any(f > 0 for _, f in counts)
+        passed = bool(_PASS.search(plain) or named and _PASS_WORD.search(plain)) or "true" in results \
+            or any(p > 0 and f == 0 for p, f in counts)
+        if not named and not (failed or passed):
             return None
         if failed or self.status != 0:
             return "failed"

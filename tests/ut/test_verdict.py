@@ -28,6 +28,12 @@ GEN = (["gen_data.py", "float32"], 0, "", "")
     ((["verify.py"], 0, "Result: 3 PASSED, 0 FAILED\n", ""), "passed-compared"),
     ((["verify.py"], 0, "Result: 1 PASSED, 2 FAILED\n", ""), "wrong"),
     ((["compare_data.py"], 0, "done\n", ""), "error"),                       # no verdict is not a pass
+    # a verdict inside the line (ops-math bitwise_not's style), from a script named a comparison
+    ((["compare_data.py", "int16"], 0, "[op] int16 compare PASS (bitwise exact)\n", ""), "passed-compared"),
+    ((["compare_data.py", "int16"], 0, "[op] int16 compare FAILED, mismatch=3/64\n", ""), "wrong"),
+    ((["compare_data.py"], 0, "[op] PASS then [op] FAIL\n", ""), "wrong"),   # any fail outweighs a pass
+    ((["compare_data.py"], 0, "the comparison did not pass\n", ""), "error"),  # prose is no verdict
+    ((["verify.py"], 0, "[op] compare PASS\n", ""), "passed-ran"),          # not named a comparison: ignored
     ((["compare_data.py"], 1, "", "ModuleNotFoundError: No module named 'torch'\n"), "unsupported"),
 ])
 def test_comparison_verdicts(tmp_path, compare, expected):
