@@ -78,7 +78,7 @@ def _file_of(index):
 
 def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
     """`g++ -E -fdirectives-only` of `text` as if it were the file `filename`."""
-    compiler = build.find_compiler()
+    compiler = build.find_preprocessor()
     flags = ["-E", "-fdirectives-only", "-x", "c++", "-std=c++17"]
     flags += [f"-I{Path(d).resolve()}" for d in include_dirs]
     flags += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()]

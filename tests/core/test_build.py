@@ -207,3 +207,37 @@ def test_the_same_sources_in_two_folders_build_once_and_each_reads_its_own_heade
     # A macro naming the folder is compiled in as it is: the two folders' modules stay apart.
     one = build.compile_shared([a], name="a", source_root=a.parent, defines={"HERE": f'"{a.parent}"'})
     assert build.compile_shared([b], name="a", source_root=b.parent, defines={"HERE": f'"{b.parent}"'}) != one
+
+
+FAKE_CLANG = """#!/bin/sh
+if [ "$1" = "--version" ]; then echo "Debian clang version 14.0.6"; exit 0; fi
+exec g++ "$@"
+"""
+
+
+def _fake_clang(folder: Path) -> Path:
+    clang = folder / "clang++"
+    clang.write_text(FAKE_CLANG)
+    clang.chmod(0o755)
+    return clang
+
+
+def test_a_clang_build_reads_sources_with_gcc(cache, monkeypatch, tmp_path):
+    """clang++ has no -fdirectives-only: with ASCGEN_CXX=clang++ the source analysis still uses g++ (it used to
+    pass the flag to clang, so no source loaded: "clang: error: unknown argument: '-fdirectives-only'")."""
+    monkeypatch.setenv("ASCGEN_CXX", str(_fake_clang(tmp_path)))
+    assert build.find_compiler() == str(tmp_path / "clang++")
+    assert Path(build.find_preprocessor()).name == "g++"
+    monkeypatch.setenv("ASCGEN_CXX", "g++")
+    assert build.find_preprocessor() == build.find_compiler()
+
+
+def test_clang_without_gcc_is_an_error_naming_the_missing_tool(cache, monkeypatch, tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    clang = _fake_clang(bin_dir)
+    monkeypatch.setenv("ASCGEN_CXX", str(clang))
+    monkeypatch.setenv("PATH", str(bin_dir))
+    with pytest.raises(CompileError) as info:
+        build.find_preprocessor()
+    assert "-fdirectives-only" in str(info.value) and "install g++" in str(info.value)

@@ -84,6 +84,22 @@ def find_compiler() -> str:
         "Hint: install one (`apt-get install g++`) or set ASCGEN_CXX to its path.")
 
 
+def find_preprocessor() -> str:
+    """The compiler for `-E -fdirectives-only` (GCC's: #if resolved, includes pulled in, macros left as written,
+    which ascgen's source analysis reads): the build compiler when it is GCC, else g++ from PATH. clang++ has
+    no such mode, so a clang-only machine gets an error naming the missing tool, not clang's "unknown argument"."""
+    compiler = find_compiler()
+    if "clang" not in compiler_identity(compiler).lower():
+        return compiler
+    gcc = shutil.which("g++")
+    if gcc:
+        return gcc
+    raise CompileError(
+        f"ascgen reads kernel sources with GCC's `-E -fdirectives-only` (the #if branches resolved, macros left as "
+        f"written), which {compiler} (clang) does not offer, and no g++ is on PATH. "
+        "Hint: install g++ (`apt-get install g++`); clang++ can still build the kernels (ASCGEN_CXX=clang++).")
+
+
 def compiler_identity(compiler: str) -> str:
     """`<path> | <first line of --version>` (part of every cache key). Memoised per process, and on disk
     by the compiler binary's (path, size, mtime), so a fresh process does not pay for a subprocess."""

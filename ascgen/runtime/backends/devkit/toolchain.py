@@ -49,7 +49,7 @@ TILING_SCRIPT = "impl/adv_api/cmake/scripts/gen_kernel_tiling_data_def.py"
 # -fno-strict-aliasing: kernel code copies structs through other pointer types (softmaxflashv3 reads its
 # tiling struct as uint32_t words into a struct holding a float); GCC's type-based aliasing at -O2 drops
 # such a store, so the emulator would run a different program than the device does.
-MODEL_FLAGS = ("-fvisibility=hidden", "-fno-gnu-unique", "-g1", "-fno-omit-frame-pointer", "-fno-strict-aliasing",
+MODEL_FLAGS = ("-fvisibility=hidden", "-g1", "-fno-omit-frame-pointer", "-fno-strict-aliasing",
                "-Wno-return-type")   # -Wno-return-type: the library has no-return paths
 PCH_NAME = "ascgen_devkit_pch.h"
 
@@ -57,7 +57,14 @@ PCH_NAME = "ascgen_devkit_pch.h"
 def model_flags() -> tuple[str, ...]:
     """MODEL_FLAGS plus the kernel modules' native flags (build.native_flags: AVX2 for the vector engine's
     flat loops and gemm.h, -ffp-contract=off so no float op is fused); the PCH is built with the same."""
-    return (*MODEL_FLAGS, *build.native_flags())
+    return (*MODEL_FLAGS, *_unique_flags(), *build.native_flags())
+
+
+def _unique_flags() -> tuple[str, ...]:
+    """GCC marks a template's static data STB_GNU_UNIQUE, which makes dlopen merge it across the per-core
+    module copies (one UB for all cores); -fno-gnu-unique keeps each copy's own. clang never emits such
+    symbols, and rejects the flag."""
+    return () if "clang" in build.compiler_identity(build.find_compiler()).lower() else ("-fno-gnu-unique",)
 
 
 def tree() -> Path:
@@ -144,7 +151,7 @@ def tiling_dir(root: Path) -> Path:
     out = config.cache_dir() / f"devkit-tiling-{_tree_stamp(root)}"
     _link_lib(out, root)
     header = out / "kernel_tiling" / "kernel_tiling.h"
-    cache_folder.touch(header)          # a use of the folder (evicted whole: cache.WHOLE_FOLDERS)
+    _record_use(out)
     if not header.is_file():
         header.parent.mkdir(parents=True, exist_ok=True)
         tmp = header.with_name(f".kernel_tiling.{os.getpid()}.h")
@@ -154,6 +161,17 @@ def tiling_dir(root: Path) -> Path:
             raise CompileError(f"generating kernel_tiling.h with {root / TILING_SCRIPT} failed:\n{proc.stderr[-2000:]}")
         os.replace(tmp, header)
     return out
+
+
+def _record_use(folder: Path) -> None:
+    """A use of a folder the cache evicts whole (cache.WHOLE_FOLDERS: its newest mtime is its last use), on a
+    file of its own: touching a header instead changed the mtime of a file the precompiled library header
+    includes, which clang's PCH check refuses ("has been modified since the precompiled header was built")."""
+    marker = folder / "last-use"
+    try:
+        marker.touch()
+    except OSError:
+        pass                       # a read-only cache: eviction order only
 
 
 # The links CANN's install adds to the advanced API's headers (matmul_intf.h at the top, matrix/matmul...),

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -119,9 +120,9 @@ inline F relocate(F f, const void* anchor_in_copy) {
     dladdr(reinterpret_cast<const void*>(f), &mine);
     dladdr(anchor_in_copy, &theirs);
     if (!mine.dli_fbase || !theirs.dli_fbase) return f;
-    return reinterpret_cast<F>(reinterpret_cast<const char*>(reinterpret_cast<const void*>(f)) -
-                               static_cast<const char*>(mine.dli_fbase) +
-                               static_cast<const char*>(theirs.dli_fbase));
+    // through integers: clang refuses a const char* -> function pointer cast ("casts away qualifiers")
+    return reinterpret_cast<F>(reinterpret_cast<std::uintptr_t>(f) - reinterpret_cast<std::uintptr_t>(mine.dli_fbase) +
+                               reinterpret_cast<std::uintptr_t>(theirs.dli_fbase));
 }
 
 // Host programs (<<<>>> / host_launch): each core runs the launch thunk of its own copy.

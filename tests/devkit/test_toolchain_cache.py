@@ -1,0 +1,35 @@
+"""toolchain.py: what the devkit backend keeps in the cache stays byte- and time-stable for the precompiled
+library header, and its flags suit the compiler in use."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from ascgen.runtime.backends.devkit import toolchain
+from tests import devkit_tree
+from tests.core.test_build import _fake_clang
+
+
+def test_a_use_of_the_tiling_folder_leaves_its_header_untouched(tmp_path, monkeypatch):
+    """The generated kernel_tiling.h is an input of the precompiled header: touching it to record a use made
+    clang refuse the PCH on the next compile ("has been modified since the precompiled header was built")."""
+    devkit_tree.require()
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(tmp_path / "cache"))
+    tree = toolchain.tree()
+    header = toolchain.tiling_dir(tree) / "kernel_tiling" / "kernel_tiling.h"
+    before = header.stat().st_mtime_ns
+    old = time.time() - 3600
+    os.utime(header.parent.parent / "last-use", (old, old))
+    time.sleep(0.01)
+    folder = toolchain.tiling_dir(tree)
+    assert header.stat().st_mtime_ns == before
+    assert (folder / "last-use").stat().st_mtime > old + 1800      # the use is still recorded, on its own file
+
+
+def test_the_gnu_unique_flag_only_goes_to_gcc(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ASCGEN_CXX", "g++")
+    assert "-fno-gnu-unique" in toolchain.model_flags()
+    monkeypatch.setenv("ASCGEN_CXX", str(_fake_clang(tmp_path)))
+    assert "-fno-gnu-unique" not in toolchain.model_flags()
