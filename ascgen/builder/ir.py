@@ -26,9 +26,11 @@ class Node:
     round: str | None = None        # Cast only
     name: str | None = None         # input name
     where: str = ""                 # "spec.py:12": the builder line that asked for it
-    shape: str | None = None        # 2-D kernels: "rc" (rows x cols), "r" (one value per row), "c" (per column);
+    shape: str | None = None        # 2-D kernels: "rc" (rows x cols), "r" (one value per row), "c" (per column),
+                                    # "rk" (rows x k: the k lanes a TopK selects per row);
                                     # Matmul operands "mk" (M x K) and "kn" (K x N)
     tile: tuple[int, int, int] | None = None   # Matmul only: (BM, BN, BK) of the cube tiles
+    k: int | None = None            # TopK only: lanes selected per row
 
     @property
     def input_name(self) -> str:
@@ -87,6 +89,11 @@ class KernelSpec:
     @property
     def is_2d(self) -> bool:
         return bool(self.dims)
+
+    @property
+    def topk(self) -> Node | None:
+        """The TopK node of a kernel (at most one), None without."""
+        return next((n for n in self.nodes if n.op == "TopK"), None)
 
     @property
     def matmul(self) -> Node | None:

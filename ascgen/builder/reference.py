@@ -47,6 +47,10 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
             values[node.id] = np.asarray(inputs[node.input_name]).astype(DTYPES[node.dtype].np, copy=False)
         elif node.op in _REDUCE and isinstance(extent, tuple):       # reductions are 2-D only
             values[node.id] = _reduce(node, values[node.args[0]], extent)
+        elif node.op == "TopK":
+            values[node.id], values[-node.id - 1] = topk(values[node.args[0]], node.k, node.where)
+        elif node.op == "TopKIndices":
+            values[node.id] = values[-node.args[0] - 1]
         elif node.op == "Matmul" and node.tile is not None:
             values[node.id] = matmul(values[node.args[0]], values[node.args[1]], node.tile[2])
         else:
@@ -121,11 +125,30 @@ def repeat_sum(x: np.ndarray, dtype: str) -> np.ndarray:
     return _round_to(_left_to_right(partials), dtype)[:, None]
 
 
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def topk(x: np.ndarray, k: int, where: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """(values, columns) of the k largest lanes of each row of float32 `x`: values descending, equal values
+    lower column first (a stable sort of the negated row), +-inf ranked and reported as +-FLT_MAX. A NaN
+    anywhere, or fewer than k columns, is refused as the kernel refuses it."""
+    rows, cols = x.shape
+    if cols < k:
+        raise SpecError(f"TopK at {where}: a row of {cols} columns has no {k} largest lanes (cols >= k)")
+    nan_rows = np.flatnonzero(np.isnan(x).any(axis=1))
+    if nan_rows.size:
+        raise SpecError(f"TopK at {where}: row {int(nan_rows[0])} holds a NaN, which has no rank")
+    clamped = np.clip(x.astype(np.float32), -FLT_MAX, FLT_MAX)
+    order = np.argsort(-clamped, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(clamped, order, axis=1), order.astype(np.int32)
+
+
 def _reduce(node, x: np.ndarray, dims: tuple[int, int]) -> np.ndarray:
     """A row reduction: shape (rows, 1). Sums accumulate in float32 and round once to the dtype (Mean then
-    multiplies by 1/cols converted to the dtype, as the emitted Muls does); max and min are exact."""
+    multiplies by 1/cols converted to the dtype, as the emitted Muls does); max and min are exact. A
+    (rows, k) top-k value reduces along its k lanes."""
     dt = node.dtype
-    rows, cols = dims
+    rows, cols = x.shape if x.ndim == 2 else dims
     if cols == 0:
         raise SpecError(f"{node.op} at {node.where}: a row of 0 columns has no {node.op[6:].lower() or 'mean'}")
     if node.op == "ReduceMax":
