@@ -152,16 +152,17 @@ def rope_interleaved_reference(x, cos_table, sin_table):
 
 
 def topk_gating(name: str = "topk_gating", dtype: str = "float16", *, k: int = 8, renormalize: bool = True,
-                block_dim: int = 8, tile_length: int = 4096) -> Kernel:
+                block_dim: int = 8, tile_length: int = 4096, cols_multiple_of: int = 1) -> Kernel:
     """Mixture-of-experts router over logits (rows, cols) = (tokens, experts): per token the k experts of
     largest logit (`indices` (rows, k) int32, descending, equal logits: the lower expert first) and their
     gates (`weights` (rows, k) float32). renormalize=True (Mixtral): softmax over the k chosen logits,
     exp(v - v_max) / sum, in float32. renormalize=False: softmax over all experts in float32, then the k
     largest probabilities, not renormalised. +-inf logits rank as +-FLT_MAX (a -inf expert is chosen only
     after every finite one; gates stay finite); a NaN logit stops the kernel (a run-time assert naming the
-    row). cols >= k, asserted at run time."""
+    row). cols >= k, asserted at run time. Without DataCopyPad (ascend310p) it runs with the experts
+    promised in whole 32-byte units (`cols_multiple_of=16` for half) and k a multiple of 8."""
     kern = Kernel(name, block_dim=block_dim, tile_length=tile_length)
-    x = kern.input("logits", dtype, shape=("rows", "cols"))
+    x = kern.input("logits", dtype, shape=("rows", kern.dim("cols", multiple_of=cols_multiple_of)))
     xf = x if x.dtype == np.float32 else Cast(x, "float32")
     if renormalize:
         values = TopK(xf, k)

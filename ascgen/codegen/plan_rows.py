@@ -202,23 +202,26 @@ def _topk_items(tile: int, max_rows: int, k_stride: int, work: int) -> tuple:
 
 def _check_copies(spec: KernelSpec, product, align: int) -> None:
     """Without DataCopyPad, rows move with DataCopy: whole 32-byte units, so cols must be a promised multiple
-    of them, and a per-row output (rows values per tile, any count) or a (rows, k) output (k values per
-    row, the row's next k in GM belonging to the next row) cannot be stored."""
+    of them, a (rows, k) output needs rows of whole units (k values per row, the next row's k follow in GM;
+    its UB stride is then k) and a per-row output (rows values per tile, any count) cannot be stored."""
     if product.data_copy_pad:
         return
+    for o in spec.outputs:          # first: no cols promise helps these
+        node = spec.nodes[o.node]
+        row_bytes = (node.k or spec.topk.k) * DTYPES[node.dtype].size if node.shape == "rk" else 0
+        if row_bytes % 32:
+            raise SpecError(f"output {o.name!r} at {o.where}: {product.id} has no DataCopyPad, so a (rows, k) top-k "
+                            f"output moves in whole 32-byte units, and k = {spec.topk.k} {node.dtype} is {row_bytes} "
+                            f"bytes per row: use k a multiple of {32 // DTYPES[node.dtype].size}")
     cols = spec.dims[1]
     if cols.multiple_of % align:
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: {product.id} has no DataCopyPad, so rows are copied "
                         f"in whole 32-byte units: declare {cols.name} = k.dim({cols.name!r}, multiple_of={align}) "
                         f"(or a multiple of {align}) and pass such values")
     for o in spec.outputs:
-        shape = spec.nodes[o.node].shape
-        if shape == "r":
+        if spec.nodes[o.node].shape == "r":
             raise SpecError(f"output {o.name!r} at {o.where}: a per-row output needs DataCopyPad, which "
                             f"{product.id} does not offer; output a (rows, cols) tensor instead")
-        if shape == "rk":
-            raise SpecError(f"output {o.name!r} at {o.where}: a (rows, k) top-k output needs DataCopyPad (k values "
-                            f"per row, unpadded in GM), which {product.id} does not offer")
 
 
 def _work_bytes(tile: int, dtype: str) -> int:

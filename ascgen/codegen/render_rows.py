@@ -232,6 +232,9 @@ def _copy_out(plan, t, shape: str) -> Method:
         body += [Line(f"AscendC::DataCopyExtParams copyParams{{1, static_cast<uint32_t>(rowsHere * sizeof({t.ctype})), 0, 0, 0}};",
                       "one value per row"),
                  Line(f"AscendC::DataCopyPad({t.gm}[firstRow], {t.local}, copyParams);")]
+    elif shape == "rk" and not plan.data_copy_pad:
+        body.append(Line(f"AscendC::DataCopy({t.gm}[firstRow * TOPK_K], {t.local}, rowsHere * TOPK_K);",
+                         "rows of whole 32-byte units (K_STRIDE == TOPK_K): no padding"))
     elif shape == "rk":
         body += [Line(f"uint32_t ubGap = (K_STRIDE * sizeof({t.ctype}) - (TOPK_K * sizeof({t.ctype}) + 31) / 32 * 32) / 32;",
                       "32-byte blocks of lane padding"),

@@ -66,13 +66,14 @@ def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
     promise = spec.dims[1].multiple_of      # the planner made it a multiple of what the kernel asserts
     if plan.data_copy_pad and not plan.rotate_multiple:
+        step = 1
         cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
     else:
         step = promise if promise > 1 else unit
         cols = [step, 3 * step, max(step, tile // step // 3 * step), tile // step * step]
-    if plan.topk_k:                         # TopK asserts cols >= k: the narrowest rows are k and k + 1 wide
-        k = plan.topk_k
-        cols = sorted({c for c in cols if c >= k} | {k, k + 1})
+    if plan.topk_k:                 # TopK asserts cols >= k: the narrowest rows are the two widths from k up
+        narrowest = -(-plan.topk_k // step) * step
+        cols = sorted({c for c in cols if c >= narrowest} | {narrowest, narrowest + step})
     rows = [0, 1, blocks - 1 or 1, 3 * blocks + 2, 2 * blocks * plan.max_tile_rows + 3]
     cases = [(r, c) for r in rows[:4] for c in cols[:3]] + [(rows[4], cols[0]), (2 * blocks + 1, cols[-1]),
                                                            (blocks + 3, cols[-2])]
