@@ -14,7 +14,7 @@ import numpy as np
 
 from ascgen.builder.kernel import (Abs, Cast, Exp, Kernel, Matmul, Maxs, Mean, Mins, ReduceMax, ReduceSum, RotateHalf,
                                    RotatePairs, Sqrt, TopK, TopKIndices)
-from ascgen.builder.reference import FLT_MAX
+from ascgen.builder.types import FLT_MAX
 
 __all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant", "rope", "rope_interleaved", "topk_gating",
            "add_rmsnorm_reference", "swiglu_reference", "dynamic_quant_reference", "matmul_dequant_reference",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ascgen.builder.ir import KernelSpec, ScalarOperand
-from ascgen.builder.types import DTYPES
+from ascgen.builder.types import DTYPES, FLT_MAX
 from ascgen.errors import SpecError
 
 # (rtol, atol) per dtype: a few ulps for the transcendental ops, whose device results are not correctly
@@ -31,10 +31,11 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
     """Outputs of `kernel` (a Kernel or KernelSpec) for numpy `inputs` {name: array} and `scalars`
     {name: number; missing ones take their declared default}. 1-D kernels take 1-D arrays; `length` is
     needed only by a kernel without inputs (its outputs come from Duplicate alone). 2-D kernels take
-    (rows, cols) arrays and (cols,) vectors, and return (rows, cols) or (rows,) outputs."""
+    (rows, cols) arrays and (cols,) vectors, and return (rows, cols), (rows,) or (rows, k) outputs."""
     spec = _spec(kernel)
     scalars = dict(scalars or {})
     values: dict[int, np.ndarray] = {}
+    columns: dict[int, np.ndarray] = {}     # a TopK node's chosen columns, for its TopKIndices
     extent: int | tuple[int, int] = (_check_inputs_2d(spec, inputs) if spec.is_2d
                                      else _check_inputs(spec, inputs, length))
     for p in spec.params_of("scalar"):
@@ -48,9 +49,9 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
         elif node.op in _REDUCE and isinstance(extent, tuple):       # reductions are 2-D only
             values[node.id] = _reduce(node, values[node.args[0]], extent)
         elif node.op == "TopK":
-            values[node.id], values[-node.id - 1] = topk(values[node.args[0]], node.k, node.where)
+            values[node.id], columns[node.id] = topk(values[node.args[0]], node.k, node.where)
         elif node.op == "TopKIndices":
-            values[node.id] = values[-node.args[0] - 1]
+            values[node.id] = columns[node.args[0]]
         elif node.op == "Matmul" and node.tile is not None:
             values[node.id] = matmul(values[node.args[0]], values[node.args[1]], node.tile[2])
         else:
@@ -123,9 +124,6 @@ def repeat_sum(x: np.ndarray, dtype: str) -> np.ndarray:
         parts.append(_round_to(_left_to_right(x32[:, full * per:]), dtype)[:, None])
     partials = np.concatenate(parts, axis=1).astype(np.float32)
     return _round_to(_left_to_right(partials), dtype)[:, None]
-
-
-FLT_MAX = float(np.finfo(np.float32).max)
 
 
 def topk(x: np.ndarray, k: int, where: str = "") -> tuple[np.ndarray, np.ndarray]:

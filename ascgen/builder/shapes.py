@@ -148,4 +148,5 @@ def check_reduction(op: str, a: str | None, axis, where: str) -> None:
                         "ReduceSum(x) * (1 / k)")
     if a not in ("rc", "rk"):
         what = "a 1-D kernel's tensor" if a is None else _NAMES[a]
-        raise SpecError(f"{op} at {where}: reduces a (rows, cols) or (rows, k) tensor along its rows, got {what}")
+        raise SpecError(f"{op} at {where}: reduces a (rows, cols) tensor along its rows, got {what} (a (rows, k) "
+                        "top-k tensor reduces along its k lanes too)")

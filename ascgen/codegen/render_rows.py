@@ -3,9 +3,9 @@ context as 1-D kernels (render.py); this module decides the statements of the ro
 from __future__ import annotations
 
 from ascgen import __version__
-from ascgen.builder.types import DTYPES
+from ascgen.builder.types import DTYPES, FLT_MAX
 from ascgen.codegen.render import KernelContext, Line, Method, _where, entry_point, host_launcher, render_template
-from ascgen.codegen.render_ops import call
+from ascgen.codegen.render_ops import call, literal
 
 _SYNC = {"V_S": ("AscendC::SetFlag<AscendC::HardEvent::V_S>(0);", "AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);"),
          "S_V": ("AscendC::SetFlag<AscendC::HardEvent::S_V>(0);", "AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);"),
@@ -330,16 +330,17 @@ def _topk_lines(plan, step, where: str) -> list[Line]:
     on the scalar pipe, storing them and masking the chosen lane with -inf, below every clamped lane."""
     cols, src, dst = f"this->{plan.col_dim}", step.srcs[0], step.dst
     at = f"{where}: " if where else ""
+    lowest, highest = literal(-FLT_MAX, "float32"), literal(FLT_MAX, "float32")
     return [Line("{"),
             Line("    AscendC::LocalTensor<uint32_t> topkRowBits = topkRowLocal.ReinterpretCast<uint32_t>();"),
             Line("    AscendC::LocalTensor<uint32_t> topkRedBits = topkRedLocal.ReinterpretCast<uint32_t>();"),
             Line("    for (uint32_t row = 0; row < rowsHere; row++) {"),
-            Line(f"        AscendC::Maxs(topkRowLocal, {_row(src)}, -3.4028234663852886e+38f, {cols});",
+            Line(f"        AscendC::Maxs(topkRowLocal, {_row(src)}, {lowest}, {cols});",
                  f"{at}-inf ranks as the lowest float"),
-            Line(f"        AscendC::Mins(topkRowLocal, topkRowLocal, 3.4028234663852886e+38f, {cols});",
+            Line(f"        AscendC::Mins(topkRowLocal, topkRowLocal, {highest}, {cols});",
                  "+inf as the highest"),
             Line(f"        AscendC::Muls(topkProbeLocal, topkRowLocal, 0.0f, {cols});", "NaN where a lane is NaN, else 0"),
-            Line("        AscendC::PipeBarrier<PIPE_V>();"),
+            Line("        AscendC::PipeBarrier<PIPE_V>();", "the probe is complete before it is summed"),
             Line(f"        AscendC::ReduceSum(topkRedLocal, topkProbeLocal, topkWorkLocal, {cols});"),
             Line("        " + _SYNC["V_S"][0]), Line("        " + _SYNC["V_S"][1]),
             Line("        float probe = topkRedLocal.GetValue(0);"),

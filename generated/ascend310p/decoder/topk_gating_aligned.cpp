@@ -115,7 +115,7 @@ private:
                 AscendC::Maxs(topkRowLocal, tmp0[row * this->rowStride], -3.4028234663852886e+38f, this->cols);  // decoder.py:20: -inf ranks as the lowest float
                 AscendC::Mins(topkRowLocal, topkRowLocal, 3.4028234663852886e+38f, this->cols);  // +inf as the highest
                 AscendC::Muls(topkProbeLocal, topkRowLocal, 0.0f, this->cols);  // NaN where a lane is NaN, else 0
-                AscendC::PipeBarrier<PIPE_V>();
+                AscendC::PipeBarrier<PIPE_V>();  // the probe is complete before it is summed
                 AscendC::ReduceSum(topkRedLocal, topkProbeLocal, topkWorkLocal, this->cols);
                 AscendC::SetFlag<AscendC::HardEvent::V_S>(0);
                 AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
