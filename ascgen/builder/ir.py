@@ -40,6 +40,13 @@ class Node:
         return self.name
 
     @property
+    def lanes(self) -> int:
+        """The k of a TopK / TopKIndices node (the builder gives them one)."""
+        if self.k is None:
+            raise ValueError(f"node {self.id} ({self.op} at {self.where}) selects no lanes")
+        return self.k
+
+    @property
     def shape_2d(self) -> str:
         """The shape of a node of a 2-D kernel (the builder gives every such node one)."""
         if self.shape is None:
@@ -91,9 +98,9 @@ class KernelSpec:
         return bool(self.dims)
 
     @property
-    def topk(self) -> Node | None:
-        """The TopK node of a kernel (at most one), None without."""
-        return next((n for n in self.nodes if n.op == "TopK"), None)
+    def topk_k(self) -> int:
+        """The k of the kernel's TopK (at most one), 0 without."""
+        return next((n.lanes for n in self.nodes if n.op == "TopK"), 0)
 
     @property
     def matmul(self) -> Node | None:

@@ -49,7 +49,7 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
         elif node.op in _REDUCE and isinstance(extent, tuple):       # reductions are 2-D only
             values[node.id] = _reduce(node, values[node.args[0]], extent)
         elif node.op == "TopK":
-            values[node.id], columns[node.id] = topk(values[node.args[0]], node.k, node.where)
+            values[node.id], columns[node.id] = topk(values[node.args[0]], node.lanes, node.where)
         elif node.op == "TopKIndices":
             values[node.id] = columns[node.args[0]]
         elif node.op == "Matmul" and node.tile is not None:

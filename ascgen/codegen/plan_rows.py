@@ -110,21 +110,20 @@ def plan_rows(spec: KernelSpec, product) -> RowPlan:
     outputs = tuple(_gm(p, "output") for p in spec.params_of("output"))
     node_of = {o.name: spec.nodes[o.node] for o in spec.outputs}
     out_shapes = tuple(node_of[t.name].shape_2d for t in outputs)
-    topk = spec.topk
-    k_stride = _k_stride(topk.k, live) if topk is not None else 0
+    k_stride = _k_stride(spec.topk_k, live) if spec.topk_k else 0
     steps, temps, uses = _lower(spec, live, rounds, max_rows, k_stride)
     reduce_dtypes = tuple(sorted({s.dtype for s in steps if s.op in _REDUCE}))
     row_dtypes = tuple(sorted({s.dtype for s in steps if s.broadcast and "r" in s.src_shapes}))
     pair_dtypes = tuple(sorted({s.dtype for s in steps if s.op == "RotatePairs"}))
     work = max((_work_bytes(spec.tile_length, d) for d in reduce_dtypes), default=0)
-    topk_work = topk_work_bytes(spec.tile_length) if topk is not None else 0
+    topk_work = topk_work_bytes(spec.tile_length) if spec.topk_k else 0
     items = (_ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work,
                        max_rows, k_stride) + _pair_items(spec.tile_length, pair_dtypes)
              + _topk_items(spec.tile_length, max_rows, k_stride, topk_work))
     plan = RowPlan(spec, product, "Kernel" + _camel(spec.name), inputs, col_inputs, outputs, out_shapes,
                    spec.params_of("scalar"), temps, uses, steps, align, max_rows, product.data_copy_pad,
                    reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps), _rotate_multiple(steps),
-                   pair_dtypes, topk.k if topk is not None else 0, k_stride, topk_work,
+                   pair_dtypes, spec.topk_k, k_stride, topk_work,
                    sum(b for _, b in items), product.ub_bytes, items)
     check_queue_positions(spec, product, inputs, outputs, spec.buffer_num)
     _check_rotate_promise(spec, plan.rotate_multiple)
@@ -208,10 +207,10 @@ def _check_copies(spec: KernelSpec, product, align: int) -> None:
         return
     for o in spec.outputs:          # first: no cols promise helps these
         node = spec.nodes[o.node]
-        row_bytes = (node.k or spec.topk.k) * DTYPES[node.dtype].size if node.shape == "rk" else 0
+        row_bytes = spec.topk_k * DTYPES[node.dtype].size if node.shape == "rk" else 0
         if row_bytes % 32:
             raise SpecError(f"output {o.name!r} at {o.where}: {product.id} has no DataCopyPad, so a (rows, k) top-k "
-                            f"output moves in whole 32-byte units, and k = {spec.topk.k} {node.dtype} is {row_bytes} "
+                            f"output moves in whole 32-byte units, and k = {spec.topk_k} {node.dtype} is {row_bytes} "
                             f"bytes per row: use k a multiple of {32 // DTYPES[node.dtype].size}")
     cols = spec.dims[1]
     if cols.multiple_of % align:
@@ -254,7 +253,7 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max
     for n in live:
         if n.op == "input":
             continue
-        cls = n.shape
+        cls = n.shape_2d
         need = {"rc": spec.tile_length * DTYPES[n.dtype].size, "rk": max_rows * k_stride * DTYPES[n.dtype].size
                 }.get(cls) or r_bytes(max_rows, n.dtype)
         if n.id in out_of:
