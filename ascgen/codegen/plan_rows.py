@@ -179,7 +179,8 @@ def topk_work_bytes(tile: int) -> int:
     """The work tensor of a level-2 ReduceMax with calIndex over up to `tile` float32: each round writes a
     (value, index) pair per 256-byte repeat of the previous round's output, 32-byte aligned, until one pair
     is left (the library's sizing rule: asc-devkit examples/01_simd_cpp_api/03_basic_api/
-    01_memory_vector_compute/reduce_computation, iter1OutputCount / iter2AlignStart / iter2AlignEnd)."""
+    01_memory_vector_compute/reduce_computation, iter1OutputCount / iter2AlignStart / iter2AlignEnd). The
+    NaN probe's level-2 ReduceSum shares it: it needs one partial per repeat, fewer than the first round."""
     elems, total = tile, 0
     while True:
         out = -(-elems // 64) * 2
