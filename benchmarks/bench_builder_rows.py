@@ -1,10 +1,11 @@
 """2-D builder kernels on the emulator against numpy: softmax of a 4096 x 4096 half matrix, a matmul
 with a fused epilogue through the builder (a MIX kernel: cube + vector cores), and the decoder-layer
 recipes (ascgen/builder/recipes.py: add+RMSnorm, SwiGLU, dynamic int8 quant and both RoPE forms on the
-same rows x cols, the int8 Matmul with dequant on --mnk) against their numpy references.
+same rows x cols, the int8 Matmul with dequant on --mnk, top-k gating on --rows tokens x --experts with
+--topk) against their numpy references.
 
     python benchmarks/bench_builder_rows.py [--rows 4096] [--cols 4096] [--mnk 512,512,512] [--repeat 3]
-                                            [--only softmax,matmul,recipes]
+                                            [--experts 64] [--topk 8] [--only softmax,matmul,recipes]
 
 Prints a markdown table: best-of-N wall time of one launch (compiled and cached before timing), the same
 math in numpy (float32 compute, like the kernel), and the ratio emulator / numpy. The results are checked
@@ -69,6 +70,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rows", type=int, default=4096)
     ap.add_argument("--cols", type=int, default=4096)
     ap.add_argument("--mnk", default="512,512,512")
+    ap.add_argument("--experts", type=int, default=64, help="top-k gating: experts per token (--rows tokens)")
+    ap.add_argument("--topk", type=int, default=8, help="top-k gating: experts chosen per token")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="softmax,matmul,recipes", help="comma-separated parts to run")
     args = ap.parse_args(argv)
@@ -124,7 +127,10 @@ def _recipe_rows(args):
              f"rope_interleaved {r} x {c} half"),
             (recipes.matmul_dequant(), (m, n, k),
              lambda i: recipes.matmul_dequant_reference(i["a"], i["b"], i["scale"], i["bias"]),
-             f"matmul_dequant {m} x {n} x {k} int8")):
+             f"matmul_dequant {m} x {n} x {k} int8"),
+            (recipes.topk_gating(k=args.topk), (r, args.experts),
+             lambda i: recipes.topk_gating_reference(i["logits"], args.topk),
+             f"topk_gating {r} x {args.experts} half, k={args.topk}")):
         run, inputs = _launcher(kernel, dims if kernel.dims else dims[0])
         out.append((f"{what} ({kernel.block_dim} cores)", best_of(run, args.repeat),
                     best_of(lambda: ref(inputs), args.repeat)))

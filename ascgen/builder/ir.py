@@ -26,9 +26,11 @@ class Node:
     round: str | None = None        # Cast only
     name: str | None = None         # input name
     where: str = ""                 # "spec.py:12": the builder line that asked for it
-    shape: str | None = None        # 2-D kernels: "rc" (rows x cols), "r" (one value per row), "c" (per column);
+    shape: str | None = None        # 2-D kernels: "rc" (rows x cols), "r" (one value per row), "c" (per column),
+                                    # "rk" (rows x k: the k lanes a TopK selects per row);
                                     # Matmul operands "mk" (M x K) and "kn" (K x N)
     tile: tuple[int, int, int] | None = None   # Matmul only: (BM, BN, BK) of the cube tiles
+    k: int | None = None            # TopK only: lanes selected per row
 
     @property
     def input_name(self) -> str:
@@ -36,6 +38,13 @@ class Node:
         if self.name is None:
             raise ValueError(f"node {self.id} ({self.op} at {self.where}) is not a named input")
         return self.name
+
+    @property
+    def lanes(self) -> int:
+        """The k of a TopK / TopKIndices node (the builder gives them one)."""
+        if self.k is None:
+            raise ValueError(f"node {self.id} ({self.op} at {self.where}) selects no lanes")
+        return self.k
 
     @property
     def shape_2d(self) -> str:
@@ -87,6 +96,11 @@ class KernelSpec:
     @property
     def is_2d(self) -> bool:
         return bool(self.dims)
+
+    @property
+    def topk_k(self) -> int:
+        """The k of the kernel's TopK (at most one), 0 without."""
+        return next((n.lanes for n in self.nodes if n.op == "TopK"), 0)
 
     @property
     def matmul(self) -> Node | None:

@@ -27,7 +27,7 @@ from ascgen.errors import SpecError
 __all__ = ["Kernel", "Tensor", "Scalar", "Param",
            "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs",
            "Sqrt", "Reciprocal", "Relu", "LeakyRelu", "Cast", "Duplicate", "RotateHalf", "RotatePairs",
-           "ReduceSum", "ReduceMax", "ReduceMin", "Mean", "Matmul", "Dim"]
+           "ReduceSum", "ReduceMax", "ReduceMin", "Mean", "TopK", "TopKIndices", "Matmul", "Dim"]
 
 _CREATION = itertools.count()
 
@@ -153,6 +153,7 @@ class Kernel:
         self._declared: dict[str, DimSpec] = {}  # k.dim(...) declarations not yet used by a shape
         self._flat_inputs = False               # an input without shape makes the kernel 1-D
         self._matmul_done = False               # Matmul(a, b) was called (the kernel is a MIX kernel)
+        self._topk: int | None = None           # TopK(x, k) was called: its k
 
     # ---- declarations ----
     def _new_param_name(self, name, what: str, where: str) -> str:
@@ -188,7 +189,8 @@ class Kernel:
             m, n, k = names[:3]
             return {None: (), "rc": (m, n), "r": (m,), "c": (n,), "mk": (m, k), "kn": (k, n)}[kind]
         rows, cols, third = names[:3]
-        return {None: (), "rc": (rows, cols), "r": (rows,), "c": (cols,), "kn": (cols, third)}[kind]
+        lanes = str(self._topk)         # a (rows, k) tensor's second extent is the literal k
+        return {None: (), "rc": (rows, cols), "r": (rows,), "c": (cols,), "kn": (cols, third), "rk": (rows, lanes)}[kind]
 
     def scalar(self, name: str, dtype="float32", default=None) -> Scalar:
         where = _where()
@@ -452,6 +454,48 @@ def ReduceMin(a, axis=-1): return _reduce("ReduceMin", a, axis)   # noqa: E704
 def Mean(a, axis=-1): return _reduce("Mean", a, axis)             # noqa: E704
 
 
+# ---- top-k (2-D kernels): the k largest lanes of each row ----
+TOPK_MAX = 64          # k lanes of float32 fit one 256-byte repeat: the gate's row reductions stay one level
+
+
+def TopK(a, k: int) -> Tensor:
+    """The k largest values of each row of a float32 (rows, cols) tensor, in descending order: a (rows, k)
+    float32 tensor. Equal values: the lower column first. +-inf rank (and are reported) as +-FLT_MAX; a row
+    holding a NaN stops the kernel (a run-time assert naming the row); cols >= k is asserted at run time.
+    `TopKIndices(values)` gives the selected columns (int32). One TopK per kernel. See docs/builder.md "Top-k"."""
+    where = _where()
+    a = _need_tensor(a, "TopK", where)
+    kern = a.kernel
+    node = kern._nodes[a.node_id]
+    if node.shape != "rc":
+        what = "a 1-D kernel's tensor" if node.shape is None else _shapes.describe(node.shape)
+        raise SpecError(f"TopK at {where}: selects within each row of a (rows, cols) tensor, got {what}")
+    if node.dtype != "float32":
+        raise SpecError(f"TopK at {where}: takes float32 values, got {node.dtype}; hint: Cast(x, 'float32') first")
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= TOPK_MAX:
+        raise SpecError(f"TopK at {where}: k must be an integer in [1, {TOPK_MAX}] (the k lanes of a row are one "
+                        f"256-byte repeat of float32), got {k!r}")
+    if kern._topk is not None or kern._matmul_done:
+        other = "a TopK" if kern._topk is not None else "a Matmul"
+        raise SpecError(f"TopK at {where}: kernel {kern.name!r} already has {other}; one TopK per kernel, "
+                        "without Matmul (chain kernels in a SuperKernel)")
+    kern._topk = k
+    return kern._add_node(Node(len(kern._nodes), "TopK", "float32", (a.node_id,), where=where, shape="rk", k=k))
+
+
+def TopKIndices(values) -> Tensor:
+    """The int32 column of each lane a TopK selected: (rows, k), in the order of its values."""
+    where = _where()
+    values = _need_tensor(values, "TopKIndices", where)
+    node = values.kernel._nodes[values.node_id]
+    if node.op != "TopK":
+        raise SpecError(f"TopKIndices at {where}: the operand is the result of TopK(x, k), got {node.op} at "
+                        f"{node.where}")
+    kern = values.kernel
+    return kern._add_node(Node(len(kern._nodes), "TopKIndices", "int32", (node.id,), where=where, shape="rk",
+                               k=node.k))
+
+
 # ---- Matmul (a MIX kernel: the cube computes a x b, the vector cores run the epilogue) ----
 MATMUL_DTYPES = ("float16", "bfloat16", "int8")
 # The cube's accumulator per operand dtype: float for half / bfloat16, int32 for int8.
@@ -470,6 +514,9 @@ def Matmul(a, b, *, tile=(128, 128, 64)) -> Tensor:
     na, nb = k._nodes[a.node_id], k._nodes[b.node_id]
     if k._matmul_done:
         raise SpecError(f"Matmul at {where}: kernel {k.name!r} already has a Matmul; one per kernel "
+                        "(chain kernels in a SuperKernel)")
+    if k._topk is not None:
+        raise SpecError(f"Matmul at {where}: kernel {k.name!r} has a TopK; a Matmul kernel has none "
                         "(chain kernels in a SuperKernel)")
     if na.op != "input" or nb.op != "input" or na.shape != "rc" or nb.shape != "kn":
         raise SpecError(f"Matmul at {where}: the operands are inputs declared with shape=(M, K) and then "

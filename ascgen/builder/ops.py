@@ -15,6 +15,7 @@ class OpInfo:
     kind: str               # "binary" (dst, a, b, n) | "scalar" (dst, a, s, n) | "unary" (dst, a, n)
                             # | "fill" (dst, s, n) | "cast" (dst, a, round, n) | "reduce" (one value per row)
                             # | "rotate" (2-D, within a row: RotateHalf, RotatePairs)
+                            # | "topk" (2-D: TopK's (rows, k) values and TopKIndices' columns)
     dtypes: tuple[str, ...]  # element types accepted (for cast: see CASTS)
 
 
@@ -38,6 +39,9 @@ OPS: dict[str, OpInfo] = {op.name: op for op in (
     # row reductions of 2-D kernels (level-2 ReduceSum/ReduceMax/ReduceMin per row; Mean = ReduceSum * 1/cols)
     OpInfo("ReduceSum", "reduce", FLOAT), OpInfo("ReduceMax", "reduce", FLOAT),
     OpInfo("ReduceMin", "reduce", FLOAT), OpInfo("Mean", "reduce", FLOAT),
+    # 2-D kernels: the k largest lanes of each row (values, descending, lower column first on ties) and
+    # their columns; k rounds of the level-2 ReduceMax with calIndex, each chosen lane then masked with -inf
+    OpInfo("TopK", "topk", ("float32",)), OpInfo("TopKIndices", "topk", ("int32",)),
 )}
 
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.builder.kernel import Cast, Exp, Kernel, Matmul, Maxs, Mean, ReduceMax, Abs, RotateHalf, RotatePairs, Sqrt
+from ascgen.builder.kernel import (Abs, Cast, Exp, Kernel, Matmul, Maxs, Mean, Mins, ReduceMax, ReduceSum, RotateHalf,
+                                   RotatePairs, Sqrt, TopK, TopKIndices)
+from ascgen.builder.types import FLT_MAX
 
-__all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant", "rope",
+__all__ = ["add_rmsnorm", "swiglu", "dynamic_quant", "matmul_dequant", "rope", "rope_interleaved", "topk_gating",
            "add_rmsnorm_reference", "swiglu_reference", "dynamic_quant_reference", "matmul_dequant_reference",
-           "rope_reference"]
+           "rope_reference", "rope_interleaved_reference", "topk_gating_reference"]
 
 QMAX = 127.0                  # symmetric int8: values in [-127, 127]
 AMAX_FLOOR = 1e-6             # a row of zeros gets this max |x| (its scale stays finite; its values are 0)
@@ -147,3 +149,50 @@ def rope_interleaved_reference(x, cos_table, sin_table):
     y[:, 0::2] = xf[:, 0::2] * c[:, 0::2] - xf[:, 1::2] * s[:, 0::2]
     y[:, 1::2] = xf[:, 1::2] * c[:, 1::2] + xf[:, 0::2] * s[:, 1::2]
     return {"y": y.astype(x.dtype)}
+
+
+def topk_gating(name: str = "topk_gating", dtype: str = "float16", *, k: int = 8, renormalize: bool = True,
+                block_dim: int = 8, tile_length: int = 4096, cols_multiple_of: int = 1) -> Kernel:
+    """Mixture-of-experts router over logits (rows, cols) = (tokens, experts): per token the k experts of
+    largest logit (`indices` (rows, k) int32, descending, equal logits: the lower expert first) and their
+    gates (`weights` (rows, k) float32). renormalize=True (Mixtral): softmax over the k chosen logits,
+    exp(v - v_max) / sum, in float32. renormalize=False: softmax over all experts in float32, then the k
+    largest probabilities, not renormalised. +-inf logits rank as +-FLT_MAX (a -inf expert is chosen only
+    after every finite one; gates stay finite); a NaN logit stops the kernel (a run-time assert naming the
+    row). cols >= k, asserted at run time. Without DataCopyPad (ascend310p) it runs with the experts
+    promised in whole 32-byte units (`cols_multiple_of=16` for half) and k a multiple of 8."""
+    kern = Kernel(name, block_dim=block_dim, tile_length=tile_length)
+    x = kern.input("logits", dtype, shape=("rows", kern.dim("cols", multiple_of=cols_multiple_of)))
+    xf = x if x.dtype == np.float32 else Cast(x, "float32")
+    if renormalize:
+        values = TopK(xf, k)
+        kern.output("indices", TopKIndices(values))
+        gates = Exp(values - ReduceMax(values))
+        kern.output("weights", gates / ReduceSum(gates))
+        return kern
+    finite = Mins(Maxs(xf, -FLT_MAX), FLT_MAX)   # as TopK ranks them: +inf is FLT_MAX, not an inf - inf NaN
+    e = Exp(finite - ReduceMax(finite))
+    values = TopK(e / ReduceSum(e), k)
+    kern.output("indices", TopKIndices(values))
+    kern.output("weights", values)
+    return kern
+
+
+def topk_gating_reference(x, k, renormalize=True):
+    """The textbook router in float64: the k largest logits per row (a stable sort: equal logits, lower
+    expert first) and softmax over them (or over all experts, then the k largest, not renormalised). Logits
+    are first clamped to the float32 range, the kernel's rule for +-inf; a NaN is refused (ValueError)."""
+    x32 = np.asarray(x).astype(np.float32)
+    if np.isnan(x32).any():
+        raise ValueError(f"topk_gating_reference: row {int(np.flatnonzero(np.isnan(x32).any(axis=1))[0])} holds a "
+                         "NaN logit, which has no rank (the kernel refuses it too)")
+    xf = np.clip(x32, -FLT_MAX, FLT_MAX).astype(np.float64)
+    if not renormalize:
+        e = np.exp(xf - xf.max(axis=1, keepdims=True))
+        xf = e / e.sum(axis=1, keepdims=True)
+    order = np.argsort(-xf, axis=1, kind="stable")[:, :k]
+    chosen = np.take_along_axis(xf, order, axis=1)
+    if renormalize:
+        gates = np.exp(chosen - chosen[:, :1])
+        chosen = gates / gates.sum(axis=1, keepdims=True)
+    return {"indices": order.astype(np.int32), "weights": chosen.astype(np.float32)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ascgen.builder.ir import KernelSpec, ScalarOperand
-from ascgen.builder.types import DTYPES
+from ascgen.builder.types import DTYPES, FLT_MAX
 from ascgen.errors import SpecError
 
 # (rtol, atol) per dtype: a few ulps for the transcendental ops, whose device results are not correctly
@@ -31,10 +31,11 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
     """Outputs of `kernel` (a Kernel or KernelSpec) for numpy `inputs` {name: array} and `scalars`
     {name: number; missing ones take their declared default}. 1-D kernels take 1-D arrays; `length` is
     needed only by a kernel without inputs (its outputs come from Duplicate alone). 2-D kernels take
-    (rows, cols) arrays and (cols,) vectors, and return (rows, cols) or (rows,) outputs."""
+    (rows, cols) arrays and (cols,) vectors, and return (rows, cols), (rows,) or (rows, k) outputs."""
     spec = _spec(kernel)
     scalars = dict(scalars or {})
     values: dict[int, np.ndarray] = {}
+    columns: dict[int, np.ndarray] = {}     # a TopK node's chosen columns, for its TopKIndices
     extent: int | tuple[int, int] = (_check_inputs_2d(spec, inputs) if spec.is_2d
                                      else _check_inputs(spec, inputs, length))
     for p in spec.params_of("scalar"):
@@ -47,6 +48,10 @@ def evaluate(kernel, inputs: dict, scalars: dict | None = None, *, length: int |
             values[node.id] = np.asarray(inputs[node.input_name]).astype(DTYPES[node.dtype].np, copy=False)
         elif node.op in _REDUCE and isinstance(extent, tuple):       # reductions are 2-D only
             values[node.id] = _reduce(node, values[node.args[0]], extent)
+        elif node.op == "TopK":
+            values[node.id], columns[node.id] = topk(values[node.args[0]], node.lanes, node.where)
+        elif node.op == "TopKIndices":
+            values[node.id] = columns[node.args[0]]
         elif node.op == "Matmul" and node.tile is not None:
             values[node.id] = matmul(values[node.args[0]], values[node.args[1]], node.tile[2])
         else:
@@ -121,11 +126,27 @@ def repeat_sum(x: np.ndarray, dtype: str) -> np.ndarray:
     return _round_to(_left_to_right(partials), dtype)[:, None]
 
 
+def topk(x: np.ndarray, k: int, where: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """(values, columns) of the k largest lanes of each row of float32 `x`: values descending, equal values
+    lower column first (a stable sort of the negated row), +-inf ranked and reported as +-FLT_MAX. A NaN
+    anywhere, or fewer than k columns, is refused as the kernel refuses it."""
+    rows, cols = x.shape
+    if cols < k:
+        raise SpecError(f"TopK at {where}: a row of {cols} columns has no {k} largest lanes (cols >= k)")
+    nan_rows = np.flatnonzero(np.isnan(x).any(axis=1))
+    if nan_rows.size:
+        raise SpecError(f"TopK at {where}: row {int(nan_rows[0])} holds a NaN, which has no rank")
+    clamped = np.clip(x.astype(np.float32), -FLT_MAX, FLT_MAX)
+    order = np.argsort(-clamped, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(clamped, order, axis=1), order.astype(np.int32)
+
+
 def _reduce(node, x: np.ndarray, dims: tuple[int, int]) -> np.ndarray:
     """A row reduction: shape (rows, 1). Sums accumulate in float32 and round once to the dtype (Mean then
-    multiplies by 1/cols converted to the dtype, as the emitted Muls does); max and min are exact."""
+    multiplies by 1/cols converted to the dtype, as the emitted Muls does); max and min are exact. A
+    (rows, k) top-k value reduces along its k lanes."""
     dt = node.dtype
-    rows, cols = dims
+    rows, cols = x.shape if x.ndim == 2 else dims
     if cols == 0:
         raise SpecError(f"{node.op} at {node.where}: a row of 0 columns has no {node.op[6:].lower() or 'mean'}")
     if node.op == "ReduceMax":

@@ -4,7 +4,9 @@ A 2-D kernel has two symbolic dims (rows, cols) and three value shapes:
 * "rc": rows x cols, row-major (the GM inputs declared with shape=(rows, cols), and what follows from them);
 * "r":  one value per row (a row reduction: ReduceMax(x, axis=-1)), broadcast over its row when combined
         with an "rc" value;
-* "c":  one value per column (an input declared with shape=(cols,)), broadcast over every row.
+* "c":  one value per column (an input declared with shape=(cols,)), broadcast over every row;
+* "rk": rows x k, the k lanes TopK(x, k) selects per row; combines with itself and with per-row values, and
+        reduces along its k lanes like an "rc" tensor along its cols.
 A 1-D kernel's values have no shape (None) and never meet these.
 """
 from __future__ import annotations
@@ -13,7 +15,7 @@ from ascgen.builder.ir import DimSpec
 from ascgen.errors import SpecError
 
 _NAMES = {"rc": "a (rows, cols) tensor", "r": "a per-row value", "c": "a per-column vector",
-          "mk": "a Matmul operand", "kn": "a Matmul operand"}
+          "mk": "a Matmul operand", "kn": "a Matmul operand", "rk": "a (rows, k) top-k tensor"}
 
 
 def _dim_name(d, where: str) -> str:
@@ -110,9 +112,17 @@ def broadcast(op: str, a: str | None, b: str | None, where: str) -> str | None:
     pair = {a, b}
     if pair in ({"rc", "r"}, {"rc", "c"}, {"r", "c"}):
         return "rc"
+    if pair == {"rk", "r"}:
+        return "rk"
     what_a, what_b = (_NAMES.get(s, s) if s is not None else "a 1-D kernel's tensor" for s in (a, b))
     raise SpecError(f"{op} at {where}: {what_a} and {what_b} do not combine; "
-                    "per-column vectors are only used against (rows, cols) tensors or per-row values")
+                    "per-column vectors are only used against (rows, cols) tensors or per-row values; (rows, k) "
+                    "top-k tensors against (rows, k) tensors or per-row values")
+
+
+def extent(name: str, sizes: dict[str, int]) -> int:
+    """The size of one dim of a GM tensor: a dim argument's value, or the literal k of a (rows, k) output."""
+    return int(name) if name.isdigit() else sizes[name]
 
 
 def describe(shape: str) -> str:
@@ -133,6 +143,10 @@ def elementwise(op: str, a: str | None, where: str) -> str | None:
 def check_reduction(op: str, a: str | None, axis, where: str) -> None:
     if axis not in (-1, 1):
         raise SpecError(f"{op} at {where}: axis={axis!r} is not offered; rows are reduced along axis=-1 (cols)")
-    if a != "rc":
+    if a == "rk" and op == "Mean":
+        raise SpecError(f"{op} at {where}: the mean of a (rows, k) top-k tensor is not offered; use "
+                        "ReduceSum(x) * (1 / k)")
+    if a not in ("rc", "rk"):
         what = "a 1-D kernel's tensor" if a is None else _NAMES[a]
-        raise SpecError(f"{op} at {where}: reduces a (rows, cols) tensor along its rows, got {what}")
+        raise SpecError(f"{op} at {where}: reduces a (rows, cols) tensor along its rows, got {what} (a (rows, k) "
+                        "top-k tensor reduces along its k lanes too)")

@@ -21,6 +21,10 @@ class DType:
         return self.np.itemsize
 
 
+# The largest finite float32: TopK ranks +-inf as +-FLT_MAX (a finite range, so a chosen lane masked with
+# -inf is below every other).
+FLT_MAX = float(np.finfo(np.float32).max)
+
 DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("float16", "half", np.dtype(np.float16), True),
     DType("bfloat16", "bfloat16_t", np.dtype(ml_dtypes.bfloat16), True),

@@ -5,6 +5,8 @@ rounded up to 32 bytes of the narrowest dtype, so every row of every dtype start
 many rows as fit in TILE_LENGTH elements. Per-row values (reductions) live in buffers of MAX_TILE_ROWS
 elements; per-column vectors are loaded once per core. The numbers that depend on cols are computed by
 the kernel at run time; the plan checks the budget for the largest row (cols == tile_length).
+A TopK's (rows, k) values live in buffers of MAX_TILE_ROWS rows of K_STRIDE lanes (k rounded up to 32
+bytes of the narrowest of them).
 """
 from __future__ import annotations
 
@@ -36,8 +38,10 @@ class RowStep:
 
     @property
     def broadcast(self) -> bool:
-        """An rc result from an operand that is a per-row value or a per-column vector: a row loop."""
-        return self.shape == "rc" and any(s != "rc" for s in self.src_shapes)
+        """An rc (rk) result from an operand that is a per-row value or a per-column vector: a row loop.
+        TopK (rk from rc) is a selection, not a broadcast."""
+        return (self.shape in ("rc", "rk") and self.op not in ("TopK", "TopKIndices")
+                and any(s != self.shape for s in self.src_shapes))
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,9 @@ class RowPlan:
     uses_mean: bool
     rotate_multiple: int                # RotateHalf / RotatePairs: cols must be a multiple of this (0: neither)
     pair_dtypes: tuple[str, ...]        # dtypes RotatePairs permutes (an offset table and a sign table each)
+    topk_k: int                         # TopK's k (0: no TopK)
+    k_stride: int                       # UB lanes per row of a (rows, k) value: k rounded up to 32 bytes
+    topk_work_bytes: int                # the work tensor of TopK's level-2 ReduceMax with calIndex
     ub_used: int
     ub_usable: int
     ub_items: tuple[tuple[str, int], ...]
@@ -101,18 +108,22 @@ def plan_rows(spec: KernelSpec, product) -> RowPlan:
     inputs = tuple(_gm(p, "input") for p in spec.params_of("input") if len(p.shape) == 2)
     col_inputs = tuple(_gm(p, "input") for p in spec.params_of("input") if len(p.shape) == 1)
     outputs = tuple(_gm(p, "output") for p in spec.params_of("output"))
-    out_shapes = tuple("rc" if len(by_name[t.name].shape) == 2 else "r" for t in outputs)
-    steps, temps, uses = _lower(spec, live, rounds, max_rows)
+    node_of = {o.name: spec.nodes[o.node] for o in spec.outputs}
+    out_shapes = tuple(node_of[t.name].shape_2d for t in outputs)
+    k_stride = _k_stride(spec.topk_k, live) if spec.topk_k else 0
+    steps, temps, uses = _lower(spec, live, rounds, max_rows, k_stride)
     reduce_dtypes = tuple(sorted({s.dtype for s in steps if s.op in _REDUCE}))
     row_dtypes = tuple(sorted({s.dtype for s in steps if s.broadcast and "r" in s.src_shapes}))
     pair_dtypes = tuple(sorted({s.dtype for s in steps if s.op == "RotatePairs"}))
     work = max((_work_bytes(spec.tile_length, d) for d in reduce_dtypes), default=0)
-    items = _ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work,
-                      max_rows) + _pair_items(spec.tile_length, pair_dtypes)
+    topk_work = topk_work_bytes(spec.tile_length) if spec.topk_k else 0
+    items = (_ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work,
+                       max_rows, k_stride) + _pair_items(spec.tile_length, pair_dtypes)
+             + _topk_items(spec.tile_length, max_rows, k_stride, topk_work))
     plan = RowPlan(spec, product, "Kernel" + _camel(spec.name), inputs, col_inputs, outputs, out_shapes,
                    spec.params_of("scalar"), temps, uses, steps, align, max_rows, product.data_copy_pad,
                    reduce_dtypes, row_dtypes, work, any(s.op == "Mean" for s in steps), _rotate_multiple(steps),
-                   pair_dtypes,
+                   pair_dtypes, spec.topk_k, k_stride, topk_work,
                    sum(b for _, b in items), product.ub_bytes, items)
     check_queue_positions(spec, product, inputs, outputs, spec.buffer_num)
     _check_rotate_promise(spec, plan.rotate_multiple)
@@ -157,19 +168,59 @@ def _pair_items(tile: int, pair_dtypes) -> tuple:
     return tuple(items)
 
 
+def _k_stride(k: int, live) -> int:
+    """UB lanes per row of the (rows, k) values: k rounded up to 32 bytes of their narrowest dtype, so each
+    row of each of them starts 32-byte aligned (the row loops and DataCopyPad's per-row blocks need it)."""
+    unit = 32 // min(DTYPES[n.dtype].size for n in live if n.shape == "rk")
+    return -(-k // unit) * unit
+
+
+def topk_work_bytes(tile: int) -> int:
+    """The work tensor of a level-2 ReduceMax with calIndex over up to `tile` float32: each round writes a
+    (value, index) pair per 256-byte repeat of the previous round's output, 32-byte aligned, until one pair
+    is left (the library's sizing rule: asc-devkit examples/01_simd_cpp_api/03_basic_api/
+    01_memory_vector_compute/reduce_computation, iter1OutputCount / iter2AlignStart / iter2AlignEnd). The
+    NaN probe's level-2 ReduceSum shares it: it needs one partial per repeat, fewer than the first round."""
+    elems, total = tile, 0
+    while True:
+        out = -(-elems // 64) * 2
+        total += -(-out // 8) * 8
+        if out <= 2:
+            return total * 4
+        elems = out
+
+
+def _topk_items(tile: int, max_rows: int, k_stride: int, work: int) -> tuple:
+    """TopK's buffers: a row's float32 copy (chosen lanes masked), its NaN probe, the columns chosen per
+    tile (int32), the ReduceMax result (value, index) and its work tensor."""
+    if not k_stride:
+        return ()
+    return ((f"topkRowBuf (one row, {tile} float32)", tile * 4), (f"topkProbeBuf (one row, {tile} float32)", tile * 4),
+            (f"topkIndexBuf ({max_rows} x {k_stride} int32)", max_rows * k_stride * 4),
+            ("topkRedBuf (value, index)", 32), ("topkWorkBuf (ReduceMax work)", work))
+
+
 def _check_copies(spec: KernelSpec, product, align: int) -> None:
     """Without DataCopyPad, rows move with DataCopy: whole 32-byte units, so cols must be a promised multiple
-    of them, and a per-row output (rows values per tile, any count) cannot be stored."""
+    of them, a (rows, k) output needs rows of whole units (k values per row, the next row's k follow in GM;
+    its UB stride is then k) and a per-row output (rows values per tile, any count) cannot be stored."""
     if product.data_copy_pad:
         return
+    for o in spec.outputs:          # first: no cols promise helps these
+        node = spec.nodes[o.node]
+        row_bytes = spec.topk_k * DTYPES[node.dtype].size if node.shape == "rk" else 0
+        if row_bytes % 32:
+            raise SpecError(f"output {o.name!r} at {o.where}: {product.id} has no DataCopyPad, so a (rows, k) top-k "
+                            f"output moves in whole 32-byte units, and k = {spec.topk_k} {node.dtype} is {row_bytes} "
+                            f"bytes per row: use k a multiple of {32 // DTYPES[node.dtype].size}")
     cols = spec.dims[1]
     if cols.multiple_of % align:
         raise SpecError(f"kernel {spec.name!r} at {spec.where}: {product.id} has no DataCopyPad, so rows are copied "
                         f"in whole 32-byte units: declare {cols.name} = k.dim({cols.name!r}, multiple_of={align}) "
                         f"(or a multiple of {align}) and pass such values")
-    for p in spec.params_of("output"):
-        if len(p.shape) == 1:
-            raise SpecError(f"output {p.name!r} at {p.where}: a per-row output needs DataCopyPad, which "
+    for o in spec.outputs:
+        if spec.nodes[o.node].shape == "r":
+            raise SpecError(f"output {o.name!r} at {o.where}: a per-row output needs DataCopyPad, which "
                             f"{product.id} does not offer; output a (rows, cols) tensor instead")
 
 
@@ -190,7 +241,7 @@ def _check_reduce_rows(spec: KernelSpec, steps) -> None:
                             f"{per}-element repeats). Hint: tile_length <= {per * per}")
 
 
-def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max_rows: int):
+def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max_rows: int, k_stride: int):
     """Steps in node order. Values live in an output's queue tensor, an input's, a per-column vector, or a
     temporary buffer of their class (tile-sized for rc values, MAX_TILE_ROWS for per-row values); buffers
     are reused once dead, never written by a step that reads them."""
@@ -203,8 +254,9 @@ def _lower(spec: KernelSpec, live: tuple[Node, ...], rounds: dict[int, str], max
     for n in live:
         if n.op == "input":
             continue
-        cls = n.shape
-        need = spec.tile_length * DTYPES[n.dtype].size if cls == "rc" else r_bytes(max_rows, n.dtype)
+        cls = n.shape_2d
+        need = {"rc": spec.tile_length * DTYPES[n.dtype].size, "rk": max_rows * k_stride * DTYPES[n.dtype].size
+                }.get(cls) or r_bytes(max_rows, n.dtype)
         if n.id in out_of:
             var[n.id] = out_of[n.id] + "Local"
         else:
@@ -246,12 +298,15 @@ def _copies(spec: KernelSpec, var: dict[int, str], out_of: dict[int, str]) -> li
     return steps
 
 
-def _ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work, max_rows):
+def _ub_items(spec, inputs, col_inputs, outputs, out_shapes, temps, reduce_dtypes, row_dtypes, work, max_rows,
+              k_stride):
     tile, bn = spec.tile_length, spec.buffer_num
     items = [(f"{t.queue} ({bn} x {tile} {t.dtype})", bn * tile * DTYPES[t.dtype].size) for t in inputs]
     for t, shape in zip(outputs, out_shapes):
-        n = tile * DTYPES[t.dtype].size if shape == "rc" else r_bytes(max_rows, t.dtype)
-        items.append((f"{t.queue} ({bn} x {'tile' if shape == 'rc' else 'per-row'} {t.dtype})", bn * n))
+        size = DTYPES[t.dtype].size
+        n, what = {"rc": (tile * size, "tile"), "rk": (max_rows * k_stride * size, "(rows, k)")}.get(
+            shape, (r_bytes(max_rows, t.dtype), "per-row"))
+        items.append((f"{t.queue} ({bn} x {what} {t.dtype})", bn * n))
     items += [(f"{t.name}Buf (per-column vector, up to {tile} {t.dtype})", tile * DTYPES[t.dtype].size)
               for t in col_inputs]
     items += [(f"{t.member} (temporary)", t.nbytes) for t in temps]

@@ -3,9 +3,9 @@ context as 1-D kernels (render.py); this module decides the statements of the ro
 from __future__ import annotations
 
 from ascgen import __version__
-from ascgen.builder.types import DTYPES
+from ascgen.builder.types import DTYPES, FLT_MAX
 from ascgen.codegen.render import KernelContext, Line, Method, _where, entry_point, host_launcher, render_template
-from ascgen.codegen.render_ops import call
+from ascgen.codegen.render_ops import call, literal
 
 _SYNC = {"V_S": ("AscendC::SetFlag<AscendC::HardEvent::V_S>(0);", "AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);"),
          "S_V": ("AscendC::SetFlag<AscendC::HardEvent::S_V>(0);", "AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);"),
@@ -44,7 +44,9 @@ def rows_context(plan, placement, *, spec_file: str | None, host: bool = False) 
         Line(f"static constexpr uint32_t ALIGN_ELEMS = {plan.align_elems};",
              "rows are padded to a multiple of 32 bytes of the narrowest dtype"),
         Line(f"static constexpr uint32_t MAX_TILE_ROWS = {plan.max_tile_rows};", "rows per tile at most"),
-    )
+    ) + ((Line(f"static constexpr uint32_t TOPK_K = {plan.topk_k};", "lanes TopK selects per row"),
+          Line(f"static constexpr uint32_t K_STRIDE = {plan.k_stride};",
+               "UB lanes per row of a (rows, k) value: TOPK_K rounded up to 32 bytes")) if plan.topk_k else ())
     process = tuple(Line("    " * l.indent + l.text, _where(l.where)) for l in placement.process)
     public = (_init(plan), Method("__aicore__ inline void Process()", process))
     private = (_tile_rows(), _first_row(),
@@ -88,6 +90,9 @@ def _init(plan) -> Method:
     if not plan.data_copy_pad:
         body.append(Line(f'ascendc_assert({cols} % ALIGN_ELEMS == 0, "{plan.spec.name}: {cols} = %u is not a '
                          f'multiple of %u (no DataCopyPad on this product)", {cols}, ALIGN_ELEMS);'))
+    if plan.topk_k:
+        body.append(Line(f'ascendc_assert({cols} >= TOPK_K || {rows} == 0, "{plan.spec.name}: TopK selects %u lanes '
+                         f'of rows of {cols} = %u; rows need at least that many columns", TOPK_K, {cols});'))
     if plan.rotate_multiple:
         ops, why = _rotate_need(plan)
         body.append(Line(f'ascendc_assert({cols} % {plan.rotate_multiple} == 0, "{plan.spec.name}: {ops} needs '
@@ -109,7 +114,7 @@ def _init(plan) -> Method:
     for t in plan.inputs:
         body.append(Line(f"pipe->InitBuffer({t.queue}, BUFFER_NUM, TILE_LENGTH * sizeof({t.ctype}));"))
     for t, shape in zip(plan.outputs, plan.output_shapes):
-        n = "TILE_LENGTH" if shape == "rc" else "MAX_TILE_ROWS"
+        n = {"rc": "TILE_LENGTH", "rk": "MAX_TILE_ROWS * K_STRIDE"}.get(shape, "MAX_TILE_ROWS")
         body.append(Line(f"pipe->InitBuffer({t.queue}, BUFFER_NUM, {_r_bytes(n, t.ctype)});"))
     for t in plan.col_inputs:
         body.append(Line(f"pipe->InitBuffer({t.name}Buf, TILE_LENGTH * sizeof({t.ctype}));", "per-column vector"))
@@ -121,6 +126,13 @@ def _init(plan) -> Method:
     if plan.reduce_dtypes:
         body.append(Line("pipe->InitBuffer(redBuf, 32);", "one reduction result"))
         body.append(Line(f"pipe->InitBuffer(workBuf, {plan.work_bytes});", "work tensor of the row reductions"))
+    if plan.topk_k:
+        body += [Line("pipe->InitBuffer(topkRowBuf, TILE_LENGTH * sizeof(float));", "TopK: a row, chosen lanes masked"),
+                 Line("pipe->InitBuffer(topkProbeBuf, TILE_LENGTH * sizeof(float));", "TopK: the row's NaN probe"),
+                 Line("pipe->InitBuffer(topkIndexBuf, MAX_TILE_ROWS * K_STRIDE * sizeof(int32_t));",
+                      "TopK: the chosen columns"),
+                 Line("pipe->InitBuffer(topkRedBuf, 32);", "TopK: ReduceMax's (value, index)"),
+                 Line(f"pipe->InitBuffer(topkWorkBuf, {plan.topk_work_bytes});", "TopK: ReduceMax's work tensor")]
     body += _pair_tables(plan)
     return Method(f"__aicore__ inline void Init({', '.join(params)})", tuple(body))
 
@@ -158,8 +170,8 @@ def _pair_tables(plan) -> list[Line]:
 
 
 def _r_bytes(count: str, ctype: str) -> str:
-    if count == "TILE_LENGTH":
-        return f"TILE_LENGTH * sizeof({ctype})"
+    if count != "MAX_TILE_ROWS":                 # whole rows of 32-byte aligned strides
+        return f"{count} * sizeof({ctype})"
     return f"(MAX_TILE_ROWS * sizeof({ctype}) + 31) / 32 * 32"
 
 
@@ -220,6 +232,15 @@ def _copy_out(plan, t, shape: str) -> Method:
         body += [Line(f"AscendC::DataCopyExtParams copyParams{{1, static_cast<uint32_t>(rowsHere * sizeof({t.ctype})), 0, 0, 0}};",
                       "one value per row"),
                  Line(f"AscendC::DataCopyPad({t.gm}[firstRow], {t.local}, copyParams);")]
+    elif shape == "rk" and not plan.data_copy_pad:
+        body.append(Line(f"AscendC::DataCopy({t.gm}[firstRow * TOPK_K], {t.local}, rowsHere * TOPK_K);",
+                         "rows of whole 32-byte units (K_STRIDE == TOPK_K): no padding"))
+    elif shape == "rk":
+        body += [Line(f"uint32_t ubGap = (K_STRIDE * sizeof({t.ctype}) - (TOPK_K * sizeof({t.ctype}) + 31) / 32 * 32) / 32;",
+                      "32-byte blocks of lane padding"),
+                 Line(f"AscendC::DataCopyExtParams copyParams{{static_cast<uint16_t>(rowsHere), "
+                      f"static_cast<uint32_t>(TOPK_K * sizeof({t.ctype})), ubGap, 0, 0}};", "TOPK_K values per row"),
+                 Line(f"AscendC::DataCopyPad({t.gm}[firstRow * TOPK_K], {t.local}, copyParams);")]
     elif plan.data_copy_pad:
         body += [_ub_gap(plan, t.ctype),
                  Line(f"AscendC::DataCopyExtParams copyParams{{static_cast<uint16_t>(rowsHere), "
@@ -235,6 +256,8 @@ def _compute(plan) -> Method:
     scalar_dtypes = {s.name: s.dtype for s in plan.scalars}
     body = [Line("uint32_t rowsHere = TileRows(progress);"),
             Line("uint32_t count = rowsHere * this->rowStride;", "whole-tile element-wise ops include the row padding")]
+    if plan.topk_k:
+        body.append(Line("uint32_t kCount = rowsHere * K_STRIDE;", "(rows, k) element-wise ops include the lane padding"))
     body += [Line(f"AscendC::LocalTensor<{t.ctype}> {t.local} = {t.queue}.DeQue<{t.ctype}>();") for t in plan.inputs]
     body += [Line(f"AscendC::LocalTensor<{t.ctype}> {t.local} = {t.name}Buf.Get<{t.ctype}>();") for t in plan.col_inputs]
     body += [Line(f"AscendC::LocalTensor<{t.ctype}> {t.local} = {t.queue}.AllocTensor<{t.ctype}>();")
@@ -248,6 +271,10 @@ def _compute(plan) -> Method:
                          f"pairOffset{_suffix(d)}Buf.Get<uint32_t>();"))
         body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> pairSign{_suffix(d)}Local = "
                          f"pairSign{_suffix(d)}Buf.Get<{_ct(d)}>();"))
+    if plan.topk_k:
+        body += [Line(f"AscendC::LocalTensor<{ct}> {name}Local = {name}Buf.Get<{ct}>();")
+                 for name, ct in (("topkRow", "float"), ("topkProbe", "float"), ("topkIndex", "int32_t"),
+                                  ("topkRed", "float"), ("topkWork", "float"))]
     for d in plan.reduce_dtypes:
         body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> red{_suffix(d)}Local = redBuf.Get<{_ct(d)}>();"))
         body.append(Line(f"AscendC::LocalTensor<{_ct(d)}> work{_suffix(d)}Local = workBuf.Get<{_ct(d)}>();"))
@@ -262,6 +289,11 @@ def _step_lines(plan, step, scalar_dtypes) -> list[Line]:
     where = _where(step.where)
     if step.op in ("ReduceSum", "ReduceMax", "ReduceMin", "Mean"):
         return _reduce_lines(plan, step, where)
+    if step.op == "TopK":
+        return _topk_lines(plan, step, where)
+    if step.op == "TopKIndices":
+        return [Line(f"AscendC::Adds({step.dst}, topkIndexLocal, static_cast<int32_t>(0), kCount);",
+                     f"{where + ': ' if where else ''}the columns TopK chose")]
     if step.broadcast:
         return _broadcast_lines(plan, step, where)
     if step.op == "RotateHalf":
@@ -273,12 +305,60 @@ def _step_lines(plan, step, scalar_dtypes) -> list[Line]:
                      f"{at}pairs swapped: [x1, x0, x3, x2, ...]"),
                 Line(f"AscendC::Mul({step.dst}, {step.dst}, pairSign{sfx}Local, count);",
                      f"{at}even lanes negated: [-x1, x0, -x3, x2, ...]")]
-    count = "count" if step.shape == "rc" else "rowsHere"
+    count = {"rc": "count", "rk": "kCount"}.get(step.shape, "rowsHere")
     return [Line(call(step, scalar_dtypes, count=count), where)]
 
 
-def _row(var: str) -> str:
-    return f"{var}[row * this->rowStride]"
+# Each row's length and UB stride, per value shape: (rows, cols) values and (rows, k) top-k values.
+_EXTENT = {"rc": ("this->{cols}", "this->rowStride"), "rk": ("TOPK_K", "K_STRIDE")}
+
+
+def _extent(plan, shape: str) -> tuple[str, str]:
+    length, stride = _EXTENT[shape]
+    return length.format(cols=plan.col_dim), stride
+
+
+def _row(var: str, stride: str = "this->rowStride") -> str:
+    return f"{var}[row * {stride}]"
+
+
+def _topk_lines(plan, step, where: str) -> list[Line]:
+    """Per row: a float32 copy clamped to the finite range (-inf ranks as -FLT_MAX, +inf as FLT_MAX; a NaN
+    stays NaN through Max / Min), a NaN probe (the sum of the row times 0 is NaN exactly when a lane is;
+    the kernel refuses such a row), then TOPK_K rounds of the level-2 ReduceMax with calIndex (the first
+    maximal lane on ties, in both the builtin headers and the library), each reading the (value, index)
+    on the scalar pipe, storing them and masking the chosen lane with -inf, below every clamped lane."""
+    cols, src, dst = f"this->{plan.col_dim}", step.srcs[0], step.dst
+    at = f"{where}: " if where else ""
+    lowest, highest = literal(-FLT_MAX, "float32"), literal(FLT_MAX, "float32")
+    return [Line("{"),
+            Line("    AscendC::LocalTensor<uint32_t> topkRowBits = topkRowLocal.ReinterpretCast<uint32_t>();"),
+            Line("    AscendC::LocalTensor<uint32_t> topkRedBits = topkRedLocal.ReinterpretCast<uint32_t>();"),
+            Line("    for (uint32_t row = 0; row < rowsHere; row++) {"),
+            Line(f"        AscendC::Maxs(topkRowLocal, {_row(src)}, {lowest}, {cols});",
+                 f"{at}-inf ranks as the lowest float"),
+            Line(f"        AscendC::Mins(topkRowLocal, topkRowLocal, {highest}, {cols});",
+                 "+inf as the highest"),
+            Line(f"        AscendC::Muls(topkProbeLocal, topkRowLocal, 0.0f, {cols});", "NaN where a lane is NaN, else 0"),
+            Line("        AscendC::PipeBarrier<PIPE_V>();", "the probe is complete before it is summed"),
+            Line(f"        AscendC::ReduceSum(topkRedLocal, topkProbeLocal, topkWorkLocal, {cols});"),
+            Line("        " + _SYNC["V_S"][0]), Line("        " + _SYNC["V_S"][1]),
+            Line("        float probe = topkRedLocal.GetValue(0);"),
+            Line(f'        ascendc_assert(probe == probe, "{plan.spec.name}: row %u holds a NaN logit, which TopK '
+                 f'cannot rank ({_where(step.where) or "TopK"}); replace NaN before the kernel", '
+                 "FirstRow(progress) + row);"),
+            Line("        " + _SYNC["S_V"][0]), Line("        " + _SYNC["S_V"][1]),
+            Line("        for (uint32_t j = 0; j < TOPK_K; j++) {"),
+            Line(f"            AscendC::ReduceMax(topkRedLocal, topkRowLocal, topkWorkLocal, {cols}, true);", where),
+            Line("            " + _SYNC["V_S"][0]), Line("            " + _SYNC["V_S"][1]),
+            Line("            uint32_t col = topkRedBits.GetValue(1);", "calIndex: the index's bits"),
+            Line(f"            {dst}.SetValue(row * K_STRIDE + j, topkRedLocal.GetValue(0));"),
+            Line("            topkIndexLocal.SetValue(row * K_STRIDE + j, static_cast<int32_t>(col));"),
+            Line("            topkRowBits.SetValue(col, 0xFF800000u);", "-inf: never chosen again"),
+            Line("            " + _SYNC["S_V"][0]), Line("            " + _SYNC["S_V"][1]),
+            Line("        }"),
+            Line("    }"),
+            Line("}")]
 
 
 def _reduce_lines(plan, step, where: str) -> list[Line]:
@@ -290,11 +370,12 @@ def _reduce_lines(plan, step, where: str) -> list[Line]:
     sfx = _suffix(step.dtype)
     per = 256 // DTYPES[step.dtype].size
     src, red, work = step.srcs[0], f"red{sfx}Local", f"work{sfx}Local"
-    row = f"{src}[row * this->rowStride"
+    length, stride = _extent(plan, step.src_shapes[0])
+    row = f"{src}[row * {stride}"
     kind = {"ReduceMax": "Max", "ReduceMin": "Min"}.get(step.op)
     lines = [Line("{"),
-             Line(f"    const uint32_t full = this->{plan.col_dim} / {per};", f"whole 256-byte repeats of {step.dtype} per row"),
-             Line(f"    const uint32_t tail = this->{plan.col_dim} % {per};"),
+             Line(f"    const uint32_t full = {length} / {per};", f"whole 256-byte repeats of {step.dtype} per row"),
+             Line(f"    const uint32_t tail = {length} % {per};"),
              Line("    for (uint32_t row = 0; row < rowsHere; row++) {")]
     if kind is None:
         lines += [Line("        if (full > 0) {"),
@@ -348,13 +429,13 @@ def _rotate_half_lines(plan, step, where: str) -> list[Line]:
 
 
 def _broadcast_lines(plan, step, where: str) -> list[Line]:
-    """An rc result from a per-row value (duplicated over the row) or a per-column vector, row by row."""
-    cols = f"this->{plan.col_dim}"
+    """An rc (rk) result from a per-row value (duplicated over the row) or a per-column vector, row by row."""
+    cols, stride = _extent(plan, step.shape)
     sfx = _suffix(step.dtype)
     operands, lines, value_of = [], [], None
     for src, shape in zip(step.srcs, step.src_shapes):
-        if shape == "rc":
-            operands.append(_row(src))
+        if shape == step.shape:
+            operands.append(_row(src, stride))
         elif shape == "c":
             operands.append(src)
         else:
@@ -366,7 +447,7 @@ def _broadcast_lines(plan, step, where: str) -> list[Line]:
     if value_of is not None:
         lines += [Line(f"    {_ct(step.dtype)} value = {value_of}.GetValue(row);"),
                   Line(f"    AscendC::Duplicate(row{sfx}Local, value, {cols});")]
-    lines.append(Line(f"    AscendC::{step.op}({_row(step.dst)}, {', '.join(operands)}, {cols});", where))
+    lines.append(Line(f"    AscendC::{step.op}({_row(step.dst, stride)}, {', '.join(operands)}, {cols});", where))
     lines.append(Line("}"))
     return lines
 
@@ -379,6 +460,9 @@ def _members(plan) -> tuple[Line, ...]:
     lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> row{_suffix(d)}Buf;") for d in plan.row_dtypes]
     lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> pair{part}{_suffix(d)}Buf;")
               for d in plan.pair_dtypes for part in ("Offset", "Sign")]
+    if plan.topk_k:
+        lines += [Line(f"AscendC::TBuf<AscendC::TPosition::VECCALC> topk{part}Buf;")
+                  for part in ("Row", "Probe", "Index", "Red", "Work")]
     if plan.reduce_dtypes:
         lines += [Line("AscendC::TBuf<AscendC::TPosition::VECCALC> redBuf;"),
                   Line("AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf;")]

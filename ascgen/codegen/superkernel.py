@@ -29,6 +29,7 @@ import numpy as np
 
 from ascgen import products
 from ascgen.errors import SpecError
+from ascgen.builder.shapes import extent
 
 if TYPE_CHECKING:
     from ascgen.builder.kernel import Kernel
@@ -293,7 +294,7 @@ class SuperKernel:
                         raise SpecError(f'SuperKernel {self.name!r}: task "{t.kernel.name}": dim {name!r} is '
                                         f"{dims[name]} and {value} in its input buffers")
             for p in t.kernel.outputs:
-                shape = tuple(dims[name] for name in p.shape)
+                shape = tuple(extent(name, dims) for name in p.shape)
                 buf = t.bind[p.name]
                 if buf in arrays and arrays[buf].shape != shape:
                     raise SpecError(f'SuperKernel {self.name!r}: task "{t.kernel.name}" writes {shape} to buffer '

@@ -56,7 +56,7 @@ def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     tiles per core, one row as long as a tile, rows that do not fill 32 bytes or a tile. Where the kernel
     asserts cols' `multiple_of` promise (products without DataCopyPad; RotateHalf, RotatePairs), cols are
     multiples of it: other values are broken promises, not cases. Elsewhere ragged cols are run, promise
-    or not (the emitted code does not rely on it there).
+    or not (the emitted code does not rely on it there). A TopK kernel's rows hold at least k columns.
     `plan`: the emitted kernel's (ascgen.codegen.emit.emit_plan); planned here when not given."""
     spec = kernel.spec()
     if spec.matmul is not None:
@@ -66,10 +66,14 @@ def shapes_for(kernel, product, plan=None) -> list[tuple[int, ...]]:
     tile, blocks, unit = kernel.tile_length, kernel.block_dim, plan.align_elems
     promise = spec.dims[1].multiple_of      # the planner made it a multiple of what the kernel asserts
     if plan.data_copy_pad and not plan.rotate_multiple:
+        step = 1
         cols = [1, unit - 3, unit + 5, tile // 3 + 1, tile]
     else:
         step = promise if promise > 1 else unit
         cols = [step, 3 * step, max(step, tile // step // 3 * step), tile // step * step]
+    if plan.topk_k:                 # TopK asserts cols >= k: the narrowest rows are the two widths from k up
+        narrowest = -(-plan.topk_k // step) * step
+        cols = sorted({c for c in cols if c >= narrowest} | {narrowest, narrowest + step})
     rows = [0, 1, blocks - 1 or 1, 3 * blocks + 2, 2 * blocks * plan.max_tile_rows + 3]
     cases = [(r, c) for r in rows[:4] for c in cols[:3]] + [(rows[4], cols[0]), (2 * blocks + 1, cols[-1]),
                                                            (blocks + 3, cols[-2])]
@@ -132,13 +136,14 @@ def _compare(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str, f
 def _case(kernel, length, seed: int):
     """The random inputs, scalars and garbage-filled outputs of one case, and the launch arguments."""
     from ascgen.builder.reference import random_inputs
+    from ascgen.builder.shapes import extent
     dims = tuple(length) if kernel.dims else (length,)
     salt = int(np.prod(dims)) + sum(dims)
     rng = np.random.default_rng(seed + salt)
     inputs = random_inputs(kernel, length, seed=seed + salt)
     scalars = _scalars(kernel, rng)
     size = dict(zip(kernel.dims, dims))
-    shapes = {p.name: tuple(size[d] for d in p.shape) if p.shape else (dims[0],) for p in kernel.outputs}
+    shapes = {p.name: tuple(extent(d, size) for d in p.shape) if p.shape else (dims[0],) for p in kernel.outputs}
     outputs = {p.name: _garbage(int(np.prod(shapes[p.name])), p.dtype).reshape(shapes[p.name])
                for p in kernel.outputs}
     return dims, inputs, scalars, outputs

@@ -11,6 +11,7 @@ from ascgen.builder import Add, Cast, Exp, Kernel, LeakyRelu, Relu, load_spec
 from ascgen.cli import main
 from ascgen.errors import SpecError, UnsupportedProductError
 from ascgen.codegen.plan import plan_kernel
+from ascgen.codegen.plan_rows import plan_rows
 
 
 def _kernel(**kw):
@@ -208,3 +209,63 @@ def test_rint_is_spelled_cast_none_where_only_that_exists():
 def test_the_310p_vector_core_has_no_basic_vector_api():
     with pytest.raises(SpecError, match="vector API the builder emits .* is not offered on ascend310p_vec"):
         plan_kernel(_kernel(block_dim=4), "ascend310p_vec")
+
+
+# ---- TopK (2-D kernels): the k largest lanes of each row ----
+def _rows_kernel(dtype="float32"):
+    k = Kernel("k", tile_length=1024)
+    return k, k.input("x", dtype, shape=("rows", "cols"))
+
+
+def test_topk_takes_float32_rows():
+    from ascgen.builder import TopK
+    k, x = _rows_kernel("float16")
+    with pytest.raises(SpecError, match=r"TopK at test_builder_errors\.py:\d+: takes float32 values, got float16; "
+                                        r"hint: Cast\(x, 'float32'\)"):
+        TopK(x, 8)
+    with pytest.raises(SpecError, match=r"TopK at test_builder_errors\.py:\d+: selects within each row of a \(rows, "
+                                        r"cols\) tensor, got a 1-D kernel's tensor"):
+        TopK(Kernel("flat").input("x", "float32"), 8)
+
+
+@pytest.mark.parametrize("bad", [0, 65, 2.0, True])
+def test_topk_k_is_an_integer_from_1_to_64(bad):
+    from ascgen.builder import TopK
+    k, x = _rows_kernel()
+    with pytest.raises(SpecError, match=r"TopK at test_builder_errors\.py:\d+: k must be an integer in \[1, 64\]"):
+        TopK(x, bad)
+
+
+def test_one_topk_per_kernel_and_indices_come_from_a_topk():
+    from ascgen.builder import TopK, TopKIndices
+    k, x = _rows_kernel()
+    TopK(x, 2)
+    with pytest.raises(SpecError, match=r"TopK at test_builder_errors\.py:\d+: kernel 'k' already has a TopK"):
+        TopK(x, 2)
+    with pytest.raises(SpecError, match=r"TopKIndices at test_builder_errors\.py:\d+: the operand is the result of "
+                                        r"TopK\(x, k\), got Exp"):
+        TopKIndices(Exp(x))
+
+
+def test_topk_values_meet_per_row_values_not_rows_of_cols():
+    from ascgen.builder import Mean, ReduceMax, TopK
+    k, x = _rows_kernel()
+    v = TopK(x, 4)
+    assert (v - ReduceMax(v)).shape == ("rows", "4")
+    with pytest.raises(SpecError, match=r"Add at test_builder_errors\.py:\d+: a \(rows, k\) top-k tensor and a "
+                                        r"\(rows, cols\) tensor do not combine"):
+        Add(v, x)
+    with pytest.raises(SpecError, match=r"Mean at test_builder_errors\.py:\d+: the mean of a \(rows, k\) top-k tensor "
+                                        r"is not offered"):
+        Mean(v)
+
+
+def test_a_topk_output_without_datacopypad_needs_rows_of_whole_32_byte_units():
+    from ascgen.builder import TopK
+    k = Kernel("k", tile_length=1024)
+    x = k.input("x", "float32", shape=("rows", "cols"))    # named before the cols promise, which would not help
+    k.output("v", TopK(x, 4))
+    with pytest.raises(SpecError, match=r"output 'v' at test_builder_errors\.py:\d+: ascend310p has no DataCopyPad, so "
+                                        r"a \(rows, k\) top-k output moves in whole 32-byte units, and k = 4 float32 is "
+                                        r"16 bytes per row: use k a multiple of 8"):
+        plan_rows(k.spec(), "ascend310p")

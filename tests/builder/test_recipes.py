@@ -9,20 +9,22 @@ import numpy as np
 import pytest
 
 from ascgen.builder import recipes
+from ascgen.builder.shapes import extent
 from ascgen.codegen.emit import emit
 from ascgen.commands.test import _launch
+from ascgen.errors import KernelError
 from ascgen.runtime.loader import load
 
 PRODUCT = "ascend910b"
 rng = np.random.default_rng(7)
 
 
-def _run(kernel, dims, inputs, scalars=None):
+def _run(kernel, dims, inputs, scalars=None, backend="builtin"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        module = load(emit(kernel, PRODUCT), PRODUCT, filename=f"{kernel.name}.cpp")
+        module = load(emit(kernel, PRODUCT), PRODUCT, filename=f"{kernel.name}.cpp", backend=backend)
     size = dict(zip(kernel.dims, dims))
-    outputs = {p.name: np.full(tuple(size[d] for d in p.shape) if p.shape else dims, 77, p.dtype)
+    outputs = {p.name: np.full(tuple(extent(d, size) for d in p.shape) if p.shape else dims, 77, p.dtype)
                for p in kernel.outputs}
     _launch(module, kernel, dims, inputs, scalars or {}, outputs)
     return outputs
@@ -170,3 +172,91 @@ def test_rotate_pairs_odd_cols_is_a_broken_promise_caught_at_run_time():
     x = _half(2, 7)
     with pytest.raises(Exception, match=r"RotatePairs needs cols a multiple of 2"):
         _run(recipes.rope_interleaved("rope_interleaved_odd"), (2, 7), {"x": x, "cos_table": x, "sin_table": x})
+
+
+# ---- top-k gating (MoE router) ----
+_TOPK = {}
+
+
+def _topk_kernel(k, renormalize=True):
+    """One kernel per (k, form), built once: the module cache then compiles each once."""
+    key = (k, renormalize)
+    if key not in _TOPK:
+        _TOPK[key] = recipes.topk_gating(f"topk_gating_k{k}{'' if renormalize else '_all'}", k=k,
+                                         renormalize=renormalize, block_dim=8, tile_length=1024)
+    return _TOPK[key]
+
+
+def _check_router(logits, k, renormalize=True, backend="builtin"):
+    got = _run(_topk_kernel(k, renormalize), logits.shape, {"logits": logits}, backend=backend)
+    want = recipes.topk_gating_reference(logits, k, renormalize)
+    np.testing.assert_array_equal(got["indices"], want["indices"])
+    np.testing.assert_allclose(got["weights"], want["weights"], rtol=1e-5, atol=1e-7)
+    return got
+
+
+@pytest.mark.parametrize("rows, experts, k", [(1, 60, 1), (13, 64, 2), (13, 129, 8), (1, 129, 8), (13, 60, 8),
+                                              (13, 64, 1)])
+def test_topk_gating_equals_the_textbook_router(rows, experts, k):
+    logits = _half(rows, experts)          # half logits over 129 experts hold equal values: ties included
+    got = _check_router(logits, k)
+    np.testing.assert_allclose(got["weights"].sum(axis=1), 1.0, rtol=1e-6)
+    assert (np.diff(np.take_along_axis(logits, got["indices"], axis=1).astype(np.float32), axis=1) <= 0).all()
+
+
+def test_topk_gating_ties_go_to_the_lower_expert_first():
+    logits = rng.choice(np.array([-1.0, 0.0, 0.5, 1.0], np.float16), (13, 60))   # every row full of ties
+    logits[0] = 0.25                                                             # one row all equal
+    logits[1, [7, 3, 50]] = 2.0                                                  # a three-way tie at the top
+    got = _check_router(logits, 8)
+    np.testing.assert_array_equal(got["indices"][0], np.arange(8))
+    np.testing.assert_allclose(got["weights"][0], 1 / 8, rtol=1e-6)
+    np.testing.assert_array_equal(got["indices"][1, :3], [3, 7, 50])
+
+
+def test_topk_gating_ranks_infinities_as_the_float32_extremes():
+    logits = _half(13, 60)
+    logits[0] = -np.inf                                   # an all-masked token: experts 0.., equal gates
+    logits[1, [5, 2]] = np.inf                            # two +inf experts share the gate
+    logits[2, ::2] = -np.inf                              # masked experts come after every finite one
+    got = _check_router(logits, 8)
+    np.testing.assert_array_equal(got["indices"][0], np.arange(8))
+    np.testing.assert_allclose(got["weights"][0], 1 / 8, rtol=1e-6)
+    np.testing.assert_array_equal(got["indices"][1, :2], [2, 5])
+    np.testing.assert_array_equal(got["weights"][1], [0.5, 0.5, 0, 0, 0, 0, 0, 0])
+    assert (got["indices"][2] % 2 == 1).all() and np.isfinite(got["weights"]).all()
+
+
+def test_topk_gating_refuses_a_nan_logit_naming_its_row():
+    logits = _half(13, 60)
+    logits[9, 33] = np.nan
+    with pytest.raises(KernelError, match=r"topk_gating_k8: row 9 holds a NaN logit, which TopK cannot rank"):
+        _run(_topk_kernel(8), logits.shape, {"logits": logits})
+    with pytest.raises(ValueError, match="row 9 holds a NaN logit"):
+        recipes.topk_gating_reference(logits, 8)
+
+
+def test_topk_gating_needs_k_experts_per_token():
+    logits = _half(3, 5)
+    with pytest.raises(KernelError, match=r"topk_gating_k8: TopK selects 8 lanes of rows of cols = 5"):
+        _run(_topk_kernel(8), logits.shape, {"logits": logits})
+
+
+@pytest.mark.parametrize("rows, experts", [(13, 129), (1, 64)])
+def test_topk_gating_softmax_over_all_experts_then_topk(rows, experts):
+    logits = _half(rows, experts)
+    logits[0, 3] = np.inf                                # the one +inf expert takes the whole probability
+    got = _check_router(logits, 8, renormalize=False)
+    assert got["indices"][0, 0] == 3 and got["weights"][0, 0] == 1.0
+    assert (got["weights"].sum(axis=1) <= 1 + 1e-6).all()
+
+
+@pytest.mark.parametrize("rows, experts, renormalize", [(13, 129, True), (5, 1000, True), (13, 129, False)])
+def test_topk_gating_is_bit_identical_on_both_backends_with_ties_and_infinities(rows, experts, renormalize):
+    # 129 experts: the library's ReduceMax joins a body of whole repeats and a tail; 1000: several levels
+    logits = rng.choice(np.array([-np.inf, -1.0, 0.0, 0.5, 1.0, np.inf], np.float16), (rows, experts))
+    logits[0] = -np.inf
+    builtin = _check_router(logits, 8, renormalize)
+    devkit = _check_router(logits, 8, renormalize, backend="devkit")
+    for name in ("indices", "weights"):
+        np.testing.assert_array_equal(builtin[name].view(np.uint32), devkit[name].view(np.uint32))

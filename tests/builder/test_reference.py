@@ -108,3 +108,21 @@ def test_a_kernel_without_inputs_needs_the_length():
     assert evaluate(k, {}, length=3)["ones"].tolist() == [1.5, 1.5, 1.5]
     with pytest.raises(SpecError, match="has no input: pass evaluate"):
         evaluate(k, {})
+
+
+def test_topk_oracle_orders_descending_ties_to_the_lower_column_and_clamps_infinities():
+    from ascgen.builder import TopK, TopKIndices
+    from ascgen.errors import SpecError
+    k = Kernel("k", tile_length=64)
+    v = TopK(k.input("x", "float32", shape=("rows", "cols")), 3)
+    k.output("v", v)
+    k.output("i", TopKIndices(v))
+    x = np.array([[1, 5, 5, 0, 5], [-np.inf, -np.inf, 2, np.inf, -np.inf]], np.float32)
+    out = evaluate(k, {"x": x})
+    np.testing.assert_array_equal(out["i"], [[1, 2, 4], [3, 2, 0]])
+    big = np.finfo(np.float32).max
+    np.testing.assert_array_equal(out["v"], [[5, 5, 5], [big, 2, -big]])
+    with pytest.raises(SpecError, match=r"TopK at test_reference\.py:\d+: row 1 holds a NaN"):
+        evaluate(k, {"x": np.array([[1, 2, 3], [1, np.nan, 3]], np.float32)})
+    with pytest.raises(SpecError, match=r"a row of 2 columns has no 3 largest lanes"):
+        evaluate(k, {"x": np.ones((1, 2), np.float32)})

@@ -66,3 +66,21 @@ def test_emitted_statements_point_at_their_spec_lines(tmp_path):
     assert "AscendC::Relu(yLocal, tmp0, count);  // traced.py:5" in text
     assert "AscendC::WaitPreTaskEnd();  // traced.py:2" in text
     assert "Regenerate with: ascgen emit traced.py --product ascend950" in text
+
+
+def test_topk_plans_rows_of_k_lanes_and_the_library_sized_reducemax_work():
+    from ascgen.builder import ReduceSum, TopK, TopKIndices
+    from ascgen.codegen.plan_rows import plan_rows, topk_work_bytes
+    k = Kernel("router", tile_length=4096)
+    v = TopK(Cast(k.input("x", "float16", shape=("rows", "cols")), "float32"), 5)
+    k.output("i", TopKIndices(v))
+    k.output("w", v / ReduceSum(v))
+    plan = plan_rows(k.spec(), "ascend910b")
+    assert (plan.topk_k, plan.k_stride) == (5, 8)          # 5 float32 / int32 lanes padded to 32 bytes
+    # 4096 float32: 64 (value, index) pairs = 128 floats, then 2 pairs in 8, then 1 pair in 8: 144 floats
+    assert plan.topk_work_bytes == topk_work_bytes(4096) == 144 * 4
+    assert topk_work_bytes(64) == 8 * 4                    # one repeat: one pair
+    items = dict(plan.ub_items)
+    assert items[f"outQueueI (2 x (rows, k) int32)"] == 2 * plan.max_tile_rows * 8 * 4
+    assert items["topkRowBuf (one row, 4096 float32)"] == 4096 * 4
+    assert plan.ub_used == sum(items.values())

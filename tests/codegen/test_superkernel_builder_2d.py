@@ -80,3 +80,23 @@ def test_buffer_shape_mismatches_and_mixed_kinds_are_errors():
     mixed = SuperKernel("mixed", PRODUCT).add(_matmul("mx_mm", "q", "kt", "out", "D", "S")).add(flat)
     with pytest.raises(SpecError, match=r'task "flat" is 1-D and others are 2-D'):
         mixed._arrays({"q": inputs["q"], "kt": inputs["kt"]})
+
+
+def test_a_topk_router_after_add_rmsnorm_runs_as_one_superkernel():
+    # The router's (rows, k) outputs get buffers of (rows, 4): the literal k is their second extent.
+    from ascgen.builder import recipes
+    sk = SuperKernel("norm_router", PRODUCT)
+    sk.add(recipes.add_rmsnorm("sk_add_rmsnorm", tile_length=1024))
+    sk.add(recipes.topk_gating("sk_router", k=4, tile_length=1024), logits="y")
+    rng = np.random.default_rng(1)
+    inputs = {"x": rng.uniform(-2, 2, (13, 60)).astype(np.float16),
+              "residual": rng.uniform(-2, 2, (13, 60)).astype(np.float16), "gamma": np.ones(60, np.float32)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TaskSyncNoEffectWarning)
+        arrays, report = sk.run(inputs)
+    assert report.races == [], report.format_races()
+    want = sk.reference(inputs)
+    for name in ("h", "y", "indices", "weights"):
+        np.testing.assert_array_equal(arrays[name], want[name], err_msg=name)
+    np.testing.assert_array_equal(arrays["indices"], recipes.topk_gating_reference(arrays["y"], 4)["indices"])
+    assert arrays["weights"].shape == (13, 4)

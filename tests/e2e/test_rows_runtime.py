@@ -67,3 +67,21 @@ def test_half_row_reductions_equal_the_reference_with_ragged_rows_and_repeat_tai
     for shape in [(7, 16), (5, 144), (11, 1040), (4, 2048)]:
         case = run_case(module, kernel, shape)
         assert case.ok and case.max_error == 0.0, f"{shape}: {case.detail} (max error {case.max_error})"
+
+
+def test_topk_values_cast_to_half_and_reduced_per_row_equal_the_oracle():
+    # (rows, k) values of two widths: int32 columns and half gates share K_STRIDE = 16 (32 bytes of half),
+    # and a per-row output reduces the k lanes; ascgen test's cases, ragged rows and cols >= k.
+    from ascgen.builder import Cast, Exp, Kernel, ReduceMax, ReduceSum, TopK, TopKIndices
+    from ascgen.codegen.plan_rows import plan_rows
+    from ascgen.commands.test import check_kernel
+    k = Kernel("topk_half_gates", tile_length=1024)
+    v = TopK(Cast(k.input("logits", "float16", shape=("rows", "cols")), "float32"), 5)
+    k.output("indices", TopKIndices(v))
+    e = Exp(v - ReduceMax(v))
+    k.output("gates", Cast(e / ReduceSum(e), "float16"))
+    k.output("top", ReduceMax(v))
+    assert plan_rows(k.spec(), "ascend910b").k_stride == 16
+    result = check_kernel(k, "ascend910b")
+    assert result.ok, [c.detail for c in result.cases if not c.ok]
+    assert {c.length[1] for c in result.cases} >= {5, 6}       # the narrowest rows TopK takes
