@@ -17,6 +17,7 @@
 // UB, the load3d repeat register on dav_c220 (`set_l3d_rpt`; dav_3510 reads its dstStride), loads straight
 // from GM to L0 (`load_gm_to_c[ab]`).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -739,3 +740,53 @@ inline void load_cbuf_to_cb_transpose(T* dst, T* src, uint64_t start, uint64_t r
     ascgen_devkit::load_transpose(ascgen_devkit::HW_L0B, dst, src, start, repeat, src_stride, dst_gap, int(mode),
                                   frac_gap, "load_cbuf_to_cb_transpose");
 }
+
+// ---- constant fill of L1 / L0A / L0B (InitConstValue: create_cbuf_matrix, create_ca_matrix, create_cb_matrix) --
+
+// Each repeat writes `blocks` blocks of `value`'s bits, then skips `gap` blocks. dav_c220 packs the shape in
+// the config word as InitConstValueParams does: repeat in bits 0-15, blocks per repeat in 16-31, gap in
+// 32-47, a block 32 bytes in L1 and 512 bytes in L0A / L0B; dav_m200 takes the repeat only, 512 bytes per
+// repeat and no gap (the InitConstValue API page: "each iteration processes 512 B" on the training and
+// inference products). dav_3510 has its own rules and stays named-missing (missing.h).
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 3510
+namespace ascgen_devkit {
+template <class V>
+inline void fill_matrix(int hw, void* dst, uint64_t config, V value, const char* name) {
+    tick();
+    uint64_t repeat, block, blocks, gap;
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+    repeat = config & 0xFF, block = FRACTAL, blocks = 1, gap = 0;
+#else
+    repeat = config & 0x7FFF, blocks = (config >> 16) & 0x7FFF, gap = (config >> 32) & 0x7FFF;
+    block = hw == HW_L1 ? 32 : FRACTAL;
+#endif
+    if (repeat == 0 || blocks == 0) return;
+    const uint64_t run = blocks * block, stride = (blocks + gap) * block;
+    check_buf(hw, dst, (repeat - 1) * stride + run, name, "dst");
+    V pattern[512 / sizeof(V)];
+    for (auto& p : pattern) p = value;
+    for (uint64_t r = 0; r < repeat; ++r) {
+        auto* d = static_cast<uint8_t*>(dst) + r * stride;
+        for (uint64_t off = 0; off < run; off += sizeof(pattern))
+            std::memcpy(d + off, pattern, std::min<uint64_t>(sizeof(pattern), run - off));
+    }
+    ::ascgen::rt::cost(hw == HW_L1 ? ::ascgen::rt::pipe::MTE2 : ::ascgen::rt::pipe::MTE1, repeat * run);
+}
+}  // namespace ascgen_devkit
+
+#define ASCGEN_DEVKIT_FILL(name, hw, V)                                                             \
+    template <class T>                                                                              \
+    inline void name(T* dst, int64_t config, V value) {                                             \
+        ascgen_devkit::fill_matrix<V>(hw, (void*)dst, uint64_t(config), value, #name);              \
+    }
+ASCGEN_DEVKIT_FILL(create_cbuf_matrix, ascgen_devkit::HW_L1, half)
+ASCGEN_DEVKIT_FILL(create_cbuf_matrix, ascgen_devkit::HW_L1, uint32_t)
+ASCGEN_DEVKIT_FILL(create_cbuf_matrix_bf16, ascgen_devkit::HW_L1, bfloat16_t)
+ASCGEN_DEVKIT_FILL(create_ca_matrix, ascgen_devkit::HW_L0A, half)
+ASCGEN_DEVKIT_FILL(create_ca_matrix, ascgen_devkit::HW_L0A, uint32_t)
+ASCGEN_DEVKIT_FILL(create_ca_matrix_bf16, ascgen_devkit::HW_L0A, bfloat16_t)
+ASCGEN_DEVKIT_FILL(create_cb_matrix, ascgen_devkit::HW_L0B, half)
+ASCGEN_DEVKIT_FILL(create_cb_matrix, ascgen_devkit::HW_L0B, uint32_t)
+ASCGEN_DEVKIT_FILL(create_cb_matrix_bf16, ascgen_devkit::HW_L0B, bfloat16_t)
+#undef ASCGEN_DEVKIT_FILL
+#endif
