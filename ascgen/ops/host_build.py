@@ -154,9 +154,14 @@ def runtime_sources() -> list[Path]:
     return found
 
 
-def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sources, what: str) -> list[Path]:
+_MISSING = re.compile(r"^(\S+?):(\d+):\d+: fatal error: (\S+): No such file or directory", re.M)
+
+
+def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sources, what: str,
+             op: str | None = None) -> list[Path]:
     """Objects for `sources`, each compiled once into objects_dir; the first failure is a CompileError
-    with the compiler's own diagnostics."""
+    with the compiler's own diagnostics, or, for an op's sources (`op`) that include a header none of the
+    trees has, an OpTilingError naming it: a piece of closed CANN."""
     objects_dir.mkdir(parents=True, exist_ok=True)
     objects = [objects_dir / f"{s.stem}-{_digest(key, s, _identity(s))}.o" for s in sources]
     jobs = [(s, [compiler, *flags, "-c", "-x", "c++", str(s), "-o", str(o)], o)
@@ -172,6 +177,12 @@ def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sourc
         failed = [(job[0], out) for job, out in zip(jobs, results) if out is not None]
         if failed:
             src, out = failed[0]
+            missing = _MISSING.search(out)
+            if missing and op is not None:
+                raise OpTilingError(f"op {op} needs {missing.group(3)} (included from {missing.group(1)}:"
+                                    f"{missing.group(2)}), which the public CANN sources lack (searched: the "
+                                    "operator repository, metadef, opbase and asc-devkit under ASCGEN_CANN_SOURCES, "
+                                    "and ascgen's stand-ins in runtime/ops/host/include)")
             raise CompileError(f"{what}: {len(failed)} of {len(jobs)} sources failed to compile; the first, {src}:\n"
                                + "\n".join(out.splitlines()[:build.DIAGNOSTIC_LINES]))
     return objects
@@ -257,7 +268,7 @@ def runner(op_dir: Path, product) -> Runner:
     with build._lock(base / f"{folder.name}.lock"):
         if not exe.is_file():
             objects = _compile(base / "ops-host-objects", compiler, flags, key, all_sources,
-                               f"compiling the op_host tiling of {op_dir.name} for {product.id}")
+                               f"compiling the op_host tiling of {op_dir.name} for {product.id}", op=op_dir.name)
             work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
             try:
                 link = build.run_tool([compiler, "-o", str(work / RUNNER), *map(str, objects), str(archive), "-ldl",

@@ -39,6 +39,10 @@ DTYPES = {
     "float8_e5m2": "DT_FLOAT8_E5M2", "float8_e4m3fn": "DT_FLOAT8_E4M3FN", "int4": "DT_INT4",
 }
 
+# The definitions spell data types by their ge::DataType enumerators; metadef's serial names (what the runner
+# parses, type_utils_impl.cc) differ for this one only.
+SERIAL_NAMES = {"DT_BF16": "DT_BFLOAT16"}
+
 
 @dataclass(frozen=True)
 class TensorSpec:
@@ -99,10 +103,13 @@ class TilingResult:
 
 
 def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: dict | None = None,
-                op_type: str | None = None, capacity: int = DEFAULT_CAPACITY,
+                op_type: str | None = None, capacity: int = DEFAULT_CAPACITY, platform: dict | None = None,
                 time_limit_s: float = TIME_LIMIT_S) -> TilingResult:
     """Build (cached) and run the op's registered tiling function; see the module docstring.
-    `attrs`: by name; the op definition (op_host/*_def.cpp) gives their order, types and defaults."""
+    `attrs`: by name; the op definition (op_host/*_def.cpp) gives their order, types and defaults.
+    `platform`: platform resources replaced after the product's are loaded, {"Label.key": value} in CANN's
+    platform-file names (`"AICoreSpec.ub_size": 262144`, `"SoCInfo.ai_core_cnt": 64`): how a repository's
+    tiling UT describes the machine it expects its numbers for."""
     op_dir = Path(op_dir)
     prod = products.get(product)
     definition = op_def.read(op_dir, op_type)
@@ -113,7 +120,8 @@ def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: 
     attr_lines = definition.attr_lines(attrs or {})
     runner = host_build.runner(op_dir, prod)
     request = [f"op {definition.op_type}", f"soc {prod.soc_versions[0]}", f"capacity {int(capacity)}",
-               *(f"input {_tensor_line(t)}" for t in ins), *(f"output {_tensor_line(t)}" for t in outs), *attr_lines]
+               *(f"input {_tensor_line(t)}" for t in ins), *(f"output {_tensor_line(t)}" for t in outs), *attr_lines,
+               *_platform_lines(platform or {})]
     lines, log = _run(runner.path, "\n".join(request) + "\n", definition.op_type, time_limit_s)
     result = TilingResult(definition.op_type, prod.id, int(lines["tiling_key"]), int(lines["block_dim"]),
                           int(lines["schedule_mode"]), lines["need_atomic"] == "1",
@@ -122,9 +130,20 @@ def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: 
     return result
 
 
+def _platform_lines(platform: dict) -> list[str]:
+    lines = []
+    for name, value in platform.items():
+        label, dot, key = str(name).partition(".")
+        if not dot or not key or any(c.isspace() for c in f"{label}{key}{value}") or str(value) == "":
+            raise SpecError(f"platform override {name!r}: {value!r}: give 'Label.key' (SoCInfo.ai_core_cnt, "
+                            "AICoreSpec.ub_size...) and a value without spaces")
+        lines.append(f"platform {label} {key} {value}")
+    return lines
+
+
 def _tensor_line(t: TensorSpec) -> str:
     fmt = t.format.removeprefix("FORMAT_")        # metadef's serial name of a format: ND, NCHW...
-    return f"{t.dtype} {fmt} {len(t.shape)} {' '.join(str(d) for d in t.shape)}".rstrip()
+    return f"{SERIAL_NAMES.get(t.dtype, t.dtype)} {fmt} {len(t.shape)} {' '.join(str(d) for d in t.shape)}".rstrip()
 
 
 def _run(exe: Path, request: str, op_type: str, time_limit_s: float) -> tuple[dict, str]:

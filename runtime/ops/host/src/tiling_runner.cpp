@@ -12,11 +12,15 @@
 //   output <DT_...> <format> <rank> <dims...>
 //   attr bool|int|float|str <value>                       (in the definition's order)
 //   attr list_int|list_float|list_bool <n> <values...>
+//   platform <label> <key> <value>                        (optional: one platform resource replaced, as an
+//                                                          op's tiling UT sets its own, e.g. AICoreSpec ub_size)
 //
 // and prints one line per result, each starting "ASCGEN-TILING " (the op's own prints go to stdout as
 // well); a refusal or a failed tiling is "ASCGEN-TILING error <stage> <message>" and exit code 3. The
 // process is the isolation: a tiling function that crashes kills only this program.
+#include <array>
 #include <cstdint>
+#include <map>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -58,6 +62,7 @@ struct Request {
     size_t capacity = 0;
     std::vector<Desc> inputs, outputs;
     std::vector<Attr> attrs;
+    std::vector<std::array<std::string, 3>> platform;     // (label, key, value) overrides
 };
 
 [[noreturn]] void fail(const std::string& stage, const std::string& message) {
@@ -108,6 +113,11 @@ Request read_request(const char* path) {
                 while (in >> v) a.values.push_back(v);
             }
             r.attrs.push_back(a);
+        } else if (word == "platform") {
+            std::array<std::string, 3> res;
+            in >> res[0] >> res[1] >> res[2];
+            if (!in) fail("request", "malformed platform line: " + line);
+            r.platform.push_back(res);
         } else if (!word.empty()) {
             fail("request", "unknown request line: " + line);
         }
@@ -182,6 +192,16 @@ int main(int argc, char** argv) {
     fe::PlatFormInfos platform;
     platform.Init();
     if (!platform.LoadSoc(r.soc)) fail("platform", "SoC " + r.soc + " is not in ascgen's product table");
+    for (const auto& [label, key, value] : r.platform) {
+        std::map<std::string, std::string> res;
+        try {
+            platform.GetPlatformResWithLock(label, res);
+        } catch (const std::exception& e) {
+            fail("platform", e.what());
+        }
+        res[key] = value;
+        platform.SetPlatformResWithLock(label, res);
+    }
     platform.SetCoreNumByCoreType("AiCore");
 
     const auto* funcs = gert::OpImplRegistry::GetInstance().GetOpImpl(r.op.c_str());
