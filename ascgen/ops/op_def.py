@@ -124,7 +124,7 @@ def _attr_text(a: Attr, value, op_type: str) -> str:
                 "list_bool": lambda v: "1" if v else "0"}[a.kind]
         return " ".join([str(len(items)), *map(conv, items)])
     except (TypeError, ValueError, KeyError):
-        raise SpecError(f"{where} is a {a.kind}, not {value!r}") from None
+        raise SpecError(f"{where} takes {a.kind} values, not {value!r}") from None
 
 
 def _literal(text: str, kind: str):

@@ -215,7 +215,10 @@ int main(int argc, char** argv) {
 
     // TilingParse (the op's TilingPrepare): fills the compile info from the platform, as the graph
     // compiler does once per op; the tiling function reads it back through GetCompileInfo.
-    std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
+    // An op without TilingParse has no compile info, but metadef's builder refuses a null one: such an op
+    // gets a zeroed block it never reads.
+    static uint64_t no_compile_info[8] = {};
+    std::unique_ptr<void, void (*)(void*)> compile_info(no_compile_info, [](void*) {});
     if (funcs->tiling_parse != nullptr) {
         if (funcs->compile_info_creator == nullptr) fail("parse", "TilingParse is registered without a compile info type");
         compile_info = std::unique_ptr<void, void (*)(void*)>(funcs->compile_info_creator(),
