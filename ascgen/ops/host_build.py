@@ -97,6 +97,14 @@ def include_dirs(op_dir: Path | None = None) -> list[Path]:
     return dirs
 
 
+def source_dirs(op_dir: Path) -> list[Path]:
+    """The include folders an op's own definitions are found in: its repository's and opbase's (the
+    metadef and asc-devkit folders hold the framework, not the op's structs)."""
+    opbase = _repository("opbase")
+    return [d for d in include_dirs(op_dir)
+            if d.resolve().is_relative_to(repository_of(op_dir)) or d.resolve().is_relative_to(opbase.resolve())]
+
+
 def repository_of(op_dir: Path) -> Path:
     """The operator repository holding op_dir: the nearest folder above it with a cmake/ folder."""
     for parent in op_dir.resolve().parents:

@@ -126,8 +126,31 @@ def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: 
     result = TilingResult(definition.op_type, prod.id, int(lines["tiling_key"]), int(lines["block_dim"]),
                           int(lines["schedule_mode"]), lines["need_atomic"] == "1",
                           [int(v) for v in lines["workspace"].split()], bytes.fromhex(lines["tiling_data"]), log)
-    result._fields = tiling_fields.decoder(op_dir, definition.op_type, runner.sources, prod)
+    result._fields = tiling_fields.decoder(op_dir, definition.op_type, runner.sources,
+                                           host_build.source_dirs(op_dir))
     return result
+
+
+class Op:
+    """An operator folder for one product: `ascgen.ops.load(OP_DIR, product=...)`. `op.tiling(*inputs,
+    outputs=[...], **attrs)` runs its host tiling (the outputs' shapes are given: InferShape is a later
+    stage of issue 20)."""
+
+    def __init__(self, op_dir, product, op_type: str | None = None):
+        self.op_dir = Path(op_dir)
+        self.product = products.get(product)
+        self.definition = op_def.read(self.op_dir, op_type)
+
+    def __repr__(self) -> str:
+        return f"<ascgen.ops.Op {self.definition.op_type} ({self.op_dir}) for {self.product.id}>"
+
+    def tiling(self, *inputs, outputs: Sequence, platform: dict | None = None, **attrs) -> TilingResult:
+        return host_tiling(self.op_dir, self.product, inputs=inputs, outputs=outputs, attrs=attrs,
+                           op_type=self.definition.op_type, platform=platform)
+
+
+def load(op_dir, product="ascend910b", op_type: str | None = None) -> Op:
+    return Op(op_dir, product, op_type)
 
 
 def _platform_lines(platform: dict) -> list[str]:

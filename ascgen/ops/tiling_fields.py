@@ -5,6 +5,11 @@ tiling function saved are read with the same offsets).
 The class is the one the op registers for the result's tiling key (`REGISTER_TILING_DATA_CLASS(Op_<key>,
 C)`), else for the op type (`REGISTER_TILING_DATA_CLASS(Op, C)`). The saved size must be that class's
 size; otherwise the fields are not named (an error says which class and sizes), never guessed.
+
+An op without such classes writes a plain struct through `context->GetTilingData<T>()` (opbase's atvoss
+templates do). Its candidates are the non-template T named so in the op's sources and the headers they
+include; each is laid out with C's natural alignment. The one whose size is the saved size is the
+struct; none or several of that size is an error naming them.
 """
 from __future__ import annotations
 
@@ -15,7 +20,6 @@ import numpy as np
 
 from ascgen import config
 from ascgen.errors import OpTilingError
-from ascgen.ops.host_build import repository_of
 from ascgen.source import op_tiling
 
 # C scalar types -> numpy (little-endian, as the host writes them).
@@ -35,15 +39,15 @@ def _registrations(op_dir: Path, sources) -> dict[str, str]:
     return found
 
 
-def decoder(op_dir: Path, op_type: str, sources, product):
-    """A function (tiling bytes, tiling key) -> {field: value}, or None when the op defines no tiling class
-    (a plain struct: not named yet)."""
+def decoder(op_dir: Path, op_type: str, sources, search_dirs):
+    """A function (tiling bytes, tiling key) -> {field: value}; `search_dirs`: where the sources' includes
+    are found (the op's include path)."""
     registered = _registrations(op_dir, sources)
     if not registered:
-        return None
+        return _plain_decoder(op_dir, op_type, search_dirs)
     try:
         tiling = op_tiling.read_op_tiling(op_dir, asc_devkit=config.asc_devkit(), op_type=op_type,
-                                          search_dirs=[repository_of(op_dir), op_dir.parent])
+                                          search_dirs=search_dirs)
     except OpTilingError as exc:
         message = str(exc)
 
@@ -77,3 +81,74 @@ def _fields(tiling, cls: str, data: bytes, base: int) -> dict:
         values = np.frombuffer(data, dtype=dtype, count=count, offset=at)
         out[name] = values.tolist() if kind == "array" else values[0].item()
     return out
+
+
+# ---- plain structs (GetTilingData<T>) ------------------------------------------------------------------
+
+_GET = re.compile(r"\bGetTilingData\s*<\s*(?:\w+\s*::\s*)*(\w+)\s*>")
+_STRUCT = re.compile(r"(?<![\w>])struct\s+(\w+)\s*(?:final\s*)?\{([^{}]*)\}\s*;")
+_MEMBER = re.compile(r"^\s*(?:const\s+)?([A-Za-z_]\w*)\s+(\w+)\s*(?:\[([^\]]+)\])?\s*(?:=[^;]*)?$")
+
+
+def _plain_structs(files) -> tuple[set[str], dict[str, tuple[str, str]]]:
+    """(names used as GetTilingData<T>, struct name -> (body, file:line)) over the files; a struct preceded
+    by `template <...>` is left out (its layout depends on its arguments)."""
+    used, defined = set(), {}
+    for path in files:
+        text = op_tiling._read(path)
+        used |= set(_GET.findall(text))
+        for m in _STRUCT.finditer(text):
+            if re.search(r"template\s*<[^;{}]*>\s*$", text[:m.start()]):
+                continue
+            defined.setdefault(m.group(1), (m.group(2), f"{path}:{text.count(chr(10), 0, m.start()) + 1}"))
+    return used, defined
+
+
+def _plain_layout(body: str, consts: dict, where: str) -> tuple[list[tuple[str, str, int, int]], int] | None:
+    """[(name, ctype, count, offset)], size with C's natural alignment; None if a member is not a scalar
+    or an array of one (a nested struct, a pointer...)."""
+    members, offset, align = [], 0, 1
+    for decl in body.split(";"):
+        if not decl.strip():
+            continue
+        m = _MEMBER.match(decl)
+        if not m or m.group(1) not in NUMPY:
+            return None
+        ctype, name = m.group(1), m.group(2)
+        count = op_tiling._evaluate(m.group(3), consts, where) if m.group(3) else 1
+        size = np.dtype(NUMPY[ctype]).itemsize
+        offset += -offset % size
+        members.append((name, ctype, count if m.group(3) else 0, offset))
+        offset += size * count
+        align = max(align, size)
+    return members, offset + (-offset % align)
+
+
+def _plain_decoder(op_dir: Path, op_type: str, search_dirs):
+    files = op_tiling._sources(op_dir, [Path(d) for d in search_dirs])
+    used, defined = _plain_structs(files)
+    consts = op_tiling._constants(op_tiling._read(f) for f in files)
+    layouts = {}
+    for name in sorted(used & set(defined)):
+        body, where = defined[name]
+        laid = _plain_layout(body, consts, where)
+        if laid is not None:
+            layouts[name] = laid
+    if not layouts:
+        return None
+
+    def decode(data: bytes, key: int) -> dict:
+        fits = [n for n, (_, size) in layouts.items() if size == len(data)]
+        if len(fits) != 1:
+            sizes = ", ".join(f"{n} ({size} B)" for n, (_, size) in layouts.items())
+            raise OpTilingError(f"{op_type}: tiling key {key} saved {len(data)} bytes; the structs its sources pass "
+                                f"to GetTilingData<> are {sizes}: " +
+                                ("several have that size, so the fields are not named" if fits else
+                                 "none has that size, so the fields are not named"))
+        members, _ = layouts[fits[0]]
+        out: dict = {"__class__": fits[0]}
+        for name, ctype, count, at in members:
+            values = np.frombuffer(data, dtype=np.dtype(NUMPY[ctype]), count=max(count, 1), offset=at)
+            out[name] = values.tolist() if count else values[0].item()
+        return out
+    return decode

@@ -104,6 +104,21 @@ def test_add_on_ascend950_matches_its_tiling_ut(x1, x2, words):
     assert np.frombuffer(r.tiling_data, "<i8").tolist() == words
 
 
+def test_a_plain_tiling_struct_is_named_by_the_type_the_sources_pass_to_get_tiling_data():
+    """add's one-dimensional broadcast path writes BroadcastOneDimTilingDataAdvance (opbase's
+    atvoss/broadcast/broadcast_base_struct.h): {int64 dimLen; int32 tileNum; int16 blockNum; int16
+    scalarFlag}; x1 of one element is the scalar. A template struct (BroadcastBaseTilingData<OpDag>, the
+    general path) is not laid out: its fields are refused, naming the structs considered."""
+    op = ops.load(_cann() / "ops-math" / "math" / "add", product="ascend950")
+    t = op.tiling(((1, 1, 1, 1, 1), "float16"), ((16, 1, 4, 4, 8), "float16"), outputs=[((16, 1, 4, 4, 8), "float16")]).tiling
+    assert t == {"__class__": "BroadcastOneDimTilingDataAdvance", "dimLen": 2048, "tileNum": 256, "blockNum": 4,
+                 "scalarFlag": 1}
+    general = op.tiling(((64, 128), "float16"), ((1, 128), "float16"), outputs=[((64, 128), "float16")])
+    with pytest.raises(OpTilingError, match=r"saved \d+ bytes; the structs its sources pass to GetTilingData<> are "
+                                            r"BroadcastOneDimTilingData \(56 B\), BroadcastOneDimTilingDataAdvance"):
+        general.tiling
+
+
 def test_a_platform_override_reaches_the_tiling_function():
     """The UB size is what the op reads through platform_ascendc (GetCoreMemSize): pows' bufSize follows it."""
     op = _cann() / "ops-math" / "math" / "pows"
