@@ -9,6 +9,7 @@ the product table's (ascgen/products.py), through the same fe::PlatFormInfos the
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -91,15 +92,16 @@ class TilingResult:
     workspace_sizes: list[int]
     tiling_data: bytes
     log: str = ""                       # the op's own prints and log lines
-    _fields: Any = field(default=None, repr=False)
+    _fields: Any = field(default=None, repr=False)     # () -> decoder (tiling_fields.decoder), or None
 
     @property
     def tiling(self) -> dict:
         """The tiling struct's fields by name (from the op's BEGIN_TILING_DATA_DEF or plain struct)."""
-        if self._fields is None:
+        decode = self._fields() if self._fields is not None else None     # read the sources on first use
+        if decode is None:
             raise OpTilingError(f"{self.op_type}: no tiling struct definition was found to name the fields of "
                                 f"its {len(self.tiling_data)} tiling bytes")
-        return self._fields(self.tiling_data, self.tiling_key)
+        return decode(self.tiling_data, self.tiling_key)
 
 
 def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: dict | None = None,
@@ -126,8 +128,8 @@ def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: 
     result = TilingResult(definition.op_type, prod.id, int(lines["tiling_key"]), int(lines["block_dim"]),
                           int(lines["schedule_mode"]), lines["need_atomic"] == "1",
                           [int(v) for v in lines["workspace"].split()], bytes.fromhex(lines["tiling_data"]), log)
-    result._fields = tiling_fields.decoder(op_dir, definition.op_type, runner.sources,
-                                           host_build.source_dirs(op_dir))
+    result._fields = functools.partial(tiling_fields.decoder, op_dir, definition.op_type, runner.sources,
+                                       host_build.source_dirs(op_dir))
     return result
 
 

@@ -46,7 +46,11 @@ def decoder(op_dir: Path, op_type: str, sources, search_dirs):
     if not registered:
         return _plain_decoder(op_dir, op_type, search_dirs)
     try:
-        tiling = op_tiling.read_op_tiling(op_dir, asc_devkit=config.asc_devkit(), op_type=op_type,
+        devkit = config.asc_devkit()
+        if devkit is None:
+            raise OpTilingError(f"reading {op_type}'s tiling classes needs the asc-devkit tree (the library's "
+                                f"nested tiling structs): {config.ASC_DEVKIT_HINT}")
+        tiling = op_tiling.read_op_tiling(op_dir, asc_devkit=devkit, op_type=op_type,
                                           search_dirs=search_dirs)
     except OpTilingError as exc:
         message = str(exc)
@@ -93,7 +97,8 @@ _MEMBER = re.compile(r"^\s*(?:const\s+)?([A-Za-z_]\w*)\s+(\w+)\s*(?:\[([^\]]+)\]
 def _plain_structs(files) -> tuple[set[str], dict[str, tuple[str, str]]]:
     """(names used as GetTilingData<T>, struct name -> (body, file:line)) over the files; a struct preceded
     by `template <...>` is left out (its layout depends on its arguments)."""
-    used, defined = set(), {}
+    used: set[str] = set()
+    defined: dict[str, tuple[str, str]] = {}
     for path in files:
         text = op_tiling._read(path)
         used |= set(_GET.findall(text))
