@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ascgen import ops
-from ascgen.errors import KernelCrashError, OpTilingError, SpecError, UnsupportedProductError
+from ascgen.errors import CompileError, KernelCrashError, OpTilingError, SpecError, UnsupportedProductError
 
 
 def _cann() -> Path:
@@ -55,7 +55,7 @@ def test_add_rms_norm_keys_match_its_tiling_ut(product, shape, dtype, key):
 
 
 def test_add_rms_norm_fields_are_what_its_tiling_code_computes():
-    """ascend910b (48 vector cores, UB 192 KiB - the library's 8 KiB + 256 B on 910B): 409 rows of 1281
+    """ascend910b (48 vector cores): 409 rows of 1281
     bf16. add_rms_norm_tiling.cpp: blockFactor = ceil(409 / 48) = 9, useCoreNum = ceil(409 / 9) = 46, the
     last core's rows 409 - 45 * 9 = 4; numColAlign rounds 1281 up to 16 elements (32 bytes of bf16);
     epsilon and avgFactor = 1 / numCol as float."""
@@ -174,7 +174,7 @@ def test_an_op_folder_without_op_host_is_a_clear_error(tmp_path):
         ops.host_tiling(tmp_path, "ascend910b", inputs=[], outputs=[])
 
 
-def _fake_op(root: Path, body: str, attrs: str = "") -> Path:
+def _fake_op(root: Path, body: str, attrs: str = "", registers: str = "FakeOp", prelude: str = "") -> Path:
     """An operator repository of one op whose tiling function is `body` (cmake/ + CMakeLists.txt mark the
     repository root, as in ops-nn)."""
     (root / "cmake").mkdir(parents=True)
@@ -198,13 +198,13 @@ def _fake_op(root: Path, body: str, attrs: str = "") -> Path:
     (host / "fake_op_tiling.cpp").write_text(textwrap.dedent("""\
         #include "register/op_impl_registry.h"
         #include "exe_graph/runtime/tiling_context.h"
-        namespace optiling {
+        """) + prelude + textwrap.dedent("""        namespace optiling {
         static ge::graphStatus FakeTiling(gert::TilingContext* context) {
         """) + textwrap.indent(textwrap.dedent(body), "    ") + textwrap.dedent("""\
         }
-        IMPL_OP_OPTILING(FakeOp).Tiling(FakeTiling);
+        IMPL_OP_OPTILING(REGISTERED).Tiling(FakeTiling);
         }
-        """))
+        """).replace("REGISTERED", registers))
     return host.parent
 
 
@@ -243,3 +243,25 @@ def test_a_product_the_definition_does_not_configure_is_refused(tmp_path):
     op = _fake_op(tmp_path / "repo", "return ge::GRAPH_SUCCESS;")
     with pytest.raises(UnsupportedProductError, match="FakeOp is not defined for ascend950.*configures ascend910b"):
         ops.host_tiling(op, "ascend950", inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+
+
+def test_a_looping_tiling_function_is_stopped(tmp_path):
+    op = _fake_op(tmp_path / "repo", """\
+        for (volatile int i = 0;; i = i + 1) {}
+        return ge::GRAPH_SUCCESS;
+        """)
+    with pytest.raises(OpTilingError, match=r"FakeOp was still running after 3 s .*its process was killed"):
+        ops.host_tiling(op, "ascend910b", inputs=[((8,), "float32")], outputs=[((8,), "float32")], time_limit_s=3)
+
+
+def test_sources_registering_another_op_say_which_they_register(tmp_path):
+    op = _fake_op(tmp_path / "repo", "return ge::GRAPH_SUCCESS;", registers="OtherOp")
+    with pytest.raises(OpTilingError, match=r"register no tiling function for FakeOp .*they register one for: OtherOp"):
+        ops.host_tiling(op, "ascend910b", inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+
+
+def test_a_symbol_no_public_source_defines_is_named(tmp_path):
+    op = _fake_op(tmp_path / "repo", "return closed_cann_function() ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;",
+                  prelude="int closed_cann_function();\n")
+    with pytest.raises(CompileError, match=r"op fake_op \(ascend910b\) needs 1 symbol\(s\) .*: closed_cann_function\(\)"):
+        ops.host_tiling(op, "ascend910b", inputs=[((8,), "float32")], outputs=[((8,), "float32")])
