@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ascgen import config, console, resources
+from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, OpTilingError, SpecError
 from ascgen.runtime import build
 from ascgen.runtime.backends.devkit import host as devkit_host
@@ -88,8 +88,10 @@ def include_dirs(op_dir: Path | None = None) -> list[Path]:
              pkg, pkg / "op_common", pkg / "op_common" / "op_host",
              metadef / "base", metadef, metadef / "inc" / "external", metadef / "inc", metadef / "pkg_inc",
              metadef / "inc" / "external" / "base", metadef / "inc" / "external" / "exe_graph",
+             metadef / "inc" / "external" / "asc",          # register/op_def_registry.h (base/host.cmake's path)
              devkit / "include" / "utils" / "tiling", devkit / "include" / "utils" / "tiling" / "platform",
              devkit / "include" / "utils", devkit / "include", devkit / "include" / "adv_api",
+             devkit_toolchain.tiling_dir(devkit),             # kernel_tiling/kernel_tiling.h, made by the tree's script
              # CANN's installed header names (ascendc/host_api/tiling/template_argument.h...), as the devkit
              # backend makes them from the tree's own install rules
              *devkit_layout.include_dirs(devkit_toolchain.installed_layout_dir(devkit)),
@@ -124,11 +126,12 @@ def _flags(table_dir: Path, dirs) -> list[str]:
     return [*FLAGS, f"-I{table_dir}", *(f"-I{d}" for d in dirs)]
 
 
-def _table_dir(product) -> Path:
-    # Every SoC of the table is in one header; only its default SoC names the product, which the runner
-    # does not use: so one table serves all products.
+def _table_dir() -> Path:
+    """The product table as C++ (ascgen_soc_table.h), which the platform stand-in loads a SoC from. Every
+    SoC is in it; its default SoC (for the devkit backend's libruntime.so, not built here) is the first
+    product's, so one header, and one host runtime, serve every product."""
     base = config.cache_dir()
-    table = soc_table(product)
+    table = soc_table(products.all()[0])
     folder = base / f"ops-host-table-{_digest(table)}"
     if not (folder / TABLE).is_file():
         folder.mkdir(parents=True, exist_ok=True)
@@ -162,6 +165,15 @@ def runtime_sources() -> list[Path]:
     return found
 
 
+def _errors_first(out: str) -> str:
+    """The compiler's error lines (each with the line after it: the code), ahead of the rest: metadef's
+    headers print a deprecation #pragma message note each, which would fill the shown lines."""
+    lines = out.splitlines()
+    errors = [i for i, line in enumerate(lines) if ": error:" in line or "fatal error:" in line]
+    picked = [lines[j] for i in errors for j in (i, i + 1) if j < len(lines)]
+    return "\n".join((picked or lines)[:build.DIAGNOSTIC_LINES])
+
+
 _MISSING = re.compile(r"^(\S+?):(\d+):\d+: fatal error: (\S+): No such file or directory", re.M)
 
 
@@ -192,16 +204,16 @@ def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sourc
                                     "operator repository, metadef, opbase and asc-devkit under ASCGEN_CANN_SOURCES, "
                                     "and ascgen's stand-ins in runtime/ops/host/include)")
             raise CompileError(f"{what}: {len(failed)} of {len(jobs)} sources failed to compile; the first, {src}:\n"
-                               + "\n".join(out.splitlines()[:build.DIAGNOSTIC_LINES]))
+                               + _errors_first(out))
     return objects
 
 
-def runtime_library(product) -> Path:
-    """The host runtime archive (see the module docstring), built once into the cache."""
+def runtime_library() -> Path:
+    """The host runtime archive (see the module docstring), built once into the cache for every product."""
     compiler = build.find_compiler()
     base = config.cache_dir()
     base.mkdir(parents=True, exist_ok=True)
-    table_dir = _table_dir(product)
+    table_dir = _table_dir()
     flags = _flags(table_dir, include_dirs())
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
     sources = runtime_sources()
@@ -263,10 +275,10 @@ def runner(op_dir: Path, product) -> Runner:
     """The op's tiling runner for a product, built once into the cache."""
     op_dir = Path(op_dir).resolve()
     sources = tiling_sources(op_dir, product)
-    archive = runtime_library(product)
+    archive = runtime_library()
     compiler = build.find_compiler()
     base = config.cache_dir()
-    flags = _flags(_table_dir(product), include_dirs(op_dir))
+    flags = _flags(_table_dir(), include_dirs(op_dir))
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
     all_sources = [*sources, resources.runtime_dir() / RUNNER_SOURCE]
     folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, archive, *(_identity(s) for s in all_sources))}"

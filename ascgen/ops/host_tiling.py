@@ -151,7 +151,7 @@ class Op:
                            op_type=self.definition.op_type, platform=platform)
 
 
-def load(op_dir, product="ascend910b", op_type: str | None = None) -> Op:
+def load(op_dir, product, op_type: str | None = None) -> Op:
     return Op(op_dir, product, op_type)
 
 
