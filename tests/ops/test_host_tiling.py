@@ -104,6 +104,27 @@ def test_add_on_ascend950_matches_its_tiling_ut(x1, x2, words):
     assert np.frombuffer(r.tiling_data, "<i8").tolist() == words
 
 
+@pytest.mark.parametrize("n, key", [(1024, 101), (5457, 102)])   # ge_glu_grad_v2_tiling_bfp16_001, 002
+def test_ge_glu_grad_v2_keys_match_its_tiling_ut(n, key):
+    """ops-nn activation/ge_glu_grad_v2/tests/ut/op_host/test_ge_glu_grad_v2_tiling.cpp (its compile info
+    {48, 196608, DAV_2201} is ascend910b's); attributes by name, given in another order than defined."""
+    op = ops.load(_cann() / "ops-nn" / "activation" / "ge_glu_grad_v2", "ascend910b")
+    dy, x = ((23, 12, n), "bfloat16"), ((23, 12, 2 * n), "bfloat16")
+    r = op.tiling(dy, x, dy, outputs=[x], activate_left=False, approximate=1, dim=-1)
+    assert r.tiling_key == key
+
+
+def test_transform_bias_rescale_qkv_matches_its_tiling_ut():
+    """ops-math math/transform_bias_rescale_qkv/tests/ut/op_host/test_transform_bias_rescale_qkv_tiling.cpp:
+    key 1, "108 36 3 4 3 3 1 12288", workspace 16 MiB; its required attribute num_heads sits between the
+    inputs and the outputs in the definition."""
+    op = ops.load(_cann() / "ops-math" / "math" / "transform_bias_rescale_qkv", "ascend910b")
+    r = op.tiling(((3, 4, 9), "float32"), ((9,), "float32"), outputs=[((3, 3, 4, 3), "float32")] * 3, num_heads=3)
+    assert (r.tiling_key, r.workspace_sizes) == (1, [16 * 1024 * 1024])
+    assert np.frombuffer(r.tiling_data, "<i8").tolist() == [108, 36, 3, 4, 3, 3, 1, 12288]
+    assert (r.tiling["numHeads"], r.tiling["dimPerHead"], r.tiling["maxEleNumUB"]) == (3, 1, 12288)
+
+
 def test_a_plain_tiling_struct_is_named_by_the_type_the_sources_pass_to_get_tiling_data():
     """add's one-dimensional broadcast path writes BroadcastOneDimTilingDataAdvance (opbase's
     atvoss/broadcast/broadcast_base_struct.h): {int64 dimLen; int32 tileNum; int16 blockNum; int16
