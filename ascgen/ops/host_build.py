@@ -14,7 +14,8 @@ helpers this reuses):
   host runtime into one executable.
 
 Objects are cached one by one, keyed by flags, the compiler and the source (content for ascgen's own
-files, path + mtime + size for the trees'), so a warm build costs stats and hashes.
+files, path + mtime + size for the trees'), so a warm build costs stats and hashes. Every folder is named
+ops-host-*, which the cache's eviction takes whole (runtime/build/cache.py).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from pathlib import Path
 from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, OpTilingError, SpecError
 from ascgen.runtime import build
+from ascgen.runtime.build import cache as cache_folder
 from ascgen.runtime.backends.devkit import host as devkit_host
 from ascgen.runtime.backends.devkit import layout as devkit_layout
 from ascgen.runtime.backends.devkit import toolchain as devkit_toolchain
@@ -219,6 +221,7 @@ def runtime_library() -> Path:
     sources = runtime_sources()
     folder = base / f"ops-host-runtime-{_digest(key, *(_identity(s) for s in sources))}"
     if (folder / ARCHIVE).is_file():
+        cache_folder.touch(folder / ARCHIVE)     # a use: LRU eviction keeps what a link is about to read
         return folder / ARCHIVE
     with build._lock(base / f"{folder.name}.lock"):
         if not (folder / ARCHIVE).is_file():
@@ -284,6 +287,7 @@ def runner(op_dir: Path, product) -> Runner:
     folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, archive, *(_identity(s) for s in all_sources))}"
     exe = folder / RUNNER
     if exe.is_file():
+        cache_folder.touch(exe)
         return Runner(exe, tuple(sources))
     with build._lock(base / f"{folder.name}.lock"):
         if not exe.is_file():
