@@ -53,13 +53,18 @@ OPBASE_SOURCES = ("src/op_common/op_host/util/shape_util.cpp", "src/op_common/op
                   "src/op_common/op_host/util/fp16.cpp", "src/op_common/op_host/tiling_util.cpp",
                   "src/op_common/log/log.cpp")
 OPBASE_GLOBS = ("src/op_common/atvoss/**/*.cpp",)
-ASC_DEVKIT_SOURCES = ("impl/utils/tiling/platform/platform_ascendc.cpp",)
+ASC_DEVKIT_SOURCES = ("impl/utils/tiling/platform/platform_ascendc.cpp", "impl/adv_api/detail/host_log.cpp")
+# The advanced API's host tiling (GetLayerNormMaxMinTmpSize, the Matmul tiling...), which op_host code calls;
+# the same set the devkit backend's host library builds (backends/devkit/host.py).
+ASC_DEVKIT_GLOBS = devkit_host.SOURCE_GLOBS
 OWN_SOURCES = ("ops/host/src/ops_log.cpp", "devkit/host/src/platform_infos.cpp")   # under runtime/
 RUNNER_SOURCE = "ops/host/src/tiling_runner.cpp"
 ARCHIVE = "libascgen_ops_host.a"
 RUNNER = "tiling_runner"
 TABLE = "ascgen_soc_table.h"
-FLAGS = ("-std=c++17", "-fPIC", "-O1", "-g1", "-w", "-DOS_TYPE=0")
+# NO_OPERATOR_IMPL: metadef's own configuration for building the op definitions (base/host.cmake): its
+# register/op_def.h then declares ge::Operator instead of including graph/operator_reg.h, GE's closed graph API.
+FLAGS = ("-std=c++17", "-fPIC", "-O1", "-g1", "-w", "-DOS_TYPE=0", "-DNO_OPERATOR_IMPL")
 REPOSITORIES = ("metadef", "opbase")
 
 
@@ -93,6 +98,7 @@ def include_dirs(op_dir: Path | None = None) -> list[Path]:
              metadef / "inc" / "external" / "asc",          # register/op_def_registry.h (base/host.cmake's path)
              devkit / "include" / "utils" / "tiling", devkit / "include" / "utils" / "tiling" / "platform",
              devkit / "include" / "utils", devkit / "include", devkit / "include" / "adv_api",
+             devkit / "impl" / "adv_api", devkit,             # the tiling sources' own includes (as host.py's TREE_DIRS)
              devkit_toolchain.tiling_dir(devkit),             # kernel_tiling/kernel_tiling.h, made by the tree's script
              # CANN's installed header names (ascendc/host_api/tiling/template_argument.h...), as the devkit
              # backend makes them from the tree's own install rules
@@ -159,7 +165,8 @@ def runtime_sources() -> list[Path]:
     metadef, opbase, devkit = (_repository(n) for n in ("metadef", "opbase", "asc-devkit"))
     found = [metadef / s for s in METADEF_SOURCES] + [opbase / s for s in OPBASE_SOURCES]
     found += [p for g in OPBASE_GLOBS for p in sorted(opbase.glob(g))]
-    found += [devkit / s for s in ASC_DEVKIT_SOURCES] + [resources.runtime_dir() / s for s in OWN_SOURCES]
+    found += [devkit / s for s in ASC_DEVKIT_SOURCES] + [p for g in ASC_DEVKIT_GLOBS for p in sorted(devkit.glob(g))]
+    found += [resources.runtime_dir() / s for s in OWN_SOURCES]
     missing = [str(p) for p in found if not p.is_file()]
     if missing:
         raise SpecError("host tiling: the public CANN trees lack " + ", ".join(missing) +
@@ -226,7 +233,7 @@ def runtime_library() -> Path:
     with build._lock(base / f"{folder.name}.lock"):
         if not (folder / ARCHIVE).is_file():
             objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
-                               "compiling the CANN host pieces for host tiling (metadef, opbase, asc-devkit platform)")
+                               "compiling the CANN host pieces for host tiling (metadef, opbase, asc-devkit platform and tiling)")
             folder.mkdir(parents=True, exist_ok=True)
             tmp = folder / f".{ARCHIVE}.{os.getpid()}"
             ar = subprocess.run(["ar", "rcs", str(tmp), *map(str, objects)], capture_output=True, text=True)
@@ -295,8 +302,10 @@ def runner(op_dir: Path, product) -> Runner:
                                f"compiling the op_host tiling of {op_dir.name} for {product.id}", op=op_dir.name)
             work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
             try:
-                link = build.run_tool([compiler, "-o", str(work / RUNNER), *map(str, objects), str(archive), "-ldl",
-                                       "-lpthread"])
+                # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
+                # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
+                link = build.run_tool([compiler, "-rdynamic", "-o", str(work / RUNNER), *map(str, objects), str(archive),
+                                       "-ldl", "-lpthread"])
                 if link.returncode != 0:
                     raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout))
                 if folder.exists():

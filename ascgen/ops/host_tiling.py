@@ -52,6 +52,11 @@ class TensorSpec:
     dtype: str                  # a CANN name, DT_...
     format: str = "FORMAT_ND"
 
+    def __post_init__(self):
+        if any(not isinstance(d, int) or d < 0 for d in self.shape):
+            raise SpecError(f"tensor shape {self.shape}: dimensions are whole numbers >= 0 (a tiling runs for "
+                            "one concrete shape)")
+
     @classmethod
     def of(cls, value, where: str) -> "TensorSpec":
         """From a TensorSpec, a numpy array, or a (shape, dtype[, format]) tuple."""

@@ -171,6 +171,11 @@ def test_wrong_dtype_names_the_input_and_what_the_definition_accepts():
         _add_rms_norm("ascend910b", (4, 64), "int32")
 
 
+def test_a_dynamic_dimension_is_refused():
+    with pytest.raises(SpecError, match=r"tensor shape \(4, -1\): dimensions are whole numbers >= 0"):
+        _add_rms_norm("ascend910b", (4, -1), "float16")
+
+
 def test_wrong_input_count_and_unknown_attribute_are_named():
     op = _cann() / "ops-nn" / "norm" / "add_rms_norm"
     with pytest.raises(SpecError, match=r"takes 3 inputs \(x1, x2, gamma\), 2 given"):
