@@ -57,7 +57,8 @@ ASC_DEVKIT_SOURCES = ("impl/utils/tiling/platform/platform_ascendc.cpp", "impl/a
 # The advanced API's host tiling (GetLayerNormMaxMinTmpSize, the Matmul tiling...), which op_host code calls;
 # the same set the devkit backend's host library builds (backends/devkit/host.py).
 ASC_DEVKIT_GLOBS = devkit_host.SOURCE_GLOBS
-OWN_SOURCES = ("ops/host/src/ops_log.cpp", "devkit/host/src/platform_infos.cpp")   # under runtime/
+OWN_SOURCES = ("ops/host/src/ops_log.cpp", "ops/host/src/ge_shape.cpp",           # under runtime/
+               "devkit/host/src/platform_infos.cpp")
 RUNNER_SOURCE = "ops/host/src/tiling_runner.cpp"
 ARCHIVE = "libascgen_ops_host.a"
 RUNNER = "tiling_runner"

@@ -125,6 +125,19 @@ def test_transform_bias_rescale_qkv_matches_its_tiling_ut():
     assert (r.tiling["numHeads"], r.tiling["dimPerHead"], r.tiling["maxEleNumUB"]) == (3, 1, 12288)
 
 
+@pytest.mark.parametrize("x, key", [((1024, 99, 4096), 600), ((18, 20), 200)])  # layer_norm_v4_tiling_0001, 0003
+def test_layer_norm_v4_keys_match_its_tiling_ut(x, key):
+    """ops-nn norm/layer_norm_v4/tests/ut/op_host/test_layer_norm_v4_tiling.cpp (48 cores, 196608 B of UB:
+    ascend910b's). Its sources include register/op_def_registry.h, built as metadef builds it
+    (NO_OPERATOR_IMPL), and link the advanced API's host tiling (GetLayerNormMaxMinTmpSize)."""
+    op = ops.load(_cann() / "ops-nn" / "norm" / "layer_norm_v4", "ascend910b")
+    row = (x[-1],)
+    r = op.tiling((x, "float32"), ((1,), "int32"), (row, "float32"), (row, "float32"),
+                  outputs=[(x, "float32"), (x[:-1], "float32"), (x[:-1], "float32")])
+    assert r.tiling_key == key
+    assert r.tiling["eps"] == np.float32(1e-5)          # the definition's default epsilon
+
+
 def test_a_plain_tiling_struct_is_named_by_the_type_the_sources_pass_to_get_tiling_data():
     """add's one-dimensional broadcast path writes BroadcastOneDimTilingDataAdvance (opbase's
     atvoss/broadcast/broadcast_base_struct.h): {int64 dimLen; int32 tileNum; int16 blockNum; int16
