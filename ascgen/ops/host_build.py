@@ -3,12 +3,13 @@
 Two cached pieces, like the devkit backend's host library (ascgen/runtime/backends/devkit/host.py, whose
 helpers this reuses):
 
-* the **host runtime**, one static library for all ops: the public CANN host pieces, compiled where they
-  are (ASCGEN_CANN_SOURCES): metadef's operator registry (IMPL_OP_OPTILING), tiling-data classes
-  (BEGIN_TILING_DATA_DEF), context builders and runtime types; opbase's op_host helpers and log; asc-devkit's
-  platform code (platform_ascendc.cpp) over ascgen's fe::PlatFormInfos from the product table
-  (runtime/devkit/host); and ascgen's stand-ins for the closed pieces they include (runtime/ops/host: the
-  error manager's macros, dlog, the few mmpa calls of the registry);
+* the **host runtime**, one static library for all ops and products: the public CANN host pieces, compiled
+  where they are (ASCGEN_CANN_SOURCES): metadef's operator registry (IMPL_OP_OPTILING), tiling-data classes
+  (BEGIN_TILING_DATA_DEF), context builders and runtime types; opbase's op_host helpers, log and atvoss
+  templates; asc-devkit's platform code (platform_ascendc.cpp, over ascgen's fe::PlatFormInfos from the
+  product table, runtime/devkit/host), its advanced API's host tiling and host log; and ascgen's stand-ins
+  for the closed pieces they include or call (runtime/ops/host: the error manager's macros, dlog, the few
+  mmpa calls of the registry, ge::Shape);
 * the **runner** of one op: its `op_host/*_tiling*.cpp` (and `op_host/<tiling dir>/` for the product, as
   the op's CMakeLists names it), `op_host/op_tiling/**.cpp`, ascgen's tiling_runner.cpp, linked with the
   host runtime into one executable.
