@@ -10,6 +10,7 @@ Layers, lowest first; a module may import its own package and the packages its l
     codegen     plan, placement, render, builder SuperKernels            foundation, builder, runtime
     ut          operator repositories' kernel UTs (ascgen ut)            foundation, source, runtime, and
                 the program machinery of commands/run.py (its case server loads programs as `ascgen run` does)
+    ops         production operators: their op_host tiling, unchanged   foundation, source, runtime
     commands    cli, __main__, one module per subcommand                 anything
     pytest_plugin  fixtures and spec items for pytest                    anything but itself
 
@@ -32,8 +33,9 @@ ALLOWED = {
     "check": {"foundation", "source"},
     "codegen": {"foundation", "builder", "runtime"},
     "ut": {"foundation", "source", "runtime", "commands"},
-    "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "commands"},
-    "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "commands"},
+    "ops": {"foundation", "source", "runtime"},
+    "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "ops", "commands"},
+    "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "ops", "commands"},
 }
 
 

@@ -8,6 +8,8 @@ still differ); a role may include only the roles its row allows:
     common       runtime/common               what both libraries share       common
     devkit       runtime/devkit/include       CANN stand-ins, the CCE models  devkit, core, common
     devkit-host  runtime/devkit/host          the CANN host pieces            devkit-host, common
+    ops-host     runtime/ops/host             closed CANN pieces op_host code  ops-host, devkit-host, common
+                                              includes, the tiling runner
 
 So the builtin library never includes the devkit. And no include reaches another include folder with
 `../`: a file names what it includes through the include folder that holds it ("ascgen/rt.h", never
@@ -39,6 +41,7 @@ ROLES = {
     "runtime/common": "common",
     "runtime/devkit/include": "devkit",
     "runtime/devkit/host": "devkit-host",
+    "runtime/ops/host": "ops-host",
 }
 MAY_INCLUDE = {
     "builtin": {"builtin", "core", "common"},
@@ -46,6 +49,7 @@ MAY_INCLUDE = {
     "common": {"common"},
     "devkit": {"devkit", "core", "common"},
     "devkit-host": {"devkit-host", "common"},
+    "ops-host": {"ops-host", "devkit-host", "common"},
 }
 # The include folders (-I), searched in this order for a file of each role; runtime/include is the
 # devkit build's too (after the model folder), as ascgen/runtime/backends/devkit/toolchain.py sets it.
@@ -55,6 +59,7 @@ INCLUDE_DIRS = {
     "common": ("runtime/common", "runtime/include", "runtime/core/include", "runtime/devkit/include"),   # included by every build
     "devkit": ("runtime/devkit/include", "runtime/include", "runtime/core/include", "runtime/common"),
     "devkit-host": ("runtime/devkit/host/include", "runtime/include", "runtime/core/include", "runtime/common"),
+    "ops-host": ("runtime/ops/host/include", "runtime/common", "runtime/devkit/host/include"),   # ascgen/ops/host_build.py
 }
 # Known crossings, each with why it is still there; an entry that no longer occurs fails the test (so the
 # list only shrinks).
@@ -80,7 +85,7 @@ def role(rel: str) -> str | None:
 
 def include_root(rel: str) -> str | None:
     """The include folder a file is reached through (the longest -I folder holding it)."""
-    roots = {d for dirs in INCLUDE_DIRS.values() for d in dirs} | {"runtime/devkit/host"}
+    roots = {d for dirs in INCLUDE_DIRS.values() for d in dirs} | {"runtime/devkit/host", "runtime/ops/host"}
     return max((d for d in roots if rel.startswith(d + "/")), key=len, default=None)
 
 

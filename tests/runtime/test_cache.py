@@ -119,6 +119,21 @@ def test_a_devkit_folder_is_evicted_whole_or_not_at_all(own_cache, monkeypatch):
     assert not any(tiling.rglob("*.h"))                             # evicted whole
 
 
+def test_an_operators_host_tiling_folder_is_owned_and_one_entry(own_cache):
+    """ascgen/ops' runner folder and its build lock are ascgen's names; the folder is one entry (evicted
+    whole) and clear removes it (a build lock stays, as the devkit backend's do)."""
+    runner = own_cache / "ops-host-add_rms_norm-ascend910b-0123456789abcdef"
+    runner.mkdir()
+    (runner / "tiling_runner").write_text("x" * 100)
+    lock = own_cache / "ops-host-add_rms_norm-ascend910b-0123456789abcdef.lock"
+    lock.write_text("")
+    assert cache.owned(lock) and cache.owned(runner)
+    (entry,) = [e for e in cache.entries() if e.folder == runner.name]
+    assert entry.stem == "" and [f.name for f in entry.files] == ["tiling_runner"]
+    assert main(["cache", "clear"]) == 0
+    assert not runner.exists()
+
+
 def test_listing_skips_another_processs_build_in_progress_and_what_vanishes(own_cache, monkeypatch):
     """Another process builds into a dot-named folder inside a devkit folder and renames it when done; the
     listing that eviction runs must neither count it nor fail when it disappears mid-walk (a CI failure:

@@ -12,6 +12,8 @@ docs/runtime.md, "Cache"), never follows a symbolic link and never leaves the fo
     compilers.json, CACHEDIR.TAG      the compiler-identity memo, the tag
     host/ analysis/ check/ devkit-*/  rewritten host programs, source analyses, the checker's and the devkit
                                       backend's precompiled headers, its host library and tiling headers
+    ops-host-*/                       host tiling of operators (ascgen/ops): the CANN host runtime, each
+                                      op's tiling runner, their objects
     .build-*/, .*.tmp, ...            dot-named: builds in progress, never evicted; removed by
                                       cache_integrity.clean_stale once their writer is gone
     .pins/<host>-<pid>                the modules a live process has loaded: never evicted while it runs
@@ -37,15 +39,17 @@ OWNED_FILES = re.compile(r"""^(?:
     [\w.+-]+-[0-9a-f]{24}\.(?:lock|deps)          # a key's build lock, the headers its build read
   | [\w.+-]+-[0-9a-f]{24}(?:\.[0-9a-f]{16})?\.(?:so|json)   # a module and its manifest
   | [\w.+-]+-[0-9a-f]{24}(?:\.[0-9a-f]{16})?\.so\.core\d+\.so(?:\.tmp\d+)?   # the devkit backend's per-core copies
-  | devkit-[\w.-]+\.lock | compilers\.json | CACHEDIR\.TAG
+  | (?:devkit|ops-host)-[\w.-]+\.lock | compilers\.json | CACHEDIR\.TAG
   | \..+\.tmp                                     # a file being written, renamed into place when complete
 )$""", re.X)
-OWNED_FOLDERS = re.compile(r"^(?:host|analysis|check|libtest|sk_native|devkit-[\w.-]+|pch-[\w.-]+|\.build-.+|\.devkit-.+)$")
+OWNED_FOLDERS = re.compile(r"^(?:host|analysis|check|libtest|sk_native|devkit-[\w.-]+|ops-host-[\w.-]+|pch-[\w.-]+|"
+                           r"\.build-.+|\.devkit-.+|\.ops-host-.+)$")
 
 # Folders whose files only work together: the precompiled headers (both backends'), the devkit host library and
-# object cache, its generated tiling header with the library's header links. Evicted whole or not at all
-# (a precompiled header without its header, or half the links of lib/, would break the next build).
-WHOLE_FOLDERS = ("devkit-", "pch-")
+# object cache, its generated tiling header with the library's header links; an operator's tiling runner and
+# the host runtime it links. Evicted whole or not at all (a precompiled header without its header, or half
+# the links of lib/, would break the next build).
+WHOLE_FOLDERS = ("devkit-", "pch-", "ops-host-")
 
 _pinned: set[tuple[str, str]] = set()   # (cache folder, stem) this process loaded
 _warned: set[str] = set()

@@ -28,6 +28,19 @@ const ascgen_devkit_host::SocRow* find_soc(const std::string& name) {
     return best;
 }
 
+// CANN's platform-file key of each local memory's size (AICoreSpec), nullptr for one it has none for.
+const char* mem_key(LocalMemType type) {
+    switch (type) {
+        case LocalMemType::UB: return "ub_size";
+        case LocalMemType::L1: return "l1_size";
+        case LocalMemType::L0_A: return "l0_a_size";
+        case LocalMemType::L0_B: return "l0_b_size";
+        case LocalMemType::L0_C: return "l0_c_size";
+        case LocalMemType::BT: return "bt_size";
+        default: return nullptr;
+    }
+}
+
 std::string known_socs() {
     std::string s;
     for (const auto& row : ascgen_devkit_host::kSocRows) s += (s.empty() ? "" : ", ") + std::string(row.soc);
@@ -44,7 +57,6 @@ bool PlatFormInfos::LoadSoc(const std::string& soc_version) {
     std::lock_guard<std::mutex> lk(mu_);
     soc_ = soc_version;
     res_.clear();
-    mem_.clear();
     res_["version"] = {{"SoC_version", soc_version}, {"Short_SoC_version", row->short_soc},
                        {"NpuArch", std::to_string(row->npu_arch)}};
     auto& info = res_["SoCInfo"];
@@ -54,12 +66,13 @@ bool PlatFormInfos::LoadSoc(const std::string& soc_version) {
     info["vector_core_cnt"] = std::to_string(row->aiv);
     auto& spec = res_["AICoreSpec"];
     spec["vector_reg_width"] = std::to_string(row->vector_reg_bytes);
-    if (row->bt) spec["bt_size"] = std::to_string(row->bt);
+    // The memory sizes under CANN's platform-file keys, which GetLocalMemSize reads (one place: a caller
+    // that overrides AICoreSpec, as an op's tiling UT does, changes what the library sees).
     const std::pair<LocalMemType, unsigned long long> sizes[] = {
         {LocalMemType::UB, row->ub}, {LocalMemType::L1, row->l1}, {LocalMemType::L0_A, row->l0a},
         {LocalMemType::L0_B, row->l0b}, {LocalMemType::L0_C, row->l0c}, {LocalMemType::BT, row->bt}};
     for (const auto& [type, bytes] : sizes) {
-        if (bytes) mem_[type] = bytes;
+        if (bytes) spec[mem_key(type)] = std::to_string(bytes);
     }
     core_num_ = row->aiv;   // until SetCoreNumByCoreType, as the library calls it next
     return true;
@@ -100,14 +113,17 @@ void PlatFormInfos::SetPlatformResWithLock(const std::string& label, std::map<st
 }
 
 void PlatFormInfos::GetLocalMemSize(const LocalMemType& type, uint64_t& size) {
-    static const char* names[] = {"L0_A", "L0_B", "L0_C", "L1", "L2", "UB", "HBM", "FB", "BT"};
-    auto it = mem_.find(type);
-    if (it == mem_.end()) {
+    std::lock_guard<std::mutex> lk(mu_);
+    const char* key = mem_key(type);
+    auto spec = res_.find("AICoreSpec");
+    auto it = key && spec != res_.end() ? spec->second.find(key) : std::map<std::string, std::string>::iterator{};
+    if (!key || spec == res_.end() || it == spec->second.end()) {
+        static const char* names[] = {"L0_A", "L0_B", "L0_C", "L1", "L2", "UB", "HBM", "FB", "BT"};
         int i = static_cast<int>(type);
         throw std::runtime_error(std::string("ascgen devkit host: the product table (ascgen/products.py) gives no ") +
                                  (i >= 0 && i < 9 ? names[i] : "such") + " memory size for " + soc_);
     }
-    size = it->second;
+    size = std::stoull(it->second);
 }
 
 void PlatFormInfos::GetLocalMemBw(const LocalMemType& type, uint64_t& /*bw*/) {

@@ -31,7 +31,6 @@ public:
 private:
     std::mutex mu_;
     std::map<std::string, std::map<std::string, std::string>> res_;
-    std::map<LocalMemType, uint64_t> mem_;
     std::string soc_;
     uint32_t core_num_ = 0;
 };

@@ -1,0 +1,332 @@
+"""Build an operator's op_host tiling sources, unchanged, into a program that runs its tiling function.
+
+Two cached pieces, like the devkit backend's host library (ascgen/runtime/backends/devkit/host.py, whose
+helpers this reuses):
+
+* the **host runtime**, one static library for all ops and products: the public CANN host pieces, compiled
+  where they are (ASCGEN_CANN_SOURCES): metadef's operator registry (IMPL_OP_OPTILING), tiling-data classes
+  (BEGIN_TILING_DATA_DEF), context builders and runtime types; opbase's op_host helpers, log and atvoss
+  templates; asc-devkit's platform code (platform_ascendc.cpp, over ascgen's fe::PlatFormInfos from the
+  product table, runtime/devkit/host), its advanced API's host tiling and host log; and ascgen's stand-ins
+  for the closed pieces they include or call (runtime/ops/host: the error manager's macros, dlog, the few
+  mmpa calls of the registry, ge::Shape);
+* the **runner** of one op: its `op_host/*_tiling*.cpp` (and `op_host/<tiling dir>/` for the product, as
+  the op's CMakeLists names it), `op_host/op_tiling/**.cpp`, ascgen's tiling_runner.cpp, linked with the
+  host runtime into one executable.
+
+Objects are cached one by one, keyed by flags, the compiler and the source (content for ascgen's own
+files, path + mtime + size for the trees'), so a warm build costs stats and hashes. Every folder is named
+ops-host-*, which the cache's eviction takes whole (runtime/build/cache.py).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from ascgen import config, console, products, resources
+from ascgen.errors import CompileError, OpTilingError, SpecError
+from ascgen.runtime import build
+from ascgen.runtime.build import cache as cache_folder
+from ascgen.runtime.backends.devkit import host as devkit_host
+from ascgen.runtime.backends.devkit import layout as devkit_layout
+from ascgen.runtime.backends.devkit import toolchain as devkit_toolchain
+from ascgen.runtime.backends.devkit.host import _digest, _run, _stamp
+from ascgen.runtime.product_cxx import soc_table
+
+# The public pieces, relative to their repository (the lists of metadef's base/host.cmake that a tiling
+# function reaches; the registry's plug-in loading (OppSoManager, space registries) is left out: the
+# runner links the op's registrations in directly).
+METADEF_SOURCES = (
+    "base/registry/op_impl_registry.cc", "base/asc/tilingdata_base_impl.cc", "base/any_value.cc",
+    "base/runtime/runtime_attrs.cc", "base/runtime/tiling_data.cc", "base/runtime/compute_node_info.cc",
+    "base/context_builder/op_tiling_context_builder.cc", "base/context_builder/op_tiling_parse_context_builder.cc",
+    "base/context_builder/op_context_builder_impl.cc", "base/context_builder/op_context_builder_base.cc",
+    "base/context_builder/context_holder.cc", "base/utils/type_utils_impl.cc", "base/type/ascend_string_impl.cc",
+    "base/type/types_impl.cc",
+)
+OPBASE_SOURCES = ("src/op_common/op_host/util/shape_util.cpp", "src/op_common/op_host/util/math_util.cpp",
+                  "src/op_common/op_host/util/fp16.cpp", "src/op_common/op_host/tiling_util.cpp",
+                  "src/op_common/log/log.cpp")
+OPBASE_GLOBS = ("src/op_common/atvoss/**/*.cpp",)
+ASC_DEVKIT_SOURCES = ("impl/utils/tiling/platform/platform_ascendc.cpp", "impl/adv_api/detail/host_log.cpp")
+# The advanced API's host tiling (GetLayerNormMaxMinTmpSize, the Matmul tiling...), which op_host code calls;
+# the same set the devkit backend's host library builds (backends/devkit/host.py).
+ASC_DEVKIT_GLOBS = devkit_host.SOURCE_GLOBS
+OWN_SOURCES = ("ops/host/src/ops_log.cpp", "ops/host/src/ge_shape.cpp",           # under runtime/
+               "devkit/host/src/platform_infos.cpp")
+RUNNER_SOURCE = "ops/host/src/tiling_runner.cpp"
+ARCHIVE = "libascgen_ops_host.a"
+RUNNER = "tiling_runner"
+TABLE = "ascgen_soc_table.h"
+# NO_OPERATOR_IMPL: metadef's own configuration for building the op definitions (base/host.cmake): its
+# register/op_def.h then declares ge::Operator instead of including graph/operator_reg.h, GE's closed graph API.
+FLAGS = ("-std=c++17", "-fPIC", "-O1", "-g1", "-w", "-DOS_TYPE=0", "-DNO_OPERATOR_IMPL")
+REPOSITORIES = ("metadef", "opbase")
+
+
+def own_dir() -> Path:
+    return resources.runtime_dir() / "ops" / "host"
+
+
+def _repository(name: str) -> Path:
+    found = config.cann_repository(name)
+    if found is None or not found.is_dir():
+        raise SpecError(f"host tiling needs the public CANN repository {name!r}: set ASCGEN_CANN_SOURCES to the "
+                        f"folder holding it beside the operator repositories ({name}/, opbase/, metadef/...)"
+                        + (f"; {config.ASC_DEVKIT_HINT}" if name == "asc-devkit" else ""))
+    return found
+
+
+def include_dirs(op_dir: Path | None = None) -> list[Path]:
+    """The -I folders, in order: the op's own folders (as its CMake rule adds them: op_host, the category
+    above, the repository root and its common/inc), opbase's and metadef's public headers, asc-devkit's
+    platform and tiling headers, then ascgen's stand-ins for closed pieces (last: a public header wins)."""
+    metadef, opbase, devkit = (_repository(n) for n in ("metadef", "opbase", "asc-devkit"))
+    dirs: list[Path] = []
+    if op_dir is not None:
+        repo = repository_of(op_dir)
+        dirs += [op_dir / "op_host", op_dir.parent, repo, repo / "common" / "inc"]
+    inc, pkg = opbase / "include", opbase / "pkg_inc"
+    dirs += [inc, inc / "op_common", inc / "op_common" / "op_host", inc / "op_common" / "op_graph",
+             pkg, pkg / "op_common", pkg / "op_common" / "op_host",
+             metadef / "base", metadef, metadef / "inc" / "external", metadef / "inc", metadef / "pkg_inc",
+             metadef / "inc" / "external" / "base", metadef / "inc" / "external" / "exe_graph",
+             metadef / "inc" / "external" / "asc",          # register/op_def_registry.h (base/host.cmake's path)
+             devkit / "include" / "utils" / "tiling", devkit / "include" / "utils" / "tiling" / "platform",
+             devkit / "include" / "utils", devkit / "include", devkit / "include" / "adv_api",
+             devkit / "impl" / "adv_api", devkit,             # the tiling sources' own includes (as host.py's TREE_DIRS)
+             devkit_toolchain.tiling_dir(devkit),             # kernel_tiling/kernel_tiling.h, made by the tree's script
+             # CANN's installed header names (ascendc/host_api/tiling/template_argument.h...), as the devkit
+             # backend makes them from the tree's own install rules
+             *devkit_layout.include_dirs(devkit_toolchain.installed_layout_dir(devkit)),
+             own_dir() / "include", resources.common_dir(), devkit_host.include_dir()]
+    return dirs
+
+
+def source_dirs(op_dir: Path) -> list[Path]:
+    """The include folders an op's own definitions are found in: its repository's and opbase's (the
+    metadef and asc-devkit folders hold the framework, not the op's structs)."""
+    opbase = _repository("opbase")
+    return [d for d in include_dirs(op_dir)
+            if d.resolve().is_relative_to(repository_of(op_dir)) or d.resolve().is_relative_to(opbase.resolve())]
+
+
+def repository_of(op_dir: Path) -> Path:
+    """The operator repository holding op_dir: the nearest folder above it with a cmake/ folder."""
+    for parent in op_dir.resolve().parents:
+        if (parent / "cmake").is_dir() and (parent / "CMakeLists.txt").is_file():
+            return parent
+    raise SpecError(f"{op_dir}: not inside an operator repository (no folder above it has cmake/ and "
+                    "CMakeLists.txt, as ops-nn and ops-math do)")
+
+
+@dataclass(frozen=True)
+class Runner:
+    path: Path          # the executable
+    sources: tuple[Path, ...]
+
+
+def _flags(table_dir: Path, dirs) -> list[str]:
+    return [*FLAGS, f"-I{table_dir}", *(f"-I{d}" for d in dirs)]
+
+
+def _table_dir() -> Path:
+    """The product table as C++ (ascgen_soc_table.h), which the platform stand-in loads a SoC from. Every
+    SoC is in it; its default SoC (for the devkit backend's libruntime.so, not built here) is the first
+    product's, so one header, and one host runtime, serve every product."""
+    base = config.cache_dir()
+    table = soc_table(products.all()[0])
+    folder = base / f"ops-host-table-{_digest(table)}"
+    if not (folder / TABLE).is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        build.write_atomic(folder / TABLE, table.encode())
+    return folder
+
+
+def _own(path: Path) -> bool:
+    return str(path).startswith(str(resources.runtime_dir()))
+
+
+def _identity(path: Path) -> str:
+    """A source's part of its object's key: ascgen's own by content, the trees' by path and stamp."""
+    return _digest(path.read_bytes()) if _own(path) else _stamp(path)
+
+
+def _headers_digest() -> str:
+    own = [p for d in (own_dir() / "include", devkit_host.include_dir()) for p in sorted(d.rglob("*.h"))]
+    return _digest(*(p.name.encode() + p.read_bytes() for p in own))
+
+
+def runtime_sources() -> list[Path]:
+    metadef, opbase, devkit = (_repository(n) for n in ("metadef", "opbase", "asc-devkit"))
+    found = [metadef / s for s in METADEF_SOURCES] + [opbase / s for s in OPBASE_SOURCES]
+    found += [p for g in OPBASE_GLOBS for p in sorted(opbase.glob(g))]
+    found += [devkit / s for s in ASC_DEVKIT_SOURCES] + [p for g in ASC_DEVKIT_GLOBS for p in sorted(devkit.glob(g))]
+    found += [resources.runtime_dir() / s for s in OWN_SOURCES]
+    missing = [str(p) for p in found if not p.is_file()]
+    if missing:
+        raise SpecError("host tiling: the public CANN trees lack " + ", ".join(missing) +
+                        " (a different version of metadef/opbase/asc-devkit?)")
+    return found
+
+
+def _errors_first(out: str) -> str:
+    """The compiler's error lines (each with the line after it: the code), ahead of the rest: metadef's
+    headers print a deprecation #pragma message note each, which would fill the shown lines."""
+    lines = out.splitlines()
+    errors = [i for i, line in enumerate(lines) if ": error:" in line or "fatal error:" in line]
+    picked = [lines[j] for i in errors for j in (i, i + 1) if j < len(lines)]
+    return "\n".join((picked or lines)[:build.DIAGNOSTIC_LINES])
+
+
+_MISSING = re.compile(r"^(\S+?):(\d+):\d+: fatal error: (\S+): No such file or directory", re.M)
+
+
+def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sources, what: str,
+             op: str | None = None) -> list[Path]:
+    """Objects for `sources`, each compiled once into objects_dir; the first failure is a CompileError
+    with the compiler's own diagnostics, or, for an op's sources (`op`) that include a header none of the
+    trees has, an OpTilingError naming it: a piece of closed CANN."""
+    objects_dir.mkdir(parents=True, exist_ok=True)
+    objects = [objects_dir / f"{s.stem}-{_digest(key, s, _identity(s))}.o" for s in sources]
+    jobs = [(s, [compiler, *flags, "-c", "-x", "c++", str(s), "-o", str(o)], o)
+            for s, o in zip(sources, objects) if not o.is_file()]
+    if jobs:
+        with console.long_step(what, total=len(jobs), expect=f"{len(jobs)} sources") as step:
+            def one(job):
+                out = _run(job)
+                step.advance()
+                return out
+            with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+                results = list(pool.map(one, jobs))
+        failed = [(job[0], out) for job, out in zip(jobs, results) if out is not None]
+        if failed:
+            src, out = failed[0]
+            missing = _MISSING.search(out)
+            if missing and op is not None:
+                raise OpTilingError(f"op {op} needs {missing.group(3)} (included from {missing.group(1)}:"
+                                    f"{missing.group(2)}), which the public CANN sources lack (searched: the "
+                                    "operator repository, metadef, opbase and asc-devkit under ASCGEN_CANN_SOURCES, "
+                                    "and ascgen's stand-ins in runtime/ops/host/include)")
+            raise CompileError(f"{what}: {len(failed)} of {len(jobs)} sources failed to compile; the first, {src}:\n"
+                               + _errors_first(out))
+    return objects
+
+
+def runtime_library() -> Path:
+    """The host runtime archive (see the module docstring), built once into the cache for every product."""
+    compiler = build.find_compiler()
+    base = config.cache_dir()
+    base.mkdir(parents=True, exist_ok=True)
+    table_dir = _table_dir()
+    flags = _flags(table_dir, include_dirs())
+    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
+    sources = runtime_sources()
+    folder = base / f"ops-host-runtime-{_digest(key, *(_identity(s) for s in sources))}"
+    if (folder / ARCHIVE).is_file():
+        cache_folder.touch(folder / ARCHIVE)     # a use: LRU eviction keeps what a link is about to read
+        return folder / ARCHIVE
+    with build._lock(base / f"{folder.name}.lock"):
+        if not (folder / ARCHIVE).is_file():
+            objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
+                               "compiling the CANN host pieces for host tiling (metadef, opbase, asc-devkit platform and tiling)")
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = folder / f".{ARCHIVE}.{os.getpid()}"
+            ar = subprocess.run(["ar", "rcs", str(tmp), *map(str, objects)], capture_output=True, text=True)
+            if ar.returncode != 0:
+                raise CompileError(f"archiving the host tiling runtime failed: {ar.stderr.strip()}")
+            os.replace(tmp, folder / ARCHIVE)
+    return folder / ARCHIVE
+
+
+# ---- the op's sources ------------------------------------------------------------------------------
+
+_SET = re.compile(r"\bset\s*\(\s*(SUPPORT_COMPUTE_UNIT|SUPPORT_TILING_DIR)\b([^)]*)\)")
+
+
+def _cmake_lists(op_dir: Path) -> tuple[list[str], list[str]]:
+    """(compute units, tiling dirs) the op's CMakeLists names (`set(SUPPORT_COMPUTE_UNIT ...)`,
+    `set(SUPPORT_TILING_DIR ...)`), empty when it names none (every product, sources in op_host/)."""
+    found: dict[str, list[str]] = {}
+    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        if path.is_file():
+            text = re.sub(r"#[^\n]*", "", path.read_text(errors="replace"))
+            for name, values in _SET.findall(text):
+                found[name] = re.findall(r'"?([\w.-]+)"?', values)
+    return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
+
+
+def tiling_sources(op_dir: Path, product) -> list[Path]:
+    """The op's tiling sources for a product, as its repository's add_modules_sources collects them."""
+    host = op_dir / "op_host"
+    if not host.is_dir():
+        raise OpTilingError(f"{op_dir}: no op_host folder, so no host tiling to build (an operator folder holds "
+                            "op_host/ with its *_tiling*.cpp beside op_kernel/)")
+    units, dirs = _cmake_lists(op_dir)
+    if units and product.id not in units:
+        raise OpTilingError(f"{op_dir.name} does not support {product.id}: its CMakeLists.txt builds it for "
+                            f"{', '.join(units)} only (SUPPORT_COMPUTE_UNIT)")
+    sources = sorted(host.glob("*_tiling*.cpp"))
+    if units and dirs:
+        sub = dirs[units.index(product.id)] if len(dirs) == len(units) else None
+        if sub:
+            sources += sorted((host / sub).glob("*_tiling*.cpp"))
+    sources += sorted((host / "op_tiling").rglob("*.cpp"))
+    if not sources:
+        raise OpTilingError(f"{op_dir}: op_host has no *_tiling*.cpp for {product.id}, so no tiling function")
+    return sources
+
+
+def runner(op_dir: Path, product) -> Runner:
+    """The op's tiling runner for a product, built once into the cache."""
+    op_dir = Path(op_dir).resolve()
+    sources = tiling_sources(op_dir, product)
+    archive = runtime_library()
+    compiler = build.find_compiler()
+    base = config.cache_dir()
+    flags = _flags(_table_dir(), include_dirs(op_dir))
+    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
+    all_sources = [*sources, resources.runtime_dir() / RUNNER_SOURCE]
+    folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, archive, *(_identity(s) for s in all_sources))}"
+    exe = folder / RUNNER
+    if exe.is_file():
+        cache_folder.touch(exe)
+        return Runner(exe, tuple(sources))
+    with build._lock(base / f"{folder.name}.lock"):
+        if not exe.is_file():
+            objects = _compile(base / "ops-host-objects", compiler, flags, key, all_sources,
+                               f"compiling the op_host tiling of {op_dir.name} for {product.id}", op=op_dir.name)
+            work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
+            try:
+                # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
+                # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
+                link = build.run_tool([compiler, "-rdynamic", "-o", str(work / RUNNER), *map(str, objects), str(archive),
+                                       "-ldl", "-lpthread"])
+                if link.returncode != 0:
+                    raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout))
+                if folder.exists():
+                    shutil.rmtree(folder)
+                os.replace(work, folder)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+    return Runner(exe, tuple(sources))
+
+
+_UNDEFINED = re.compile(r"undefined reference to [`'](.+?)'")
+
+
+def _link_error(op_dir: Path, product, text: str) -> str:
+    """A failed link names the symbols the public sources do not define: a piece of closed CANN, or a
+    source of the repository the op's CMake rule adds from elsewhere (its DEPENDENCIES)."""
+    names = sorted(set(_UNDEFINED.findall(text)))
+    if not names:
+        return f"linking the op_host tiling of {op_dir.name} failed:\n" + "\n".join(text.splitlines()[:build.DIAGNOSTIC_LINES])
+    return (f"op {op_dir.name} ({product.id}) needs {len(names)} symbol(s) that neither its op_host tiling sources nor "
+            f"the public CANN host pieces ascgen builds (metadef, opbase, asc-devkit) define: "
+            + "; ".join(names[:12]) + (" ..." if len(names) > 12 else ""))
