@@ -108,7 +108,7 @@ def compiler_identity(compiler: str) -> str:
     real = os.path.realpath(compiler)
     st = os.stat(real)
     stamp = f"{real}|{st.st_size}|{st.st_mtime_ns}"
-    memo = config.cache_dir() / "compilers.json"
+    memo = config.cache_dir() / cache_folder.COMPILER_MEMO
     try:
         known = json.loads(memo.read_text())
     except (OSError, ValueError):

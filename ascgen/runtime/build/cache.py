@@ -33,6 +33,7 @@ from ascgen import config, console
 from ascgen.runtime.build import cache_integrity
 
 TAG = config.CACHE_TAG
+COMPILER_MEMO = "compilers.json"     # build.compiler_identity's memo: bookkeeping like the tag, not an entry
 PINS = ".pins"
 PIN_STALE_S = 7 * 86400      # a pin file older than a week (pid reuse, another machine of a shared cache) is stale
 OWNED_FILES = re.compile(r"""^(?:
@@ -190,7 +191,7 @@ def entries(folder: Path | None = None) -> list[Entry]:
         return []
     groups: dict[tuple[str, str], list[Path]] = {}
     for item in _children(root):
-        if item.name.startswith(".") or item.name == TAG or not owned(item):
+        if item.name.startswith(".") or item.name in (TAG, COMPILER_MEMO) or not owned(item):
             continue
         if _is_dir(item) and item.name.startswith(WHOLE_FOLDERS):
             groups[(item.name, "")] = _files(item)
