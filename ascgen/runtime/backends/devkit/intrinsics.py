@@ -163,6 +163,9 @@ min                            scalar                         I     I     I
 movp_b16                       vector                         -     -     M
 movp_b32                       vector                         -     -     M
 movvp                          vector                         -     -     M
+nddma_out_to_ub_b16            dma                            -     -     M
+nddma_out_to_ub_b32            dma                            -     -     M
+nddma_out_to_ub_b8             dma                            -     -     M
 pand                           dav3510/vpred                  -     -     F
 pdintlv_b16                    dav3510/vpred                  -     -     F
 pdintlv_b32                    dav3510/vpred                  -     -     F
