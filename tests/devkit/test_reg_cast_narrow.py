@@ -89,3 +89,41 @@ def test_float_to_half_rounds_once_as_asked(mode):
     want[100:] = 7                                    # past count: untouched
     np.testing.assert_array_equal(y.view(np.uint16), want.view(np.uint16))
 
+
+
+INT16 = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+template <RoundMode R>
+__aicore__ inline void Run(GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<int16_t> xg;
+    GlobalTensor<half> yg;
+    xg.SetGlobalBuffer((__gm__ int16_t*)x, 128);
+    yg.SetGlobalBuffer((__gm__ half*)y, 128);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<int16_t> xl = buf.Get<int16_t>();
+    LocalTensor<half> yl = buf.Get<half>()[128];
+    DataCopy(xl, xg, 128);
+    PipeBarrier<PIPE_ALL>();
+    Cast(yl, xl, R, 128);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, yl, 128);
+}
+extern "C" __global__ __aicore__ void i16_floor(GM_ADDR x, GM_ADDR y) { Run<RoundMode::CAST_FLOOR>(x, y); }
+extern "C" __global__ __aicore__ void i16_ceil(GM_ADDR x, GM_ADDR y) { Run<RoundMode::CAST_CEIL>(x, y); }
+"""
+
+
+@pytest.mark.parametrize("mode", ["floor", "ceil"])
+def test_int16_to_half_directed_rounding_is_not_nearest(mode):
+    # int16 beyond 2048 is inexact in half; this form used to round to nearest whatever the mode (silently)
+    devkit_tree.require()
+    x = np.arange(2040, 2040 + 128 * 3, 3, dtype=np.int16)[:N]
+    x[:4] = [2051, -2051, 4097, -30001]
+    y = np.zeros(N, np.float16)
+    load(INT16, "ascend950", backend="devkit", filename="cast_i16.cpp").launch(f"i16_{mode}", 1, x, y)
+    want = _reference(x.astype(np.float32), mode)         # int16 is exact in float
+    np.testing.assert_array_equal(y.view(np.uint16), want.view(np.uint16))
