@@ -203,11 +203,14 @@ def _evaluate(expr: str, consts: dict[str, str], where: str, seen=()) -> int:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
-def _sources(op_dir: Path, extra_dirs) -> list[Path]:
-    """The op's op_host sources, then the files they include that can be found (relative to the including
-    file, then to each of `extra_dirs`, e.g. the repository root), transitively."""
-    host = op_dir / "op_host"
-    todo = sorted(p for p in host.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file()) if host.is_dir() else []
+def _sources(op_dirs, extra_dirs) -> list[Path]:
+    """The op_host sources of `op_dirs`, then the files they include that can be found (relative to the
+    including file, then to each of `extra_dirs`, e.g. the repository root), transitively."""
+    todo = []
+    for op_dir in op_dirs:
+        host = op_dir / "op_host"
+        if host.is_dir():
+            todo += sorted(p for p in host.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
     seen: list[Path] = []
     while todo:
         path = todo.pop(0).resolve()
@@ -366,7 +369,8 @@ class OpTiling:
                  _evaluate(f.count, self.layouts.consts, f.where) if f.kind == "array" else 1) for f in cls.fields]
 
 
-def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None, search_dirs=()) -> OpTiling:
+def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None, search_dirs=(),
+                   dependency_ops=()) -> OpTiling:
     """The op's tiling classes (see kernel_tiling_header)."""
     op_dir = Path(op_dir)
     if not (op_dir / "op_host").is_dir():
@@ -374,7 +378,7 @@ def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None
     classes: dict[str, TilingClass] = {}
     registrations: list = []
     texts = []
-    for path in _sources(op_dir, [Path(d) for d in search_dirs]):
+    for path in _sources([op_dir, *map(Path, dependency_ops)], [Path(d) for d in search_dirs]):
         text = _read(path)
         texts.append(text)
         found, regs = _classes(path, text)
@@ -392,13 +396,18 @@ def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None
 
 
 def kernel_tiling_header(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None,
-                         search_dirs=()) -> str:
+                         search_dirs=(), dependency_ops=()) -> str:
     """The text of the op's `<op>_tiling_data.h` for its kernel: every tiling class of its op_host sources
     as a struct with metadef's layout, and GET_TILING_DATA for the class registered for the op type
     (`op_type`: default from op_type_of). Force-include it (-include) ahead of the kernel, as the op's CMake
     rule does. `search_dirs`: where the op_host files' quoted includes are looked for after their own
-    folder (the repository root...). Raises OpTilingError naming file:line when a definition cannot be read."""
-    return _render(read_op_tiling(op_dir, asc_devkit=asc_devkit, op_type=op_type, search_dirs=search_dirs))
+    folder (the repository root...). `dependency_ops`: the folders of the ops the op's kernel builds with;
+    their op_host sources are read too, since CANN generates the header from the repository's whole tiling
+    library, where a dependency may register its class for this op's type (ops-nn add_rms_norm_quant:
+    `REGISTER_TILING_DATA_CLASS(AddRmsNormQuantV2, AddRMSNormQuantTilingData)`). Raises OpTilingError
+    naming file:line when a definition cannot be read."""
+    return _render(read_op_tiling(op_dir, asc_devkit=asc_devkit, op_type=op_type, search_dirs=search_dirs,
+                                  dependency_ops=dependency_ops))
 
 
 def _render(tiling: OpTiling) -> str:

@@ -293,7 +293,9 @@ def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str, variab
         raise Unsupported(f"needs the generated tiling header {rule.op}_tiling_data.h, which is written with "
                           f"the library's tiling classes: {config.ASC_DEVKIT_HINT}")
     try:
-        text = op_tiling.kernel_tiling_header(rule.op_dir, asc_devkit=devkit, search_dirs=(rule.repository,))
+        deps = [rule.op_dir.parent / op for op in rule.deps]      # the dependency ops' folders, as _ut_tree
+        text = op_tiling.kernel_tiling_header(rule.op_dir, asc_devkit=devkit, search_dirs=(rule.repository,),
+                                              dependency_ops=[d for d in deps if d.is_dir()])
     except SpecError as exc:              # OpTilingError names the op_host file:line
         raise Unsupported(f"the generated tiling header {rule.op}_tiling_data.h: {exc}") from None
     return _cached_text(f"tiling/{rule.op}", f"{rule.op}_tiling_data.h", text)

@@ -87,6 +87,21 @@ def test_what_cannot_be_read_is_an_error_naming_file_and_line(tmp_path, body, me
         op_tiling.kernel_tiling_header(_op(tmp_path, body), asc_devkit=tree)
 
 
+def test_a_dependency_op_may_register_its_class_for_this_op(tmp_path):
+    # ops-nn add_rms_norm_quant_v2: its op_host has no tiling; add_rms_norm_quant's registers its class for
+    # AddRmsNormQuantV2 too, and the rule names add_rms_norm_quant as a dependency op
+    tree = devkit_tree.require()
+    base = _op(tmp_path, HOST.replace("REGISTER_TILING_DATA_CLASS(Demo_7, InnerTiling)",
+                                      "REGISTER_TILING_DATA_CLASS(DemoV2, DemoTilingData)"))
+    v2 = tmp_path / "demo_v2"
+    (v2 / "op_host").mkdir(parents=True)
+    (v2 / "op_host" / "demo_v2_def.cpp").write_text('#include "register/op_def_registry.h"\n')
+    alone = op_tiling.kernel_tiling_header(v2, asc_devkit=tree)
+    assert "struct DemoTilingData" not in alone and "GET_TILING_DATA" not in alone
+    header = op_tiling.kernel_tiling_header(v2, asc_devkit=tree, dependency_ops=[base])
+    assert "struct DemoTilingData {" in header and "    DemoTilingData tiling_data; \\" in header
+
+
 def test_an_op_without_op_host_is_an_error(tmp_path):
     with pytest.raises(OpTilingError, match="no op_host"):
         op_tiling.kernel_tiling_header(tmp_path, asc_devkit=tmp_path)

@@ -163,6 +163,9 @@ min                            scalar                         I     I     I
 movp_b16                       vector                         -     -     M
 movp_b32                       vector                         -     -     M
 movvp                          vector                         -     -     M
+nddma_out_to_ub_b16            dma                            -     -     M
+nddma_out_to_ub_b32            dma                            -     -     M
+nddma_out_to_ub_b8             dma                            -     -     M
 pand                           dav3510/vpred                  -     -     F
 pdintlv_b16                    dav3510/vpred                  -     -     F
 pdintlv_b32                    dav3510/vpred                  -     -     F
@@ -434,7 +437,7 @@ vldu                           vector                         -     -     M
 vldus                          dav3510/vreg                   -     -     F
 vln                            dav3510/valu,vector            I     I     F
 vlrelu                         vector                         I     P     I
-vmadd                          vector                         -     -     M
+vmadd                          vector                         P     P     P
 vmax                           dav3510/valu,vector            I     I     F
 vmaxs                          dav3510/valu,vector            I     I     F
 vmin                           dav3510/valu,vector            I     I     F
@@ -497,6 +500,7 @@ NOTES = {
     **dict.fromkeys(('mad_s4',), "the form the library's Mmad uses; the 13-argument form is declared only"),
     **dict.fromkeys(('vaxpy', 'vcgmax', 'vcgmin', 'vrec', 'vrsqrt'), 'dav_3510: the level-0 (dav_c220) form only'),
     **dict.fromkeys(('vconv_f162s4',), "the 7-argument form; dav_m200's with repeatStrideMode / strideSizeMode is declared only"),
+    **dict.fromkeys(('vmadd',), "the repeat form the library's FusedMulAdd uses; the config-word form and dav_3510's register form (MulDstAdd: rounding not documented) are declared only"),
     **dict.fromkeys(('vgather',), 'the five-operand form (dav_c220); the config-word form (dst, offsets, config) on dav_m200 only'),
 }
 

@@ -315,6 +315,20 @@ inline void vmla(T* dst, T* src0, T* src1, uint64_t repeat, uint64_t db, uint64_
     ascgen_devkit::run("vmla", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
 }
 
+// vmadd: dst = src0 * dst + src1, the library's FusedMulAdd (its documented formula), each step rounded in
+// the compute type as vmla's (the documentation says no more). The integer parameters are deduced, so this
+// form wins over missing.h's declaration of the others (the config-word vmadd(dst, src0, src1, config)).
+template <class T, class R, class B0, class B1, class B2, class S0, class S1, class S2>
+inline void vmadd(T* dst, T* src0, T* src1, R repeat, B0 db, B1 ab, B2 bb, S0 dr, S1 ar, S2 br) {
+    using W = ascgen_devkit::wide_t<T>;
+    ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, uint64_t(db), uint64_t(dr)),
+                                     ascgen_devkit::op(src0, uint64_t(ab), uint64_t(ar)),
+                                     ascgen_devkit::op(src1, uint64_t(bb), uint64_t(br))};
+    auto fn = [](W a, W b, W d) -> W { return ::ascgen::elem::add(::ascgen::elem::mul(a, d), b); };
+    ascgen_devkit::run("vmadd", ops, uint64_t(repeat),
+                       ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
+}
+
 // vaxpy: dst = scalar * src + dst
 template <class T, class U>
 inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {

@@ -6,12 +6,16 @@
 // odd) into lane i; narrowing writes lane i's result to destination lane 2i + part, the other half of
 // each pair zero. The mask governs the wider type's lanes in both cases. Float -> integer rounds as
 // asked and saturates (NaN -> 0); integer narrowing saturates in SAT mode and keeps the low bits in NO_SAT
-// mode. Float -> float narrowing rounds to nearest even (CAST_RINT) only; other roundings, the 4x forms
-// (Part_T) and the fp8/fp4/int4 types call a declared-only ascgen_devkit::unimpl::vcvt, named at link.
+// mode. A 16-bit float result (float -> half/bf16, int16 -> half, half <-> bf16) is rounded once from the
+// exact value as ROUND says: rint, away, floor, ceil, trunc (IEEE 754's roundings) or odd (truncate, then
+// the last bit set when inexact), by the vector engine's rule (convert.h `narrow`); past the type's range
+// IEEE's result (Inf/NaN mode, the only overflow mode of Atlas 350: aclrtFloatOverflowMode). HYBRID, the 4x
+// forms (Part_T) and the fp8/fp4/int4 types call a declared-only ascgen_devkit::unimpl::vcvt, named at link.
 #pragma once
 #include <cfenv>
 #include <limits>
 #include "valu.h"
+#include "../convert.h"
 #include "ascgen_common/elementwise.h"
 
 namespace ascgen_devkit {
@@ -38,6 +42,9 @@ inline double round_as(double v, int mode) {
     constexpr R order[] = {R::Rint, R::Away, R::Floor, R::Ceil, R::Trunc};
     return ::ascgen::elem::round_integral(v, mode >= 0 && mode < 5 ? order[mode] : R::Rint);
 }
+// The ROUND modes a float result is modelled in (0 rint ... 5 odd), as the vector engine's mode letters.
+constexpr int kFloatRounds = 6;
+constexpr char float_round_letter(int mode) { return "rafczo"[mode >= 0 && mode < kFloatRounds ? mode : 0]; }
 template <class T> constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
 template <class T> constexpr bool is_num = std::is_arithmetic<T>::value || is_low_float<T>;
 
@@ -51,8 +58,8 @@ constexpr bool converts(const CvtModes& m) {
     if constexpr (!is_num<To> || !is_num<From>) return false;
     else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) return true;
     else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value)
-        return fw < 4 || m.round == 0;                                // inexact int -> float: rint only
-    else if constexpr (!std::is_integral<To>::value) return tw >= fw || m.round == 0;   // float narrowing: rint
+        return m.round == 0 || (fw < 4 && m.round < kFloatRounds);   // int32 -> float: rint only
+    else if constexpr (!std::is_integral<To>::value) return tw > fw || m.round < kFloatRounds;
     else return tw >= fw || m.sat == 0 || m.sat == 1;
 }
 // One element, in a form converts() accepts.
@@ -60,7 +67,10 @@ template <class To, class From>
 inline void convert(To& out, From v, const CvtModes& m) {
     if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
         out = ::ascgen::elem::saturate<To>(round_as(double(float(v)), m.round));   // NaN -> 0, saturating
-    } else if constexpr (!std::is_integral<To>::value) {             // int or float -> float
+    } else if constexpr (!std::is_integral<To>::value && sizeof(To) == 2) {   // to half / bf16: one rounding
+        const double x = std::is_integral<From>::value ? double(v) : double(float(v));   // exact
+        out = ::ascgen_devkit::narrow<To>(x, float_round_letter(m.round));
+    } else if constexpr (!std::is_integral<To>::value) {             // to float: exact, or int32 rint
         out = To(float(v));
     } else if (sizeof(To) >= sizeof(From)) {                         // integer -> integer
         out = To(v);
