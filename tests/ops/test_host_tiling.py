@@ -13,16 +13,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascgen import ops
+from ascgen import config, ops
 from ascgen.errors import CompileError, KernelCrashError, OpTilingError, SpecError, UnsupportedProductError
 
 
 def _cann() -> Path:
+    """ASCGEN_CANN_SOURCES with the repositories these tests read; asc-devkit as ascgen finds it
+    (config.cann_repository: ASCGEN_ASC_DEVKIT first, as CI sets it, else the folder's asc-devkit)."""
     value = os.environ.get("ASCGEN_CANN_SOURCES")
     need = ("ops-nn", "ops-math", "metadef", "opbase", "asc-devkit")
-    if value and all((Path(value) / n).is_dir() for n in need):
+    if value and all(config.cann_repository(n) is not None for n in need):
         return Path(value)
-    message = f"set ASCGEN_CANN_SOURCES to a folder holding {', '.join(need)} side by side (the CANN corpora)"
+    message = (f"set ASCGEN_CANN_SOURCES to a folder holding {', '.join(need[:-1])} side by side (the CANN "
+               "corpora), and asc-devkit there or in ASCGEN_ASC_DEVKIT")
     if os.environ.get("CI"):
         pytest.fail(message, pytrace=False)
     pytest.skip(message)
