@@ -130,7 +130,7 @@ def _plain_layout(body: str, consts: dict, where: str) -> tuple[list[tuple[str, 
 
 
 def _plain_decoder(op_dir: Path, op_type: str, search_dirs):
-    files = op_tiling._sources(op_dir, [Path(d) for d in search_dirs])
+    files = op_tiling._sources([op_dir], [Path(d) for d in search_dirs])
     used, defined = _plain_structs(files)
     consts = op_tiling._constants(op_tiling._read(f) for f in files)
     layouts = {}
