@@ -33,7 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
-from bench_devkit import ADD_RELU  # noqa: E402 - benchmarks/bench_devkit.py, beside this script
+from bench_devkit import ADD_RELU, _LINE  # noqa: E402 - benchmarks/bench_devkit.py, beside this script
 
 MATMUL_EXAMPLE = "examples/01_simd_cpp_api/04_advanced_api/00_matmul/matmul"
 ROWS = ("vector-first", "vector-edit", "vector-cached", "builtin-edit", "matmul-first", "matmul-edit",
@@ -46,27 +46,6 @@ src = open(sys.argv[1]).read()
 t = time.perf_counter(); load(src, sys.argv[2], backend=sys.argv[3], filename="add_relu.cpp")
 print(time.perf_counter() - t)
 """
-
-ADD_RELU_RATIO = """import sys, numpy as np
-from ascgen.runtime.loader import load
-n = 1 << 24
-rng = np.random.default_rng(0)
-x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
-mod = load(open(sys.argv[1]).read(), sys.argv[2], backend="devkit", filename="add_relu.cpp")
-z = np.zeros(n, np.float32)
-mod.launch("add_relu", 8, x, y, z, np.uint32(n))
-assert np.array_equal(z, np.maximum(x + y, 0)), "devkit add+relu is not bit-exact"
-import time
-def best(fn):
-    times = []
-    for _ in range(5):
-        t = time.perf_counter(); fn(); times.append(time.perf_counter() - t)
-    return min(times)
-t_np = best(lambda: np.maximum(np.add(x, y), 0))
-t_dk = best(lambda: mod.launch("add_relu", 8, x, y, z, np.uint32(n)))
-print(t_dk / t_np)
-"""
-
 
 class Checkout:
     """One tree of ascgen, its warm cache and its copy of the matmul example."""
@@ -111,6 +90,15 @@ class Checkout:
             raise SystemExit(f"bench_loop: {self.label}: the matmul example's result is wrong:\n{verdict[-2000:]}")
         return seconds
 
+    def add_relu_ratio(self) -> float:
+        """devkit / numpy wall time of bench_devkit.py's add+relu (it checks bit-exactness), on this checkout."""
+        out = _run([sys.executable, str(REPO / "benchmarks" / "bench_devkit.py"), "addrelu", "--reps", "5",
+                    "--tree", str(self.tree)], self.env(self.warm), self.work)
+        wall = {m.group(1): float(m.group(2)) for m in map(_LINE.match, out.splitlines()) if m}
+        if "bit-exact vs numpy: False" in out:
+            raise SystemExit(f"bench_loop: {self.label}: the devkit add+relu is not bit-exact:\n{out[-2000:]}")
+        return wall["devkit"] / wall["numpy"]
+
     def measure(self, row: str) -> float:
         """One sample of `row`, in seconds (addrelu: the ratio)."""
         fresh = Path(tempfile.mkdtemp(prefix="cold-", dir=self.work))
@@ -131,14 +119,14 @@ class Checkout:
             if row == "matmul-cached":
                 return self.matmul(self.warm)
             if row == "addrelu":
-                return self.python(ADD_RELU_RATIO, str(self.kernel), self.product, cache=self.warm)
+                return self.add_relu_ratio()
             raise ValueError(row)
         finally:
             shutil.rmtree(fresh, ignore_errors=True)
 
     def warm_up(self, rows) -> None:
         """Fill the warm cache before the first edit is timed: the edit rows measure an edit, not a first use."""
-        if any(r.startswith("vector") or r in ("builtin-edit", "addrelu") for r in rows):
+        if any(r.startswith("vector") or r == "builtin-edit" for r in rows):
             self.python(LOAD, str(self.kernel), self.product, "devkit", cache=self.warm)
             self.python(LOAD, str(self.kernel), self.product, "builtin", cache=self.warm)
         if any(r.startswith("matmul") for r in rows):
