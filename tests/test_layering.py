@@ -8,9 +8,9 @@ Layers, lowest first; a module may import its own package and the packages its l
     runtime     build, load, launch, SuperKernel, reports               foundation, source
     check       the static checker                                       foundation, source
     codegen     plan, placement, render, builder SuperKernels            foundation, builder, runtime
-    ut          operator repositories' kernel UTs (ascgen ut)            foundation, source, runtime, and
-                the program machinery of commands/run.py (its case server loads programs as `ascgen run` does)
-    ops         production operators: their op_host tiling, unchanged   foundation, source, runtime
+    ut          operator repositories' CMake conventions, kernel UTs     foundation, source, runtime
+    ops         production operators: op_host tiling and kernel, unchanged  foundation, source, runtime, ut
+                (an op's kernel builds with the tree and include path its repository's CMake gives, ut/)
     commands    cli, __main__, one module per subcommand                 anything
     pytest_plugin  fixtures and spec items for pytest                    anything but itself
 
@@ -32,8 +32,8 @@ ALLOWED = {
     "runtime": {"foundation", "source"},
     "check": {"foundation", "source"},
     "codegen": {"foundation", "builder", "runtime"},
-    "ut": {"foundation", "source", "runtime", "commands"},
-    "ops": {"foundation", "source", "runtime"},
+    "ut": {"foundation", "source", "runtime"},
+    "ops": {"foundation", "source", "runtime", "ut"},
     "commands": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "ops", "commands"},
     "pytest_plugin": {"foundation", "source", "builder", "runtime", "check", "codegen", "ut", "ops", "commands"},
 }

@@ -26,7 +26,7 @@ POLL_S = 0.05
 
 
 def _load(request: dict):
-    from ascgen.commands.run import load_program, program_flags
+    from ascgen.runtime.program import load_program, program_flags
     flags = program_flags(request["forced_includes"], request["link_libs"], request["lib_dirs"], crash_report=True,
                           defines=request["defines"])
     module = load_program(request["sources"], request["product"], defines=request["defines"],
@@ -47,7 +47,7 @@ def _child(module, case: dict, time_limit: float) -> None:
             os.close(f)
         sys.stdout = os.fdopen(1, "w", closefd=False)
         sys.stderr = os.fdopen(2, "w", closefd=False)
-        from ascgen.commands.run import run_program
+        from ascgen.runtime.program import run_program
         try:
             code = run_program(module, case["argv"], time_limit_s=time_limit)
         except errors.KernelError as exc:
