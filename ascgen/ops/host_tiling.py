@@ -22,28 +22,13 @@ import numpy as np
 
 from ascgen import products
 from ascgen.errors import OpTilingError, SpecError
-from ascgen.ops import host_build, op_def, tiling_fields
+from ascgen.ops import dtypes, host_build, op_def, tiling_fields
 from ascgen.runtime import isolate
 
 DEFAULT_CAPACITY = 64 * 1024        # tiling data bytes the runner offers (CANN's default max is 64 KiB)
 TIME_LIMIT_S = 120.0
 _LINE = re.compile(r"^ASCGEN-TILING (\w+) ?(.*)$", re.M)
 _OP_ERROR = re.compile(r"^\[op (?:error \w+|host ERROR)\][^\n]*$", re.M)
-
-# numpy / short names -> CANN's ge::DataType serial names (metadef type_utils).
-DTYPES = {
-    "float32": "DT_FLOAT", "float": "DT_FLOAT", "fp32": "DT_FLOAT", "float16": "DT_FLOAT16", "half": "DT_FLOAT16",
-    "fp16": "DT_FLOAT16", "bfloat16": "DT_BF16", "bf16": "DT_BF16", "int8": "DT_INT8", "uint8": "DT_UINT8",
-    "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32", "int64": "DT_INT64",
-    "uint64": "DT_UINT64", "bool": "DT_BOOL", "float64": "DT_DOUBLE", "double": "DT_DOUBLE",
-    "complex64": "DT_COMPLEX64", "complex128": "DT_COMPLEX128", "hifloat8": "DT_HIFLOAT8",
-    "float8_e5m2": "DT_FLOAT8_E5M2", "float8_e4m3fn": "DT_FLOAT8_E4M3FN", "int4": "DT_INT4",
-}
-
-# The definitions spell data types by their ge::DataType enumerators; metadef's serial names (what the runner
-# parses, type_utils_impl.cc) differ for this one only.
-SERIAL_NAMES = {"DT_BF16": "DT_BFLOAT16"}
-
 
 @dataclass(frozen=True)
 class TensorSpec:
@@ -63,26 +48,12 @@ class TensorSpec:
         if isinstance(value, TensorSpec):
             return value
         if isinstance(value, np.ndarray):
-            return cls(tuple(int(d) for d in value.shape), dtype_name(value.dtype, where))
+            return cls(tuple(int(d) for d in value.shape), dtypes.enum_of(value.dtype, where))
         if isinstance(value, (tuple, list)) and len(value) in (2, 3) and isinstance(value[0], (tuple, list)):
             fmt = value[2] if len(value) == 3 else "ND"
             fmt = fmt if str(fmt).startswith("FORMAT_") else f"FORMAT_{fmt}"
-            return cls(tuple(int(d) for d in value[0]), dtype_name(value[1], where), fmt)
+            return cls(tuple(int(d) for d in value[0]), dtypes.enum_of(value[1], where), fmt)
         raise SpecError(f"{where}: give a numpy array, a TensorSpec or (shape, dtype[, format]), not {value!r}")
-
-
-def dtype_name(dtype, where: str) -> str:
-    text = str(dtype)
-    if text.startswith("DT_"):
-        return text
-    try:
-        text = np.dtype(dtype).name
-    except TypeError:
-        pass
-    name = DTYPES.get(text.lower())
-    if name is None:
-        raise SpecError(f"{where}: unknown data type {dtype!r}; known: {', '.join(sorted(DTYPES))} or a DT_... name")
-    return name
 
 
 @dataclass
@@ -155,6 +126,24 @@ class Op:
         return host_tiling(self.op_dir, self.product, inputs=inputs, outputs=outputs, attrs=attrs,
                            op_type=self.definition.op_type, platform=platform)
 
+    def __call__(self, *inputs, outputs: Sequence, platform: dict | None = None, time_limit_s: float = 60.0,
+                 **attrs):
+        """Run the op: its host tiling for these arrays, then its kernel on the devkit backend with the
+        tiling's key, block dim, workspace and data. The output array, or a tuple of them."""
+        from ascgen.ops import kernel
+        arrays = []
+        for i, value in enumerate(inputs):
+            if not isinstance(value, np.ndarray):
+                raise SpecError(f"{self.definition.op_type} input {i} ({self.definition.input_name(i)}): give a "
+                                f"numpy array to run the op, not {type(value).__name__}")
+            arrays.append(np.ascontiguousarray(value))
+        result = self.tiling(*arrays, outputs=outputs, platform=platform, **attrs)
+        ins = [TensorSpec.of(a, "") for a in arrays]
+        outs = [TensorSpec.of(v, "") for v in outputs]
+        got = kernel.launch(self.op_dir, self.product, self.definition, result, arrays, ins, outs,
+                            time_limit_s=time_limit_s)
+        return got[0] if len(got) == 1 else tuple(got)
+
 
 def load(op_dir, product, op_type: str | None = None) -> Op:
     return Op(op_dir, product, op_type)
@@ -173,7 +162,7 @@ def _platform_lines(platform: dict) -> list[str]:
 
 def _tensor_line(t: TensorSpec) -> str:
     fmt = t.format.removeprefix("FORMAT_")        # metadef's serial name of a format: ND, NCHW...
-    return f"{SERIAL_NAMES.get(t.dtype, t.dtype)} {fmt} {len(t.shape)} {' '.join(str(d) for d in t.shape)}".rstrip()
+    return f"{dtypes.SERIAL_NAMES.get(t.dtype, t.dtype)} {fmt} {len(t.shape)} {' '.join(str(d) for d in t.shape)}".rstrip()
 
 
 def _run(exe: Path, request: str, op_type: str, time_limit_s: float) -> tuple[dict, str]:

@@ -92,8 +92,9 @@ def preprocess(text: str, filename: str, include_dirs, defines: dict) -> str:
         proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, errors="replace",
                               timeout=300)
     if proc.returncode != 0:
-        lines = [ln for ln in proc.stderr.splitlines() if ln.strip()][:build.DIAGNOSTIC_LINES]
-        raise CompileError(f"preprocessing {filename} failed:\n" + "\n".join("  " + ln for ln in lines))
+        start, lines = build.error_window([ln for ln in proc.stderr.splitlines() if ln.strip()])
+        skipped = [f"  ... {start} lines before the first error not shown"] if start else []
+        raise CompileError(f"preprocessing {filename} failed:\n" + "\n".join([*skipped, *("  " + ln for ln in lines)]))
     return proc.stdout
 
 

@@ -196,7 +196,7 @@ def _tree_folder(rule: cmake.Rule) -> Path:
 
 def main_source() -> Path:
     """gtest's main, in the cache (a stable path, so the build is cached)."""
-    return _cached_text("main", "ascgen_ut_main.cpp", GTEST_MAIN)
+    return cached_text("main", "ascgen_ut_main.cpp", GTEST_MAIN)
 
 
 def test_sources(rule: cmake.Rule, soc: str) -> list[Path]:
@@ -236,9 +236,14 @@ def kernel_name(rule: cmake.Rule, product: str) -> str:
     the kernel is then `<name>.cpp` and the tests `test_<name>*.cpp`), else the op name."""
     if not cmake.convention(rule.repository).kernel_from_op_info:
         return rule.op
+    return op_file(rule.op_dir, rule.op, product) or rule.op
+
+
+def op_file(op_dir: Path, op: str, product: str) -> str | None:
+    """The `opFile.value` the op's definition gives for a product's AICore config, None when it gives none."""
     from ascgen.source.signature import strip_comments      # C++ comments (ascgen/source)
-    op_type = rule.op.replace("_", "").lower()
-    for path in sorted((rule.op_dir / "op_host").rglob("*.cpp")):
+    op_type = op.replace("_", "").lower()
+    for path in sorted((op_dir / "op_host").rglob("*.cpp")):
         text = path.read_text(errors="replace")
         code = strip_comments(text)     # same offsets: comments and string insides blanked
         if not any(t.lower() == op_type for t in _OP_ADD.findall(code)):
@@ -256,7 +261,7 @@ def kernel_name(rule: cmake.Rule, product: str) -> str:
                         return m.group(1)
                 except UnsupportedProductError:
                     continue
-    return rule.op
+    return None
 
 
 def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
@@ -298,10 +303,10 @@ def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str, variab
                                               dependency_ops=[d for d in deps if d.is_dir()])
     except SpecError as exc:              # OpTilingError names the op_host file:line
         raise Unsupported(f"the generated tiling header {rule.op}_tiling_data.h: {exc}") from None
-    return _cached_text(f"tiling/{rule.op}", f"{rule.op}_tiling_data.h", text)
+    return cached_text(f"tiling/{rule.op}", f"{rule.op}_tiling_data.h", text)
 
 
-def _cached_text(kind: str, name: str, text: str) -> Path:
+def cached_text(kind: str, name: str, text: str) -> Path:
     """`text` as a file in the cache, at a path named by its content (so the builds that include it cache)."""
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     folder = writable_root(config.cache_dir()) / "ut" / kind / digest
@@ -341,22 +346,19 @@ def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Pa
     return found
 
 
-def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
-    """The plan for one soc of a rule. Raises Unsupported (a named missing piece) or SpecError."""
-    product = product_of(soc, conv)
-    target = target_dir(rule.repository, soc)
-    name, tests = _named_tests(rule, soc, product)
-    if not tests:
-        where = f"{rule.ut_dir}" + (f" or {rule.ut_dir / target}" if target else "")
-        raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
+def kernel_include_path(rule: cmake.Rule) -> tuple[dict, list[Path]]:
+    """(the CMake variables, the include folders) an op's kernel compiles with: the build's copy rules
+    replayed in the cache (the op's and its dependency ops' op_kernel as `${ASCEND_KERNEL_SRC_DST}/<op>`,
+    the repository's common kernel folders) and the folders of the definition's
+    `target_include_directories(... tests/ut/op_kernel ...)` whose variables resolve."""
     binary_dir = _tree_folder(rule)
     variables = cmake_variables(rule.repository, binary_dir)
     definition = _definition_text(rule.repository)
-    dst = variables.get(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc"))
+    dst = variables.setdefault(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc"))
     variables.update({"opName": rule.op, "MODULE_OP_NAME": rule.op, "kernel_dependency_files": f"{dst}/{rule.op}",
                       "CMAKE_CURRENT_SOURCE_DIR": str(rule.ut_dir)})
     _ut_tree(rule, definition, variables, binary_dir)
-    include_dirs = []
+    include_dirs: list[Path] = []
     for _, raw in cmake.calls(definition, "target_include_directories"):
         if "tests/ut/op_kernel" not in raw:
             continue
@@ -366,6 +368,18 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
                 if folder and Path(folder).is_dir() and Path(os.path.normpath(folder)) not in include_dirs:
                     include_dirs.append(Path(os.path.normpath(folder)))
         break
+    return variables, include_dirs
+
+
+def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
+    """The plan for one soc of a rule. Raises Unsupported (a named missing piece) or SpecError."""
+    product = product_of(soc, conv)
+    target = target_dir(rule.repository, soc)
+    name, tests = _named_tests(rule, soc, product)
+    if not tests:
+        where = f"{rule.ut_dir}" + (f" or {rule.ut_dir / target}" if target else "")
+        raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
+    variables, include_dirs = kernel_include_path(rule)
     kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
     kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) else []
     defines, flags = {}, []

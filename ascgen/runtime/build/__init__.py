@@ -494,6 +494,14 @@ _MACHINE_FAULTS = ((re.compile(r"No space left on device|Disk quota exceeded", r
                     "close other programs, or build fewer sources at once"))
 
 
+def error_window(lines: list[str]) -> tuple[int, list[str]]:
+    """(start, the DIAGNOSTIC_LINES lines shown): the first ones, or, when the first error comes later (after
+    warnings, a long include or instantiation chain), the ones that end just after that error."""
+    first_error = next((i for i, ln in enumerate(lines) if _ERROR_LINE.search(ln)), 0)
+    start = max(0, min(first_error + 3, len(lines)) - DIAGNOSTIC_LINES)
+    return start, lines[start:start + DIAGNOSTIC_LINES]
+
+
 def _diagnostics(name, sources, text: str, cmd, returncode: int | None = None) -> str:
     """The useful line first, then the compiler's first DIAGNOSTIC_LINES lines, or, when its first error comes
     later (after warnings or a long template instantiation chain), the DIAGNOSTIC_LINES lines that end just
@@ -512,9 +520,7 @@ def _diagnostics(name, sources, text: str, cmd, returncode: int | None = None) -
                   else f"exited with status {returncode}")
         return (f"compiling {name} ({where}) failed: the compiler {cmd[0]} {status} and printed nothing. "
                 "Hint: check ASCGEN_CXX / CXX (a C++17 compiler: g++ or clang++) and the free disk space.")
-    first_error = next((i for i, ln in enumerate(lines) if _ERROR_LINE.search(ln)), 0)
-    start = max(0, min(first_error + 3, len(lines)) - DIAGNOSTIC_LINES)
-    shown = lines[start:start + DIAGNOSTIC_LINES]
+    start, shown = error_window(lines)
     more = len(lines) - len(shown) - start
     msg = [f"compiling {name} ({where}) failed:"]
     if start:

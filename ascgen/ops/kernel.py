@@ -1,0 +1,220 @@
+"""An operator's kernel, built as its repository builds it, and launched with what its host tiling produced.
+
+The build follows the op build of CANN's operator repositories:
+
+* the kernel source for a product: the op CMakeLists' `add_kernel_sources(KERNEL_SRC arch35/add.cpp
+  COMPUTE_UNITS ascend950 ...)` entry for the product (ops-math), else `op_kernel/<opFile>.cpp` with the
+  definition's `opFile.value` for the product (ops-nn: `add_rms_norm_apt` on ascend950), else
+  `op_kernel/<op>.cpp`;
+* the include path and kernel tree of the repository's CMake (ut/plan.kernel_include_path: the op's and its
+  dependency ops' op_kernel copied under `${ASCEND_KERNEL_SRC_DST}/<op>`, so `#include "../rms_norm/x.h"`
+  resolves, and the common kernel folders); the dependency ops are the op_host CMakeLists'
+  `add_modules_sources(... DEPENDENCIES norm_common rms_norm)`;
+* the generated tiling header (source/op_tiling.py: the op_host tiling classes as structs, GET_TILING_DATA),
+  force-included as the build does;
+* per binary, `-DDTYPE_<NAME>=<C type>`, `-DORIG_DTYPE_<NAME>=DT_...`, `-DFORMAT_<NAME>=FORMAT_...` for every
+  input and output (an output named like an input gets the `_REF` suffix), as `ascendc_impl_build.py` writes
+  them (ops/dtypes.py holds the types), and `__CCE_KT_TEST__`, the macro of CANN's CPU-debug builds.
+
+The launch passes the kernel's parameters in the op build's order: the inputs, the outputs, the workspace,
+the tiling data; the block dim and the tiling key are the tiling function's.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ascgen import config, products
+from ascgen.errors import OpTilingError, SpecError
+from ascgen.ops import dtypes, host_build
+from ascgen.source import op_tiling
+from ascgen.ut import cmake, plan
+
+_KERNEL_SOURCES = re.compile(r"\badd_kernel_sources\s*\(([^)]*)\)")
+_DEPENDENCIES = re.compile(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)")
+_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR",
+             "DISABLE_IN_OPP", "PRIVATE", "PUBLIC"}
+_modules: dict = {}
+_modules_lock = threading.Lock()
+
+
+def _cmake_text(path: Path) -> str:
+    return re.sub(r"#[^\n]*", "", path.read_text(errors="replace")) if path.is_file() else ""
+
+
+def _words(args: str) -> list[str]:
+    return [quoted or bare for quoted, bare in re.findall(r'"([^"]*)"|(\S+)', args)]
+
+
+def dependencies(op_dir: Path) -> tuple[str, ...]:
+    """The ops whose kernels the op's kernel builds with: `DEPENDENCIES a b` of add_modules_sources."""
+    found: list[str] = []
+    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        for m in _DEPENDENCIES.finditer(_cmake_text(path)):
+            words = _words(m.group(1))
+            if "DEPENDENCIES" in words:
+                for word in words[words.index("DEPENDENCIES") + 1:]:
+                    if word in _KEYWORDS:
+                        break
+                    if re.fullmatch(r"\w+", word) and word not in found:
+                        found.append(word)
+    return tuple(found)
+
+
+def kernel_source(op_dir: Path, product) -> Path:
+    """The kernel source the op build compiles for the product (module docstring)."""
+    kernel_dir = op_dir / "op_kernel"
+    if not kernel_dir.is_dir():
+        raise OpTilingError(f"{op_dir}: no op_kernel folder, so no kernel to run (an operator folder holds "
+                            "op_kernel/ with its kernel source beside op_host/)")
+    for m in _KERNEL_SOURCES.finditer(_cmake_text(op_dir / "CMakeLists.txt")):
+        words = _words(m.group(1))
+        if "KERNEL_SRC" in words and "COMPUTE_UNITS" in words:
+            src = words[words.index("KERNEL_SRC") + 1]
+            units = words[words.index("COMPUTE_UNITS") + 1:]
+            units = units[:next((i for i, w in enumerate(units) if w.isupper()), len(units))]
+            if product.id in units and (kernel_dir / src).is_file():
+                return kernel_dir / src
+    stem = plan.op_file(op_dir, op_dir.name, product.id)
+    for name in ([stem] if stem else []) + [op_dir.name]:
+        if (kernel_dir / f"{name}.cpp").is_file():
+            return kernel_dir / f"{name}.cpp"
+    raise OpTilingError(f"{op_dir.name}: no kernel source for {product.id}: neither an add_kernel_sources entry "
+                        f"for it in CMakeLists.txt nor op_kernel/{(stem + '.cpp or ') if stem else ''}"
+                        f"{op_dir.name}.cpp")
+
+
+def binary_defines(definition, ins, outs) -> dict:
+    """The DTYPE_ / ORIG_DTYPE_ / FORMAT_ macros of the binary for these tensors (ascendc_impl_build.py)."""
+    defines: dict = {}
+    names = set()
+    for kind, tensors in (("input", ins), ("output", outs)):
+        for i, t in enumerate(tensors):
+            name = (definition.input_name(i) if kind == "input" else definition.output_name(i)).upper()
+            if kind == "input":
+                names.add(name)
+            elif name in names:
+                name += "_REF"
+            where = f"{definition.op_type} {kind} {i} ({name.lower()})"
+            defines[f"DTYPE_{name}"] = dtypes.kernel_type(t.dtype, where)
+            defines[f"ORIG_DTYPE_{name}"] = t.dtype
+            defines[f"FORMAT_{name}"] = t.format
+    return defines
+
+
+@dataclass(frozen=True)
+class KernelBuild:
+    source: Path
+    include_dirs: tuple[Path, ...]
+    tiling_header: Path
+    defines: tuple[tuple[str, str], ...]
+    flags: tuple[str, ...]
+
+
+def kernel_build(op_dir: Path, product, definition, ins, outs) -> KernelBuild:
+    op_dir = Path(op_dir).resolve()
+    repository = host_build.repository_of(op_dir)
+    deps = dependencies(op_dir)
+    rule = cmake.Rule(repository, op_dir.name, (), (), deps, op_dir / cmake.UT_SUBDIR, op_dir, False,
+                      f"{op_dir}/op_host/CMakeLists.txt")
+
+    devkit = config.asc_devkit()
+    if devkit is None:
+        raise SpecError(f"running {op_dir.name}'s kernel needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}")
+    dep_dirs = [d for d in (_op_folder(repository, op_dir, name) for name in deps) if d is not None]
+    variables, include_dirs = plan.kernel_include_path(rule)
+    # Compiled from its copy in the kernel tree, as the build does: a header's `#include "../../rms_norm/x.h"`
+    # resolves against the copy's neighbours; the debug information names the original files again.
+    copies = Path(variables[plan.KERNEL_SRC_DST])
+    source = kernel_source(op_dir, product)
+    prefix_maps = [f"-ffile-prefix-map={copies / name}={folder / 'op_kernel'}"
+                   for name, folder in [(op_dir.name, op_dir), *((d.name, d) for d in dep_dirs)]]
+    text = op_tiling.kernel_tiling_header(op_dir, asc_devkit=devkit, op_type=definition.op_type,
+                                          search_dirs=(repository,), dependency_ops=dep_dirs)
+    header = plan.cached_text(f"tiling/{op_dir.name}", f"{op_dir.name}_tiling_data.h", text)
+    defines = {**binary_defines(definition, ins, outs), "__CCE_KT_TEST__": "1"}
+    return KernelBuild(copies / op_dir.name / source.relative_to(op_dir / "op_kernel"), tuple(include_dirs), header,
+                       tuple(sorted(defines.items())), tuple(prefix_maps))
+
+
+def _op_folder(repository: Path, op_dir: Path, name: str) -> Path | None:
+    sibling = op_dir.parent / name
+    if sibling.is_dir():
+        return sibling
+    return next((p for p in sorted(repository.glob(f"*/{name}")) if (p / "op_host").is_dir()), None)
+
+
+def module(build: KernelBuild, product):
+    """The devkit Module of a kernel build, one per build in this process (the compile itself is cached)."""
+    from ascgen.runtime.module import Module
+    from ascgen.runtime.program import program_flags
+    key = (build, products.get(product).id)
+    with _modules_lock:
+        found = _modules.get(key)
+        if found is None:
+            defines = dict(build.defines)
+            path = build.source          # the copy's own path, not the file it links to (kernel_build)
+            found = Module(path.read_text(errors="replace"), str(path), path, product, defines=defines, include_dirs=build.include_dirs,
+                           extra_flags=(*program_flags([build.tiling_header], defines=defines), *build.flags),
+                           backend="devkit")
+            _modules[key] = found
+    return found
+
+
+def entry_name(mod, op_dir: Path) -> str:
+    """The kernel entry: the one the module defines named after the op folder, else its only one."""
+    names = mod.kernels
+    if op_dir.name in names:
+        return op_dir.name
+    if len(names) == 1:
+        return names[0]
+    raise OpTilingError(f"{mod.source}: defines the kernels {', '.join(names)}; none is named {op_dir.name}")
+
+
+# aclrtMalloc's rounding: the size up to a multiple of 32 bytes, plus 32 bytes (CANN's runtime API reference,
+# aclrtMalloc / aclrtMallocAlign32: "ALIGN_UP[len,32]+32"). Kernels rely on it: a tail tile copied with a
+# 32-byte-aligned length (DataCopy) reads and writes into that slack, which on the device is the tensor's own.
+ALLOC_ALIGN = 32
+
+
+def device_buffer(shape, dtype: np.dtype, fill: int = 0xFF, data: np.ndarray | None = None):
+    """(the buffer the kernel gets, the tensor's view of it): a GM tensor as aclrtMalloc would allocate it,
+    `data` copied in, the rest `fill` bytes. 0xFF (the default, the device does not clear memory) is NaN in
+    every float type and -1 in every signed integer, so an element the kernel never writes shows."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    total = -(-max(nbytes, 1) // ALLOC_ALIGN) * ALLOC_ALIGN + ALLOC_ALIGN
+    raw = np.full(total, fill, np.uint8)
+    view = raw[:nbytes].view(dtype).reshape(shape)
+    if data is not None:
+        view[...] = data
+    return raw.view(dtype) if total % dtype.itemsize == 0 else raw, view
+
+
+def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, *, time_limit_s: float = 60.0):
+    """Build (cached) and launch the op's kernel with a TilingResult; the outputs as numpy arrays. Every GM
+    buffer is allocated as on the device (device_buffer); outputs start poisoned, zeroed when the tiling asks
+    for atomic accumulation (need_atomic: CANN's framework then clears them first); the workspace poisoned."""
+    build = kernel_build(op_dir, product, definition, in_specs, out_specs)
+    mod = module(build, product)
+    name = entry_name(mod, Path(op_dir))
+    params = mod._kernel_info(name).params
+    want = len(ins) + len(out_specs) + 2
+    if len(params) != want:
+        raise OpTilingError(f"{mod.source}: kernel {name} takes {len(params)} parameters; the op build passes "
+                            f"{want} ({len(ins)} inputs, {len(out_specs)} outputs, workspace, tiling)")
+    args, outs = [device_buffer(a.shape, a.dtype, data=a)[0] for a in ins], []
+    for i, spec in enumerate(out_specs):
+        dt = dtypes.numpy_of(spec.dtype, f"{definition.op_type} output {i} ({definition.output_name(i)})")
+        buffer, view = device_buffer(spec.shape, dt, fill=0 if result.need_atomic else 0xFF)
+        args.append(buffer)
+        outs.append(view)
+    workspace, _ = device_buffer((sum(result.workspace_sizes),), np.uint8)
+    tiling, _ = device_buffer((len(result.tiling_data),), np.uint8, data=np.frombuffer(result.tiling_data, np.uint8))
+    mod.launch(name, result.block_dim, *args, workspace, tiling, tiling_key=result.tiling_key,
+               time_limit_s=time_limit_s)
+    return [view.copy() for view in outs]

@@ -1,0 +1,143 @@
+"""Production operators run end to end from Python (`ascgen.ops`: host tiling unchanged, then the kernel on
+the devkit backend), each against a numpy reference written here from the op's documentation
+(`<op>/docs/*.md`, `README.md`) and its kernel.
+
+A case: the op folder (relative to ASCGEN_CANN_SOURCES), the inputs made from a shape, the attributes, the
+output specs, and the reference. The test (tests/ops/test_op_run.py) runs a few; the sweep
+(benchmarks/bench_ops.py) runs them all on every product and shape and writes the table of docs/ops.md.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import ml_dtypes
+import numpy as np
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+F32 = np.float32
+
+
+@dataclass
+class Case:
+    op: str                                     # folder under ASCGEN_CANN_SOURCES
+    dtype: str                                  # the inputs' data type
+    shapes: list[tuple]                         # the x shapes to run (the last one ragged)
+    make: Callable                              # (shape, dtype, rng) -> list of input arrays
+    outputs: Callable                           # (inputs) -> list of (shape, dtype) output specs
+    reference: Callable                         # (inputs, attrs) -> list of float64 / bool arrays
+    attrs: dict = field(default_factory=dict)
+    products: tuple = ("ascend910b", "ascend950")
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.rsplit('/', 1)[-1]}-{self.dtype}"
+
+
+def _f(a):
+    return np.asarray(a).astype(np.float64)
+
+
+def _rand(shape, dtype, rng, lo=-2.0, hi=2.0):
+    return rng.uniform(lo, hi, size=shape).astype(dtype)
+
+
+def _halves(x, dim=-1):
+    a, b = np.split(_f(x), 2, axis=dim)
+    return a, b
+
+
+def _half_shape(x, dim=-1):
+    shape = list(x.shape)
+    shape[dim] //= 2
+    return tuple(shape)
+
+
+def _sigmoid(v):
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+def _gelu_erf(v):
+    return 0.5 * v * (1.0 + np.vectorize(math.erf)(v / math.sqrt(2.0)))
+
+
+def _gelu_tanh(v):
+    return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
+
+
+def _same(x):
+    return [(x.shape, x.dtype.name)]
+
+
+def _rms_norm(x1, x2, gamma, eps):
+    x = _f(x1) + _f(x2)
+    rstd = 1.0 / np.sqrt((x * x).mean(-1, keepdims=True) + eps)
+    return x, rstd, x * rstd * _f(gamma)
+
+
+def _add_rms_norm_ref(ins, attrs):
+    x, rstd, y = _rms_norm(*ins, attrs["epsilon"])
+    return [y, rstd, x]
+
+
+def _add_rms_norm_make(shape, dtype, rng):
+    return [_rand(shape, dtype, rng), _rand(shape, dtype, rng), _rand(shape[-1:], dtype, rng)]
+
+
+def _add_rms_norm_outputs(ins):
+    x1 = ins[0]
+    return [(x1.shape, x1.dtype.name), (x1.shape[:-1] + (1,), "float32"), (x1.shape, x1.dtype.name)]
+
+
+CASES = [
+    Case("ops-nn/norm/add_rms_norm", "float16", [(8, 256), (37, 1281), (3, 5, 4000)], _add_rms_norm_make,
+         _add_rms_norm_outputs, _add_rms_norm_ref, {"epsilon": 1e-6}),
+    Case("ops-nn/norm/add_rms_norm", "bfloat16", [(8, 256), (37, 1281)], _add_rms_norm_make,
+         _add_rms_norm_outputs, _add_rms_norm_ref, {"epsilon": 1e-6}),
+    Case("ops-math/math/is_inf", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [np.where(r.random(s) < 0.2, np.inf, _rand(s, d, r)).astype(d) * np.where(r.random(s) < 0.5, 1, -1).astype(d)],
+         lambda ins: [(ins[0].shape, "bool")], lambda ins, a: [np.isinf(_f(ins[0]))]),
+    Case("ops-math/math/pows", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         # the exponent: one value, one of the six the kernel computes (-2, -1, -0.5, 0.5, 2, 3: pows_base.h's
+         # ComputePowsBase; CANN's aclnn layer sends the others elsewhere)
+         lambda s, d, r: [_rand(s, d, r, 0.1, 2.0), np.array([{8: 2.0, 37: -0.5}.get(s[0], 3.0)], d)],
+         lambda ins: _same(ins[0]), lambda ins, a: [_f(ins[0]) ** _f(ins[1])[0]]),
+    Case("ops-nn/activation/heaviside", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [np.where(r.random(s) < 0.2, 0, _rand(s, d, r)).astype(d), _rand(s, d, r)],
+         lambda ins: _same(ins[0]),
+         lambda ins, a: [np.where(_f(ins[0]) < 0, 0.0, np.where(_f(ins[0]) == 0, _f(ins[1]), 1.0))]),
+    Case("ops-nn/activation/squared_relu", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.maximum(_f(ins[0]), 0) ** 2]),
+    Case("ops-nn/activation/swi_glu", "float16", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: [(_half_shape(ins[0]), ins[0].dtype.name)],
+         lambda ins, a: [(lambda h: h[0] * _sigmoid(h[0]) * h[1])(_halves(ins[0]))], {"dim": -1}),
+    Case("ops-nn/activation/glu", "float32", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: [(_half_shape(ins[0]), ins[0].dtype.name)],
+         lambda ins, a: [(lambda h: h[0] * _sigmoid(h[1]))(_halves(ins[0]))], {"dim": -1}),
+    Case("ops-nn/activation/gelu_mul", "float16", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: [(_half_shape(ins[0]), ins[0].dtype.name)],
+         lambda ins, a: [(lambda h: _gelu_erf(h[0]) * h[1])(_halves(ins[0]))], {"approximate": "none"}),
+    Case("ops-nn/activation/ge_glu_v2", "float16", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s, d, r)],
+         lambda ins: [(_half_shape(ins[0]), ins[0].dtype.name)] * 2,
+         lambda ins, a: [(lambda h: h[0] * _gelu_tanh(h[1]))(_halves(ins[0])), _gelu_tanh(_halves(ins[0])[1])],
+         {"dim": -1, "approximate": 1, "activate_left": False}),
+]
+
+# Tolerances by output type: the kernels compute in float32 and round once (or a few times) to the output.
+TOLERANCE = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-4}
+
+
+def mismatches(got: np.ndarray, ref: np.ndarray) -> tuple[int, float]:
+    """(elements outside the tolerance, the max error relative to max(|ref|, 1)); bool outputs exact."""
+    if got.shape != ref.shape:
+        raise AssertionError(f"shape {got.shape}, reference {ref.shape}")
+    if got.dtype == bool:
+        return int((got != ref).sum()), float((got != ref).any())
+    tol = TOLERANCE[got.dtype.name]
+    g = _f(got)
+    err = np.abs(g - ref) / np.maximum(np.abs(ref), 1.0)
+    bad = ~(err <= tol)                     # NaN (an element never written: poisoned) counts as bad
+    return int(bad.sum()), float(np.nanmax(err)) if np.isfinite(err).any() else float("inf")

@@ -1,0 +1,70 @@
+"""Production operators run end to end from Python: `ascgen.ops.load(OP_DIR)(*arrays)` runs the op's host
+tiling unchanged, then its kernel on the devkit backend with the key, block dim, workspace and tiling data
+it produced (ascgen/ops/kernel.py), against numpy references (tests/ops/cases.py; the full sweep over every
+case, product and shape is benchmarks/bench_ops.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ascgen import ops
+from ascgen.errors import KernelMemoryError, SpecError
+from ascgen.ops import kernel
+from tests.ops.cases import CASES, mismatches
+from tests.ops.test_host_tiling import _cann
+
+BY_NAME = {c.name: c for c in CASES}
+
+
+def _run(name, product, shape):
+    case = BY_NAME[name]
+    rng = np.random.default_rng(7)
+    ins = case.make(shape, np.dtype(case.dtype) if case.dtype != "bfloat16" else np.dtype("bfloat16"), rng)
+    got = ops.load(_cann() / case.op, product=product)(*ins, outputs=case.outputs(ins), **case.attrs)
+    got = got if isinstance(got, tuple) else (got,)
+    return [mismatches(g, r) for g, r in zip(got, case.reference(ins, case.attrs))]
+
+
+# add_rms_norm: a MIX of its tiling keys' classes; (37, 1281) is ragged on every axis (37 rows over 40 cores
+# of 48, 1281 columns: not a multiple of the 16-element block).
+@pytest.mark.parametrize("shape", [(8, 256), (37, 1281)])
+def test_add_rms_norm_matches_numpy(shape):
+    assert all(bad == 0 for bad, _ in _run("add_rms_norm-float16", "ascend910b", shape))
+
+
+def test_is_inf_tail_tile_reads_the_allocation_slack_as_on_the_device():
+    # 37 x 129 half values: the last core copies its tail with a 32-byte-aligned DataCopy, 22 bytes past the
+    # tensor's end, into the slack aclrtMalloc adds (kernel.ALLOC_ALIGN); with exact-size buffers this was
+    # a memory error for a kernel that is correct on the device.
+    assert _run("is_inf-float16", "ascend910b", (37, 129)) == [(0, 0.0)]
+
+
+def test_device_buffer_is_aclrtmalloc_sized_and_poisoned():
+    buffer, view = kernel.device_buffer((3, 5), np.float16, data=np.ones((3, 5), np.float16))
+    assert buffer.nbytes == 32 + 32 and view.shape == (3, 5) and (view == 1).all()
+    assert np.isnan(buffer[15:]).all()          # the slack: 0xFFFF, a NaN half
+    assert kernel.device_buffer((8,), np.float32)[0].nbytes == 64
+    assert np.isnan(kernel.device_buffer((2,), np.float32)[1]).all()
+
+
+def test_mismatches_counts_an_unwritten_element():
+    ref = np.zeros(4)
+    got = np.array([0, 0, np.nan, 0], np.float16)
+    assert mismatches(got, ref)[0] == 1
+
+
+def test_inputs_must_be_arrays():
+    op = ops.load(_cann() / "ops-nn/norm/add_rms_norm", product="ascend910b")
+    with pytest.raises(SpecError, match=r"input 1 \(x2\): give a numpy array"):
+        op(np.zeros((2, 16), np.float16), ((2, 16), "float16"), np.zeros(16, np.float16),
+           outputs=[((2, 16), "float16"), ((2, 1), "float32"), ((2, 16), "float16")])
+
+
+def test_kernel_source_of_a_product_is_the_op_builds():
+    root = _cann()
+    from ascgen import products
+    assert kernel.kernel_source(root / "ops-nn/norm/add_rms_norm", products.get("ascend950")).name == \
+        "add_rms_norm_apt.cpp"              # opFile.value of the ascend950 config
+    assert kernel.kernel_source(root / "ops-math/math/add", products.get("ascend950")).as_posix().endswith(
+        "op_kernel/arch35/add.cpp")         # add_kernel_sources(KERNEL_SRC arch35/add.cpp COMPUTE_UNITS ascend950)
+    assert kernel.dependencies(root / "ops-nn/norm/add_rms_norm") == ("norm_common", "rms_norm")
