@@ -91,14 +91,17 @@ def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: 
     op_dir = Path(op_dir)
     prod = products.get(product)
     definition = op_def.read(op_dir, op_type)
-    ins = [TensorSpec.of(v, f"{definition.op_type} input {i} ({definition.input_name(i)})") for i, v in enumerate(inputs)]
+    ins = [None if v is None else TensorSpec.of(v, f"{definition.op_type} input {i} ({definition.input_name(i)})")
+           for i, v in enumerate(inputs)]
     outs = [TensorSpec.of(v, f"{definition.op_type} output {i} ({definition.output_name(i)})")
             for i, v in enumerate(outputs)]
     definition.check(prod, ins, outs)
     attr_lines = definition.attr_lines(attrs or {})
     runner = host_build.runner(op_dir, prod)
     request = [f"op {definition.op_type}", f"soc {prod.soc_versions[0]}", f"capacity {int(capacity)}",
-               *(f"input {_tensor_line(t)}" for t in ins), *(f"output {_tensor_line(t)}" for t in outs), *attr_lines,
+               *(f"input {_tensor_line(t)}" for t in ins if t is not None),
+               *([f"input_instances {' '.join('0' if t is None else '1' for t in ins)}"] if None in ins else []),
+               *(f"output {_tensor_line(t)}" for t in outs), *attr_lines,
                *_platform_lines(platform or {})]
     lines, log = _run(runner.path, "\n".join(request) + "\n", definition.op_type, time_limit_s)
     result = TilingResult(definition.op_type, prod.id, int(lines["tiling_key"]), int(lines["block_dim"]),
@@ -133,12 +136,12 @@ class Op:
         from ascgen.ops import kernel
         arrays = []
         for i, value in enumerate(inputs):
-            if not isinstance(value, np.ndarray):
+            if value is not None and not isinstance(value, np.ndarray):
                 raise SpecError(f"{self.definition.op_type} input {i} ({self.definition.input_name(i)}): give a "
                                 f"numpy array to run the op, not {type(value).__name__}")
-            arrays.append(np.ascontiguousarray(value))
+            arrays.append(None if value is None else np.ascontiguousarray(value))
         result = self.tiling(*arrays, outputs=outputs, platform=platform, **attrs)
-        ins = [TensorSpec.of(a, "") for a in arrays]
+        ins = [None if a is None else TensorSpec.of(a, "") for a in arrays]
         outs = [TensorSpec.of(v, "") for v in outputs]
         got = kernel.launch(self.op_dir, self.product, self.definition, result, arrays, ins, outs,
                             time_limit_s=time_limit_s)

@@ -94,6 +94,8 @@ def binary_defines(definition, ins, outs) -> dict:
     names = set()
     for kind, tensors in (("input", ins), ("output", outs)):
         for i, t in enumerate(tensors):
+            if t is None:
+                continue            # an optional input left out: no macros (ascendc_impl_build skips it too)
             name = (definition.input_name(i) if kind == "input" else definition.output_name(i)).upper()
             if kind == "input":
                 names.add(name)
@@ -207,7 +209,8 @@ def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, 
     if len(params) != want:
         raise OpTilingError(f"{mod.source}: kernel {name} takes {len(params)} parameters; the op build passes "
                             f"{want} ({len(ins)} inputs, {len(out_specs)} outputs, workspace, tiling)")
-    args, outs = [device_buffer(a.shape, a.dtype, data=a)[0] for a in ins], []
+    args = [None if a is None else device_buffer(a.shape, a.dtype, data=a)[0] for a in ins]   # None: nullptr
+    outs = []
     for i, spec in enumerate(out_specs):
         dt = dtypes.numpy_of(spec.dtype, f"{definition.op_type} output {i} ({definition.output_name(i)})")
         buffer, view = device_buffer(spec.shape, dt, fill=0 if result.need_atomic else 0xFF)

@@ -78,6 +78,11 @@ class OpDef:
                 raise SpecError(f"{self.op_type} takes {len(declared)} {role}s ({', '.join(t.name for t in declared)}), "
                                 f"{len(given)} given")
             for t, spec in zip(declared, given):
+                if spec is None:
+                    if role != "input" or t.param != "OPTIONAL":
+                        raise SpecError(f"{self.op_type} {role} {t.name!r} is {t.param.lower()}: give a tensor (None "
+                                        f"leaves out an optional input only; {self.where})")
+                    continue
                 if t.dtypes is not None and spec.dtype not in t.dtypes:
                     raise SpecError(f"{self.op_type} {role} {t.name!r}: data type {spec.dtype} is not one the definition "
                                     f"accepts on {product.id} ({', '.join(sorted(set(t.dtypes)))}; {self.where})")

@@ -126,8 +126,60 @@ CASES = [
          {"dim": -1, "approximate": 1, "activate_left": False}),
 ]
 
+def _layer_norm(x, gamma, beta, eps):
+    mean = x.mean(-1, keepdims=True)
+    rstd = 1.0 / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + eps)
+    return (x - mean) * rstd * _f(gamma) + _f(beta), mean, rstd
+
+
+def _add_layer_norm_ref(ins, attrs):
+    x = _f(ins[0]) + _f(ins[1])
+    y, mean, rstd = _layer_norm(x, ins[2], ins[3], attrs["epsilon"])
+    return [y, mean, rstd, x]
+
+
+def _dynamic_quant_ref(ins, attrs):
+    x = _f(ins[0])
+    scale = np.abs(x).max(-1) / 127.0
+    return [np.rint(x / scale[..., None]), scale]
+
+
+def _softmax(v):
+    e = np.exp(v - v.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+CASES += [
+    Case("ops-math/examples/add_example", "float32", [(2, 4, 8, 256), (1, 3, 37, 129), (3, 5, 1, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) + _f(ins[1])]),
+    Case("ops-nn/loss/logit", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, 0.05, 0.95)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.log(_f(ins[0]) / (1 - _f(ins[0])))], {"eps": -1.0}),
+    Case("ops-nn/loss/mse_loss_grad_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [2.0 * (_f(ins[0]) - _f(ins[1])) * _f(ins[2]) / ins[0].size], {"reduction": "mean"}),
+    Case("ops-nn/vfusion/modulate", "float16", [(2, 8, 256), (3, 37, 129), (1, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand((s[0], 1, s[2]), d, r), _rand((s[0], 1, s[2]), d, r)],
+         # computed in the input type, as the kernel does (bit-identical to numpy's float16 arithmetic)
+         lambda ins: _same(ins[0]), lambda ins, a: [_f(ins[0] * (1 + ins[1]) + ins[2])]),
+    Case("ops-nn/norm/add_layer_norm", "float32", [(8, 256), (37, 1281), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r), _rand(s[-1:], d, r), _rand(s[-1:], d, r), None],
+         lambda ins: [(ins[0].shape, "float32"), (ins[0].shape[:-1] + (1,), "float32"),
+                      (ins[0].shape[:-1] + (1,), "float32"), (ins[0].shape, "float32")],
+         _add_layer_norm_ref, {"epsilon": 1e-5, "additional_output": True}),
+    Case("ops-nn/quant/dynamic_quant", "float16", [(8, 256), (37, 1281), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), None, None],
+         lambda ins: [(ins[0].shape, "int8"), (ins[0].shape[:-1], "float32")], _dynamic_quant_ref, {"dst_type": 2}),
+    Case("ops-nn/activation/fatrelu_mul", "float16", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s, d, r), np.array([0.25], d)], lambda ins: [(_half_shape(ins[0]), ins[0].dtype.name)],
+         lambda ins, a: [(lambda h: np.where(h[0] > _f(ins[1])[0], h[0], 0.0) * h[1])(_halves(ins[0]))]),
+]
+
+
 # Tolerances by output type: the kernels compute in float32 and round once (or a few times) to the output.
-TOLERANCE = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-4}
+TOLERANCE = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-4,
+             "int8": 1, "int32": 0}        # integers: absolute (a quantized value may round the other way)
 
 
 def mismatches(got: np.ndarray, ref: np.ndarray) -> tuple[int, float]:
@@ -138,6 +190,6 @@ def mismatches(got: np.ndarray, ref: np.ndarray) -> tuple[int, float]:
         return int((got != ref).sum()), float((got != ref).any())
     tol = TOLERANCE[got.dtype.name]
     g = _f(got)
-    err = np.abs(g - ref) / np.maximum(np.abs(ref), 1.0)
+    err = np.abs(g - ref) / (1.0 if got.dtype.kind in "iu" else np.maximum(np.abs(ref), 1.0))
     bad = ~(err <= tol)                     # NaN (an element never written: poisoned) counts as bad
     return int(bad.sum()), float(np.nanmax(err)) if np.isfinite(err).any() else float("inf")

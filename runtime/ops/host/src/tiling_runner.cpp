@@ -10,6 +10,8 @@
 //   capacity <tiling data bytes>
 //   input <DT_...> <format: ND, NCHW...> <rank> <dims...>  (one line per input, in the definition's order)
 //   output <DT_...> <format> <rank> <dims...>
+//   input_instances <n per declared input>  (optional: 0 for an optional input left out; without the line,
+//                                             every declared input is given once)
 //   attr bool|int|float|str <value>                       (in the definition's order)
 //   attr list_int|list_float|list_bool <n> <values...>
 //   platform <label> <key> <value>                        (optional: one platform resource replaced, as an
@@ -61,6 +63,7 @@ struct Request {
     std::string op, soc;
     size_t capacity = 0;
     std::vector<Desc> inputs, outputs;
+    std::vector<uint32_t> input_instances;      // empty: one instance per input
     std::vector<Attr> attrs;
     std::vector<std::array<std::string, 3>> platform;     // (label, key, value) overrides
 };
@@ -102,6 +105,9 @@ Request read_request(const char* path) {
         else if (word == "capacity") in >> r.capacity;
         else if (word == "input") r.inputs.push_back(read_desc(in, line));
         else if (word == "output") r.outputs.push_back(read_desc(in, line));
+        else if (word == "input_instances") {
+            for (uint32_t n = 0; in >> n;) r.input_instances.push_back(n);
+        }
         else if (word == "attr") {
             Attr a;
             in >> a.kind;
@@ -164,7 +170,12 @@ gert::StorageShape shape_of(const Desc& d) {
 
 template <typename B>
 void describe_node(B& builder, const Request& r) {
-    builder.OpType(r.op.c_str()).OpName(r.op.c_str()).IONum(r.inputs.size(), r.outputs.size());
+    builder.OpType(r.op.c_str()).OpName(r.op.c_str());
+    if (r.input_instances.empty()) {
+        builder.IONum(r.inputs.size(), r.outputs.size());
+    } else {    // an optional input left out has no instance: GetOptionalInputTensor answers nullptr for it
+        builder.IOInstanceNum(r.input_instances, std::vector<uint32_t>(r.outputs.size(), 1));
+    }
     append_attrs(builder, r.attrs);
 }
 
