@@ -300,8 +300,9 @@ def runner(op_dir: Path, product) -> Runner:
         return Runner(exe, tuple(sources))
     with build._lock(base / f"{folder.name}.lock"):
         if not exe.is_file():
-            objects = _compile(base / "ops-host-objects", compiler, flags, key, all_sources,
+            objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
                                f"compiling the op_host tiling of {op_dir.name} for {product.id}", op=op_dir.name)
+            objects += _runner_main(compiler)
             work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
             try:
                 # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
@@ -316,6 +317,15 @@ def runner(op_dir: Path, product) -> Runner:
             finally:
                 shutil.rmtree(work, ignore_errors=True)
     return Runner(exe, tuple(sources))
+
+
+def _runner_main(compiler: str) -> list[Path]:
+    """The runner's main (tiling_runner.cpp), one object for every op: it includes only the framework's headers,
+    so it is compiled with the host runtime's flags (no op's folders on its include path), not once per op."""
+    flags = _flags(_table_dir(), include_dirs())
+    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
+    return _compile(config.cache_dir() / "ops-host-objects", compiler, flags, key,
+                    [resources.runtime_dir() / RUNNER_SOURCE], "compiling the host tiling runner's main")
 
 
 _UNDEFINED = re.compile(r"undefined reference to [`'](.+?)'")

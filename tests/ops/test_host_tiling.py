@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from ascgen import config, ops
+from ascgen.ops import host_build
 from ascgen.errors import CompileError, KernelCrashError, OpTilingError, SpecError, UnsupportedProductError
 
 
@@ -307,3 +308,23 @@ def test_a_symbol_no_public_source_defines_is_named(tmp_path):
                   prelude="int closed_cann_function();\n")
     with pytest.raises(CompileError, match=r"op fake_op \(ascend910b\) needs 1 symbol\(s\) .*: closed_cann_function\(\)"):
         ops.host_tiling(op, "ascend910b", inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+
+
+def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, monkeypatch):
+    """tiling_runner.cpp includes only the framework's headers: a second op's runner compiles its own
+    sources and links the main the first one compiled (it used to be compiled again with each op's include
+    folders, once per op: 12 of the suite's host compiles)."""
+    compiled = []
+
+    def spy(job, run=host_build._run):
+        compiled.append(Path(job[0]).name)
+        return run(job)
+
+    monkeypatch.setattr(host_build, "_run", spy)
+    io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+    for key, repo in ((11, "one"), (22, "two")):
+        op = _fake_op(tmp_path / repo, f"context->SetTilingKey({key});\nreturn ge::GRAPH_SUCCESS;")
+        compiled.clear()
+        assert ops.host_tiling(op, "ascend910b", **io).tiling_key == key
+        assert "fake_op_tiling.cpp" in compiled         # each op's own source is built (new folders)
+    assert compiled == ["fake_op_tiling.cpp"]           # the second op: its source only, not the main again
