@@ -328,3 +328,26 @@ def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, monkeypatch):
         assert ops.host_tiling(op, "ascend910b", **io).tiling_key == key
         assert "fake_op_tiling.cpp" in compiled         # each op's own source is built (new folders)
     assert compiled == ["fake_op_tiling.cpp"]           # the second op: its source only, not the main again
+
+
+def test_an_op_calling_none_of_the_advanced_api_links_none_of_its_tiling(tmp_path, monkeypatch):
+    """The host runtime's ~100 advanced-API tiling sources are built only for an op whose link needs them
+    (layer_norm_v4 above needs 3 of them): an op calling none links the archive without them, and so does a
+    failed link whose missing symbol the advanced API never names (the error still names the symbol)."""
+    archives = []
+
+    def spy(advanced_api=None, build_it=host_build.runtime_library):
+        archives.append(None if advanced_api is None else list(advanced_api))
+        return build_it(advanced_api)
+
+    monkeypatch.setattr(host_build, "runtime_library", spy)
+    io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+    op = _fake_op(tmp_path / "plain", "context->SetTilingKey(5);\nreturn ge::GRAPH_SUCCESS;")
+    assert ops.host_tiling(op, "ascend910b", **io).tiling_key == 5
+    assert archives == [[]]
+    archives.clear()
+    op = _fake_op(tmp_path / "closed", "return closed_cann_function() ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;",
+                  prelude="int closed_cann_function();\n")
+    with pytest.raises(CompileError, match=r"needs 1 symbol\(s\) .*: closed_cann_function\(\)"):
+        ops.host_tiling(op, "ascend910b", **io)
+    assert archives == [[]]
