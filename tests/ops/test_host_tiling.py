@@ -351,3 +351,19 @@ def test_an_op_calling_none_of_the_advanced_api_links_none_of_its_tiling(tmp_pat
     with pytest.raises(CompileError, match=r"needs 1 symbol\(s\) .*: closed_cann_function\(\)"):
         ops.host_tiling(op, "ascend910b", **io)
     assert archives == [[]]
+
+
+def test_a_failed_links_undefined_symbols_become_the_names_searched_for():
+    """The names the on-demand advanced-API tiling looks for in its sources: the unqualified function or
+    class of each undefined symbol; an operator's name is no word to search, so it is left out (the
+    whole archive then stays the fallback)."""
+    text = "\n".join([
+        "ld: a.o: in function `f': undefined reference to `AscendC::GetLayerNormMaxMinTmpSize(ge::Shape const&, "
+        "unsigned int, bool, bool, unsigned int&, unsigned int&)'",
+        "undefined reference to `vtable for optiling::LayerNormTiling'",
+        "undefined reference to `ns::Box<std::vector<int, std::allocator<int> > >::~Box()'",
+        "undefined reference to `closed_cann_function()'",
+        "undefined reference to `ns::operator<<(std::ostream&, ns::X const&)'",
+    ])
+    assert host_build._undefined_names(text) == {"GetLayerNormMaxMinTmpSize", "LayerNormTiling", "Box",
+                                                 "closed_cann_function"}
