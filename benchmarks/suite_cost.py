@@ -44,6 +44,7 @@ exit $rc
 KINDS = [
     ("devkit precompiled library header", re.compile(r"\.gch$")),
     ("devkit host tiling library", re.compile(r"devkit-host")),
+    ("op_host tiling: CANN host runtime and op runners (ascgen/ops)", re.compile(r"ops-host")),
     ("devkit kernel modules", re.compile(r"\.build-[^/]*-devkit-")),
     ("builtin kernel modules and the core", re.compile(r"\.build-")),
     ("library unit-test drivers (tests/library)", re.compile(r"/libtest/")),
@@ -85,6 +86,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, help="the test cache (default: a new empty folder)")
     ap.add_argument("--keep-log", type=Path, help="also write the compile log here")
+    ap.add_argument("--keep-output", type=Path, help="also write pytest's output (--durations=0 included) here")
     ap.add_argument("--top", type=int, default=25, help="test files to list")
     ap.add_argument("pytest_args", nargs="*", help="after --: pytest's arguments")
     args = ap.parse_args()
@@ -107,11 +109,16 @@ def main() -> int:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         if args.keep_log:
             shutil.copyfile(log, args.keep_log)
+        if args.keep_output:
+            args.keep_output.write_text(proc.stdout + proc.stderr)
         summary = [ln for ln in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed)", ln)]
         compiles = compile_table(log)
     print(f"`{' '.join(cmd[1:])}`: {summary[-1] if summary else 'no summary (exit ' + str(proc.returncode) + ')'}")
     print(f"wall {wall:.0f} s, CPU user {usage.ru_utime:.0f} s + sys {usage.ru_stime:.0f} s, "
           f"load average at the end {os.getloadavg()[0]:.1f}\n")
+    failed = [ln for ln in proc.stdout.splitlines() if ln.startswith(("FAILED ", "ERROR "))]
+    if failed:      # the figures below are of a run that did not do everything: say which tests
+        print(f"{len(failed)} tests did not pass:\n" + "\n".join(f"  {ln}" for ln in failed) + "\n")
     print("| kind of build | compiles | CPU s | wall s (summed) |\n|---|---|---|---|")
     for name, n, cpu, w in compiles:
         print(f"| {name} | {n} | {cpu:.0f} | {w:.0f} |")

@@ -163,11 +163,21 @@ def _headers_digest() -> str:
     return _digest(*(p.name.encode() + p.read_bytes() for p in own))
 
 
-def runtime_sources() -> list[Path]:
+def advanced_api_sources() -> list[Path]:
+    """asc-devkit's advanced-API host tiling sources: the part of the host runtime few ops call."""
+    devkit = _repository("asc-devkit")
+    return [p for g in ASC_DEVKIT_GLOBS for p in sorted(devkit.glob(g))]
+
+
+def runtime_sources(advanced_api=None) -> list[Path]:
+    """The host runtime's sources, in archive order; `advanced_api`: which of advanced_api_sources() (all
+    of them when None)."""
     metadef, opbase, devkit = (_repository(n) for n in ("metadef", "opbase", "asc-devkit"))
     found = [metadef / s for s in METADEF_SOURCES] + [opbase / s for s in OPBASE_SOURCES]
     found += [p for g in OPBASE_GLOBS for p in sorted(opbase.glob(g))]
-    found += [devkit / s for s in ASC_DEVKIT_SOURCES] + [p for g in ASC_DEVKIT_GLOBS for p in sorted(devkit.glob(g))]
+    wanted = None if advanced_api is None else set(advanced_api)
+    found += [devkit / s for s in ASC_DEVKIT_SOURCES]
+    found += [p for p in advanced_api_sources() if wanted is None or p in wanted]
     found += [resources.runtime_dir() / s for s in OWN_SOURCES]
     missing = [str(p) for p in found if not p.is_file()]
     if missing:
@@ -219,16 +229,14 @@ def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sourc
     return objects
 
 
-def runtime_library() -> Path:
-    """The host runtime archive (see the module docstring), built once into the cache for every product."""
+def runtime_library(advanced_api=None) -> Path:
+    """The host runtime archive (see the module docstring), built once into the cache for every product.
+    `advanced_api`: which advanced-API tiling sources it holds (all when None; `runner` links one with
+    only those an op calls, see there); every archive's objects are the same cached ones."""
     compiler = build.find_compiler()
     base = config.cache_dir()
     base.mkdir(parents=True, exist_ok=True)
-    table_dir = _table_dir()
-    flags = _flags(table_dir, include_dirs())
-    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
-    sources = runtime_sources()
-    folder = base / f"ops-host-runtime-{_digest(key, *(_identity(s) for s in sources))}"
+    folder, flags, key, sources = _runtime_folder(compiler, advanced_api)
     if (folder / ARCHIVE).is_file():
         cache_folder.touch(folder / ARCHIVE)     # a use: LRU eviction keeps what a link is about to read
         return folder / ARCHIVE
@@ -243,6 +251,70 @@ def runtime_library() -> Path:
                 raise CompileError(f"archiving the host tiling runtime failed: {ar.stderr.strip()}")
             os.replace(tmp, folder / ARCHIVE)
     return folder / ARCHIVE
+
+
+def _runtime_folder(compiler: str, advanced_api=None) -> tuple[Path, list[str], str, list[Path]]:
+    """(folder, flags, object key, sources) of a host runtime archive, without building it."""
+    flags = _flags(_table_dir(), include_dirs())
+    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
+    sources = runtime_sources(advanced_api)
+    return config.cache_dir() / f"ops-host-runtime-{_digest(key, *(_identity(s) for s in sources))}", flags, key, sources
+
+
+_QUALIFIERS = re.compile(r"^(?:vtable for |typeinfo for |typeinfo name for |VTT for |non-virtual thunk to )+")
+
+
+def _undefined_names(text: str) -> set[str]:
+    """The unqualified names of a failed link's undefined symbols (`ns::Class::Method(args)` -> Method)."""
+    names = set()
+    for symbol in _UNDEFINED.findall(text):
+        symbol = _QUALIFIERS.sub("", symbol).split("(")[0]
+        while "<" in symbol:                      # template arguments, innermost first
+            stripped = re.sub(r"<[^<>]*>", "", symbol)
+            if stripped == symbol:
+                break
+            symbol = stripped
+        names.add(symbol.split("::")[-1].lstrip("~"))
+    return {n for n in names if re.fullmatch(r"\w+", n)}
+
+
+def _link_runner(link):
+    """Link a runner (`link(archive)` runs the linker) against the host runtime, taking of the advanced
+    API's ~100 tiling sources only those the op needs: first none; while symbols are undefined, the sources
+    that name one of them join the archive (their objects built once into the shared cache, as every
+    runtime object is). A link takes an archive member only for a symbol still undefined, and a symbol has
+    one strong definition, so the program is the one the whole archive gives (the seven real ops of
+    tests/ops link byte-identical runners either way); an op calling none of the advanced API builds none
+    of it. When the names run out, the whole archive, unless the advanced API never names what is missing."""
+    candidates = advanced_api_sources()
+    texts: dict[Path, str] = {}
+    chosen: list[Path] = []
+    names: set[str] = set()
+    result = link(runtime_library(chosen))
+    while result.returncode != 0:
+        names = _undefined_names(result.stderr + result.stdout)
+        if not names:
+            break
+        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+        more = [s for s in candidates if s not in chosen
+                and pattern.search(texts.setdefault(s, s.read_text(errors="replace")))]
+        if not more:
+            break
+        chosen += more
+        result = link(runtime_library(chosen))
+    if result.returncode != 0 and len(chosen) < len(candidates) and (not names or _declared_by_advanced_api(names)):
+        result = link(runtime_library())      # a definition the names did not find (a macro's, say)
+    return result
+
+
+def _declared_by_advanced_api(names) -> bool:
+    """Whether asc-devkit's headers or advanced-API folders name any of `names`: a symbol they never name
+    (a closed CANN function, one the op's own sources declare) the advanced API's tiling cannot define for
+    the op, so its whole archive need not be built to find that out."""
+    devkit = _repository("asc-devkit")
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    return any(pattern.search(f.read_text(errors="replace")) for folder in (devkit / "include", devkit / "impl" / "adv_api")
+               for f in sorted(folder.rglob("*")) if f.suffix in build.HEADER_SUFFIXES + (".cpp",) and f.is_file())
 
 
 # ---- the op's sources ------------------------------------------------------------------------------
@@ -287,27 +359,29 @@ def runner(op_dir: Path, product) -> Runner:
     """The op's tiling runner for a product, built once into the cache."""
     op_dir = Path(op_dir).resolve()
     sources = tiling_sources(op_dir, product)
-    archive = runtime_library()
     compiler = build.find_compiler()
     base = config.cache_dir()
     flags = _flags(_table_dir(), include_dirs(op_dir))
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
     all_sources = [*sources, resources.runtime_dir() / RUNNER_SOURCE]
-    folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, archive, *(_identity(s) for s in all_sources))}"
+    runtime = _runtime_folder(compiler)[0].name        # the whole host runtime's key: what the runner links from
+    folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, runtime, *(_identity(s) for s in all_sources))}"
     exe = folder / RUNNER
     if exe.is_file():
         cache_folder.touch(exe)
         return Runner(exe, tuple(sources))
     with build._lock(base / f"{folder.name}.lock"):
         if not exe.is_file():
-            objects = _compile(base / "ops-host-objects", compiler, flags, key, all_sources,
+            objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
                                f"compiling the op_host tiling of {op_dir.name} for {product.id}", op=op_dir.name)
+            objects += _runner_main(compiler)
             work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
             try:
                 # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
                 # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
-                link = build.run_tool([compiler, "-rdynamic", "-o", str(work / RUNNER), *map(str, objects), str(archive),
-                                       "-ldl", "-lpthread"])
+                link = _link_runner(lambda archive: build.run_tool(
+                    [compiler, "-rdynamic", "-o", str(work / RUNNER), *map(str, objects), str(archive),
+                     "-ldl", "-lpthread"]))
                 if link.returncode != 0:
                     raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout))
                 if folder.exists():
@@ -316,6 +390,15 @@ def runner(op_dir: Path, product) -> Runner:
             finally:
                 shutil.rmtree(work, ignore_errors=True)
     return Runner(exe, tuple(sources))
+
+
+def _runner_main(compiler: str) -> list[Path]:
+    """The runner's main (tiling_runner.cpp), one object for every op: it includes only the framework's headers,
+    so it is compiled with the host runtime's flags (no op's folders on its include path), not once per op."""
+    flags = _flags(_table_dir(), include_dirs())
+    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
+    return _compile(config.cache_dir() / "ops-host-objects", compiler, flags, key,
+                    [resources.runtime_dir() / RUNNER_SOURCE], "compiling the host tiling runner's main")
 
 
 _UNDEFINED = re.compile(r"undefined reference to [`'](.+?)'")

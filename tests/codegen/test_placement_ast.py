@@ -206,13 +206,11 @@ def mix_placement_problems(source: str, kernel_name: str, task_sync: str, produc
         if f"ifASCEND_IS_{core}{{{side}();}}" not in process_tokens:
             problems.append(f"Process() does not run {side}() under ASCEND_IS_{core}")
     want = {"WaitPreTaskEnd": task_sync in ("both", "wait"), "SetNextTaskStart": task_sync in ("both", "set")}
-    every = {n: len(_calls_in(tu.cursor, {n})) for n in SYNC}
     main_calls = [c for c, _ in _walk_main(tu, kernel_name) if c.kind == CursorKind.CALL_EXPR and c.spelling in SYNC]
     for name in SYNC:
         total = len([c for c in main_calls if c.spelling == name])
         if total != 2 * int(want[name]):
             problems.append(f"{name}: {total} calls in the file, one per core type wanted (mode {task_sync})")
-    del every
     for side, core in SIDES.items():
         body = methods[side]
         top = list(body.get_children())

@@ -137,7 +137,10 @@ int main(int argc, char** argv) {
 '''
 
 
-def _platform_exe(tree, host_lib, tmp_path) -> Path:
+@pytest.fixture(scope="module")
+def platform_exe(tree, host_lib, tmp_path_factory) -> Path:
+    """The platform program, compiled once for the tests that run it."""
+    tmp_path = tmp_path_factory.mktemp("platform")
     src = tmp_path / "platform.cpp"
     src.write_text(PLATFORM_MAIN)
     flags = [f for f in devkit_host.compile_flags(tree, PRODUCT, host_lib.folder) if f != "-shared"]
@@ -149,8 +152,8 @@ def _platform_exe(tree, host_lib, tmp_path) -> Path:
     return exe
 
 
-def test_platform_answers_come_from_the_product_table(tree, host_lib, tmp_path):
-    exe = _platform_exe(tree, host_lib, tmp_path)
+def test_platform_answers_come_from_the_product_table(platform_exe):
+    exe = platform_exe
     p = PRODUCT
     # The library takes 256 B of UB and L1 off on the 910B family (its KFC reserve); ASCEND910B is
     # SocVersion 1; the 910B family's system workspace is 16 MiB (platform_ascendc.cpp).
@@ -164,8 +167,8 @@ def test_platform_answers_come_from_the_product_table(tree, host_lib, tmp_path):
     assert want.startswith("aic=24 aiv=48") and "ub=196352" in want and "l0c=131072" in want
 
 
-def test_an_unknown_soc_is_an_error_naming_it(tree, host_lib, tmp_path):
-    exe = _platform_exe(tree, host_lib, tmp_path)
+def test_an_unknown_soc_is_an_error_naming_it(platform_exe):
+    exe = platform_exe
     run = subprocess.run([str(exe), "Ascend999X"], capture_output=True, text=True)
     assert run.returncode != 0
     assert "Ascend999X" in run.stderr and "not in ascgen's product table" in run.stderr

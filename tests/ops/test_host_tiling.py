@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from ascgen import config, ops
+from ascgen.ops import host_build
 from ascgen.errors import CompileError, KernelCrashError, OpTilingError, SpecError, UnsupportedProductError
 
 
@@ -307,3 +308,62 @@ def test_a_symbol_no_public_source_defines_is_named(tmp_path):
                   prelude="int closed_cann_function();\n")
     with pytest.raises(CompileError, match=r"op fake_op \(ascend910b\) needs 1 symbol\(s\) .*: closed_cann_function\(\)"):
         ops.host_tiling(op, "ascend910b", inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+
+
+def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, monkeypatch):
+    """tiling_runner.cpp includes only the framework's headers: a second op's runner compiles its own
+    sources and links the main the first one compiled (it used to be compiled again with each op's include
+    folders, once per op: 12 of the suite's host compiles)."""
+    compiled = []
+
+    def spy(job, run=host_build._run):
+        compiled.append(Path(job[0]).name)
+        return run(job)
+
+    monkeypatch.setattr(host_build, "_run", spy)
+    io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+    for key, repo in ((11, "one"), (22, "two")):
+        op = _fake_op(tmp_path / repo, f"context->SetTilingKey({key});\nreturn ge::GRAPH_SUCCESS;")
+        compiled.clear()
+        assert ops.host_tiling(op, "ascend910b", **io).tiling_key == key
+        assert "fake_op_tiling.cpp" in compiled         # each op's own source is built (new folders)
+    assert compiled == ["fake_op_tiling.cpp"]           # the second op: its source only, not the main again
+
+
+def test_an_op_calling_none_of_the_advanced_api_links_none_of_its_tiling(tmp_path, monkeypatch):
+    """The host runtime's ~100 advanced-API tiling sources are built only for an op whose link needs them
+    (layer_norm_v4 above needs 3 of them): an op calling none links the archive without them, and so does a
+    failed link whose missing symbol the advanced API never names (the error still names the symbol)."""
+    archives = []
+
+    def spy(advanced_api=None, build_it=host_build.runtime_library):
+        archives.append(None if advanced_api is None else list(advanced_api))
+        return build_it(advanced_api)
+
+    monkeypatch.setattr(host_build, "runtime_library", spy)
+    io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+    op = _fake_op(tmp_path / "plain", "context->SetTilingKey(5);\nreturn ge::GRAPH_SUCCESS;")
+    assert ops.host_tiling(op, "ascend910b", **io).tiling_key == 5
+    assert archives == [[]]
+    archives.clear()
+    op = _fake_op(tmp_path / "closed", "return closed_cann_function() ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;",
+                  prelude="int closed_cann_function();\n")
+    with pytest.raises(CompileError, match=r"needs 1 symbol\(s\) .*: closed_cann_function\(\)"):
+        ops.host_tiling(op, "ascend910b", **io)
+    assert archives == [[]]
+
+
+def test_a_failed_links_undefined_symbols_become_the_names_searched_for():
+    """The names the on-demand advanced-API tiling looks for in its sources: the unqualified function or
+    class of each undefined symbol; an operator's name is no word to search, so it is left out (the
+    whole archive then stays the fallback)."""
+    text = "\n".join([
+        "ld: a.o: in function `f': undefined reference to `AscendC::GetLayerNormMaxMinTmpSize(ge::Shape const&, "
+        "unsigned int, bool, bool, unsigned int&, unsigned int&)'",
+        "undefined reference to `vtable for optiling::LayerNormTiling'",
+        "undefined reference to `ns::Box<std::vector<int, std::allocator<int> > >::~Box()'",
+        "undefined reference to `closed_cann_function()'",
+        "undefined reference to `ns::operator<<(std::ostream&, ns::X const&)'",
+    ])
+    assert host_build._undefined_names(text) == {"GetLayerNormMaxMinTmpSize", "LayerNormTiling", "Box",
+                                                 "closed_cann_function"}
