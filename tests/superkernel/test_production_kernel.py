@@ -218,3 +218,28 @@ def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
     assert report.races == [], report.format_races()
     assert np.array_equal(control.y.view(np.uint16), one.y.view(np.uint16))
     assert np.array_equal(control.y.view(np.uint16), alone.y.view(np.uint16))
+
+
+def test_ascgen_sk_runs_the_op_folder_between_its_neighbours(op_dir, tmp_path, capsys):
+    """The same from the command line: `ascgen sk OP_DIR` builds the kernel as its UT does; the tiling is
+    host: data (no neighbour rewrites it), the unused optional inputs are null. y as out: is the kernel's
+    own memory (clean, numpy's numbers); as inout: the producer rewrites it before its set (the race)."""
+    from ascgen.cli import main
+    case = Case(_tiling(op_dir))
+    files = {}
+    for name in ("x1", "x2", "x1_scale", "x2_scale", "tiling", "y"):
+        files[name] = tmp_path / f"{name}.bin"
+        getattr(case, name).tofile(files[name])
+    head = ["sk", str(op_dir), "--kernel", KERNEL, "--block-dim", "1", "--product", PRODUCT, "--treat-as-effective",
+            "--arg", f"in:{files['x1']}", "--arg", f"in:{files['x2']}", "--arg", "zeros:8", "--arg", "null",
+            "--arg", f"in:{files['x1_scale']}", "--arg", f"in:{files['x2_scale']}", *["--arg", "null"] * 5]
+    tail = ["--arg", f"zeros:{WORKSPACE}", "--arg", f"host:{files['tiling']}"]
+    assert main([*head, "--arg", f"out:{tmp_path / 'out.bin'}:{case.y.nbytes}", *tail]) == 0
+    assert "verdict: clean" in capsys.readouterr().out
+    assert (tmp_path / "out.bin").read_bytes() == case.reference().tobytes()
+    assert main([*head, "--arg", f"inout:{files['y']}", *tail]) == 1
+    out = capsys.readouterr().out
+    fill = _line_of(op_dir / "op_kernel" / "quant_matmul_reduce_sum_init_output.h",
+                    "DataCopy(yGm_[dstOffset], tmpBuf, dataCopyParams);")
+    assert "SUMMARY: ascgen: WAR race y ascgen-sk-producer.cpp:" in out, out
+    assert f"-> quant_matmul_reduce_sum_init_output.h:{fill} (consumer prologue)" in out and "verdict: race" in out
