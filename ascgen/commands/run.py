@@ -100,7 +100,7 @@ def _working_dir(path):
 # ---- kernel mode ----------------------------------------------------------------------------------
 
 def _kernel_args(specs, outputs: list):
-    args: list[np.ndarray | int | float] = []
+    args: list[np.ndarray | int | float | None] = []
     for spec in specs:
         kind, _, rest = spec.partition(":")
         try:
