@@ -9,7 +9,8 @@ Its init-output step zero-fills y (quant_matmul_reduce_sum_init_output.h) before
 QbmmRSProcess::Process (quant_matmul_reduce_sum.h). When the previous task still uses the memory y reuses
 (a graph's memory planner hands a dead tensor's memory to the next output), that is a race at the
 zero-fill's line. The control is a copy of the op (made here, never committed) with the wait moved before
-the zero-fill: it runs clean and gives the numbers of the one-by-one run and of numpy.
+the zero-fill: it runs clean and gives the numbers of the one-by-one run and of numpy. A second copy plants
+a misplacement (the wait after the batch loop): the matmul's reads of x1 and x2 race with the producer.
 """
 import hashlib
 import os
@@ -134,24 +135,38 @@ def _source_line(source: str, text: str) -> int:
     return found
 
 
+WAIT, SET = "    AscendC::WaitPreTaskEnd();\n", "    AscendC::SetNextTaskStart();\n"
+
+
+def _edit(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
 def _wait_first(op_dir: Path) -> dict[str, str]:
-    """The op's two sources with WaitPreTaskEnd moved from QbmmRSProcess::Process to the top of
-    RunQuantMatmulReduceSum, before the zero-fill (file name -> new text)."""
+    """The fix: WaitPreTaskEnd moved from QbmmRSProcess::Process to the top of RunQuantMatmulReduceSum,
+    before the zero-fill (file name -> new text)."""
     process = (op_dir / "op_kernel" / "quant_matmul_reduce_sum.h").read_text()
     entry = (op_dir / "op_kernel" / "quant_matmul_reduce_sum.cpp").read_text()
-    wait, clear = "    AscendC::WaitPreTaskEnd();\n", "    TPipe tPipeClear;\n"
-    assert process.count(wait) == 1 and entry.count(clear) == 1
-    return {"quant_matmul_reduce_sum.h": process.replace(wait, ""),
-            "quant_matmul_reduce_sum.cpp": entry.replace(clear, wait + clear)}
+    clear = "    TPipe tPipeClear;\n"
+    return {"quant_matmul_reduce_sum.h": _edit(process, WAIT, ""),
+            "quant_matmul_reduce_sum.cpp": _edit(entry, clear, WAIT + clear)}
 
 
-def _copy_with_wait_first(op_dir: Path) -> Path:
-    """The repository mirrored (links) with a real copy of the op holding the _wait_first edit. It lives in
-    the (test) cache under a name made of its content, so its build is cached like any other: a copy in a
+def _wait_after_loop(op_dir: Path) -> dict[str, str]:
+    """A planted misplacement: WaitPreTaskEnd moved from before the batch loop to after it, so the kernel
+    reads its inputs while the previous task may still write them."""
+    process = (op_dir / "op_kernel" / "quant_matmul_reduce_sum.h").read_text()
+    post = "    computeOp.PostCompute();\n"
+    return {"quant_matmul_reduce_sum.h": _edit(_edit(process, WAIT, ""), post, WAIT + post)}
+
+
+def _edited_copy(op_dir: Path, edits: dict[str, str]) -> Path:
+    """The repository mirrored (links) with a real copy of the op whose op_kernel files are `edits`. It lives
+    in the (test) cache under a name made of its content, so its build is cached like any other: a copy in a
     fresh folder each run would change the include path and the forced header's path, so every build key."""
-    edits = _wait_first(op_dir)
     digest = hashlib.sha256(repr((str(op_dir), sorted(edits.items()))).encode()).hexdigest()[:16]
-    root = config.cache_dir() / "test-copies" / f"{op_dir.name}-wait-first-{digest}"
+    root = config.cache_dir() / "test-copies" / f"{op_dir.name}-{digest}"
     copy = root / op_dir.parent.name / op_dir.name
     if copy.is_dir():
         return copy
@@ -210,7 +225,7 @@ def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
         assert f"move WaitPreTaskEnd (quant_matmul_reduce_sum.h:{wait}) before line {fill}" in race.fix()
 
     # The control: the same op with the wait before the zero-fill runs clean, with the same numbers.
-    fixed = kernel_module(_copy_with_wait_first(op_dir), PRODUCT)
+    fixed = kernel_module(_edited_copy(op_dir, _wait_first(op_dir)), PRODUCT)
     one = Case(tiling)
     fixed.launch(KERNEL, 1, *one.args())
     control = Case(tiling)
@@ -219,6 +234,25 @@ def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
     assert np.array_equal(control.y.view(np.uint16), one.y.view(np.uint16))
     assert np.array_equal(control.y.view(np.uint16), alone.y.view(np.uint16))
 
+
+
+def test_a_wait_planted_after_the_loop_races_with_the_previous_task(op_dir):
+    """A copy with WaitPreTaskEnd after the batch loop, y not shared: the kernel's reads of its inputs come
+    before the wait and race with the producer's rewrite of them, each at its own line."""
+    planted = _edited_copy(op_dir, _wait_after_loop(op_dir))
+    report = _run_sk(kernel_module(planted, PRODUCT), Case(_tiling(op_dir)), y_shared=False)
+    wait = _line_of(planted / "op_kernel" / "quant_matmul_reduce_sum.h", "AscendC::WaitPreTaskEnd();")
+    write = _source_line(producer_source([(n, 0) for n in ("x1", "x2", "x1Scale", "x2Scale")]),
+                         "AscendC::DataCopyPad(gm[off], t")
+    assert report.races, "the planted wait was not reported"
+    for race in report.races:
+        assert (race.earlier.task, race.earlier.kernel, race.earlier.line) == (0, PRODUCER, write)
+        assert (race.later.task, race.later.kernel, race.later.write) == (1, KERNEL, False)
+        assert race.kind == "RAW" and race.window == "consumer prologue" and race.call_line == wait
+    # The cube core's matmul reads x1 and x2 through the library, reported at the kernel's call into it.
+    iterate = _line_of(planted / "op_kernel" / "quant_matmul_reduce_sum_mixcore.h", "while (this->mm.Iterate())")
+    assert {(r.later.buffer, Path(r.later.file).name, r.later.line, r.later.core) for r in report.races} == \
+        {(b, "quant_matmul_reduce_sum_mixcore.h", iterate, "AIC0") for b in ("x1", "x2")}
 
 def test_ascgen_sk_runs_the_op_folder_between_its_neighbours(op_dir, tmp_path, capsys):
     """The same from the command line: `ascgen sk OP_DIR` builds the kernel as its UT does; the tiling is
