@@ -33,7 +33,8 @@ from ascgen.source.signature import KERNEL_TYPES, strip_comments
 
 ARG_HELP = ("kernel argument, in parameter order: a number (scalar), in:PATH (GM input read from a file), "
             "inout:PATH (read, then written back), out:PATH:NBYTES (zero-filled GM, written to PATH), "
-            "zeros:NBYTES (scratch GM)")
+            "zeros:NBYTES (scratch GM), host:PATH (GM input read from a file that no other task writes: tiling "
+            "data, weights; ascgen sk's neighbours leave it alone), null (a null GM pointer)")
 
 
 def add_arguments(parser) -> None:
@@ -99,11 +100,13 @@ def _working_dir(path):
 # ---- kernel mode ----------------------------------------------------------------------------------
 
 def _kernel_args(specs, outputs: list):
-    args: list[np.ndarray | int | float] = []
+    args: list[np.ndarray | int | float | None] = []
     for spec in specs:
         kind, _, rest = spec.partition(":")
         try:
-            if kind in ("in", "inout"):
+            if spec == "null":
+                args.append(None)
+            elif kind in ("in", "inout", "host"):
                 data = np.fromfile(rest, dtype=np.uint8)
                 args.append(data)
                 if kind == "inout":

@@ -37,7 +37,9 @@ VERDICTS = {HangError: "hang", SyncCountError: "count mismatch"}
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("source", nargs="?", help="an Ascend C file (.cpp, .asc) or a builder spec (.py)")
+    parser.add_argument("source", nargs="?", help="an Ascend C file (.cpp, .asc), a builder spec (.py), or an "
+                                                  "operator repository's op folder (its kernel built as its kernel "
+                                                  "UT builds it, ascgen ut; devkit backend)")
     parser.add_argument("--kernel", help="the kernel to run (a __global__ function, or a spec's kernel)")
     parser.add_argument("--block-dim", type=int, help="blocks of the kernel (a spec kernel: its own block_dim)")
     parser.add_argument("--arg", action="append", default=[], metavar="VALUE",
@@ -50,8 +52,9 @@ def add_arguments(parser) -> None:
                         help="a spec kernel: elements per buffer (default: 3 tiles per block plus a tail)")
     parser.add_argument("--product", default=DEFAULT_PRODUCT, help=f"product to emulate (default {DEFAULT_PRODUCT})")
     parser.add_argument("--options", default="early-start=1", help="SuperKernel options (default early-start=1)")
-    parser.add_argument("--backend", choices=("builtin", "devkit"), default="builtin",
-                        help="builtin (default) or devkit: the real asc-devkit library (needs ASCGEN_ASC_DEVKIT)")
+    parser.add_argument("--backend", choices=("builtin", "devkit"), default=None,
+                        help="builtin (default; devkit for an op folder) or devkit: the real asc-devkit library "
+                             "(needs ASCGEN_ASC_DEVKIT)")
     parser.add_argument("--kernel-type", help="force the kernel type instead of inferring it from the source")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                         help="preprocessor define")
@@ -83,7 +86,7 @@ def _split_named(specs: list[str]) -> tuple[list[str], dict[str, str]]:
     positional, named = [], {}
     for spec in specs:
         m = NAMED_ARG.fullmatch(spec)
-        if m and not spec.startswith(("in:", "out:", "inout:", "zeros:")):
+        if m and not spec.startswith(("in:", "out:", "inout:", "zeros:", "host:")):
             if m.group(1) in named:
                 raise SpecError(f"--arg {spec}: parameter {m.group(1)} is given twice")
             named[m.group(1)] = m.group(2)
@@ -95,7 +98,9 @@ def _split_named(specs: list[str]) -> tuple[list[str], dict[str, str]]:
 
 
 def _kind(spec: str) -> str:
-    return spec.partition(":")[0] if spec.partition(":")[0] in ("in", "out", "inout", "zeros") else "scalar"
+    if spec == "null":
+        return "null"
+    return spec.partition(":")[0] if spec.partition(":")[0] in ("in", "out", "inout", "zeros", "host") else "scalar"
 
 
 def _bind(module, kernel: str, block_dim: int, specs, outputs: list, shared: dict | None = None) -> Task:
@@ -124,6 +129,12 @@ def _bind(module, kernel: str, block_dim: int, specs, outputs: list, shared: dic
 
 def _load(path: str, args):
     from ascgen.runtime.loader import load
+    if Path(path).is_dir():             # an operator's folder: its kernel as the op's kernel UT builds it
+        from ascgen.ut.kernel import kernel_module
+        if args.defines or args.include_dirs or args.kernel_type:
+            raise SpecError(f"{path} is an op folder, built with its kernel UT's include folders and defines; "
+                            "drop -D, -I and --kernel-type (or pass the kernel's .cpp file with them)")
+        return kernel_module(path, args.product, backend=args.backend)
     return load(path, args.product, defines=run_cmd._defines(args.defines), include_dirs=args.include_dirs,
                 kernel_type=args.kernel_type, backend=args.backend)
 
@@ -223,6 +234,8 @@ def run(args) -> int:
         raise SpecError(f"{product.id} has no SuperKernel; use a product that has one (ascgen products), "
                         f"e.g. --product {DEFAULT_PRODUCT}")
     args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
+    if args.backend is None:
+        args.backend = "devkit" if args.source and Path(args.source).is_dir() else "builtin"
     args.include_dirs = [str(Path(d).resolve()) for d in args.include_dirs]
     outputs: list = []
     verify = None

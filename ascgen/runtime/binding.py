@@ -35,11 +35,17 @@ class Bound:
     pointers: list = field(default_factory=list)    # (slot index, bound array) per non-null GM pointer
 
 
+def _is_record(dtype: np.dtype) -> bool:
+    """Tiling data (a structured dtype or raw np.void records), bound as bytes. Not ml_dtypes' bfloat16, whose
+    kind is also "V": a bfloat16 array is an array of elements, checked against the kernel's element type."""
+    return dtype.names is not None or dtype.type is np.void
+
+
 def _pointer_array(value, pname: str, ctype: str, kernel: str) -> np.ndarray | None:
     if value is None:
         return None
     if isinstance(value, np.ndarray):
-        if value.dtype.names is not None or value.dtype.kind == "V":
+        if _is_record(value.dtype):
             return np.ascontiguousarray(value).view(np.uint8).reshape(-1)
         if not value.flags.c_contiguous:
             raise SpecError(f'{kernel}: parameter "{pname}" ({ctype}) needs a C-contiguous array; got a '
@@ -114,7 +120,7 @@ def _scalar_bits(value, kind: str, pname: str, ctype: str, kernel: str) -> int:
 def _bind_struct(out: Bound, value, size: int, pname: str, ctype: str, kernel: str) -> None:
     """A struct passed by value (a tiling struct): its bytes in the slot when they fit in 8, else the slot
     holds the address of a kept-alive copy (host_trampoline.h load_arg)."""
-    if isinstance(value, np.ndarray) and (value.dtype.names is not None or value.dtype.kind == "V"):
+    if isinstance(value, np.ndarray) and _is_record(value.dtype):
         data = np.ascontiguousarray(value).tobytes()
     elif isinstance(value, np.void):
         data = value.tobytes()

@@ -100,3 +100,16 @@ def test_bad_input_is_one_error_and_exit_2(capsys):
     assert "--block-dim" in capsys.readouterr().err
     assert main(["sk", str(SK_BUGS / "good.cpp"), "--kernel", "scale", "--block-dim", "8", "--product", "ascend310p"]) == 2
     assert "has no SuperKernel" in capsys.readouterr().err
+
+
+def test_host_data_is_left_to_the_kernel_and_null_is_a_null_pointer(files, capsys):
+    """host:PATH is GM data no task writes (tiling, weights): the producer does not rewrite it, so reading it
+    before the wait is no race; `null` binds a null GM pointer (an optional input the kernel skips)."""
+    x, tmp = files
+    argv = ["sk", str(SK_BUGS / "wait_after_first_read.cpp"), "--kernel", "shift_early", "--block-dim", "8",
+            "--arg", f"host:{tmp / 'x.bin'}", "--arg", f"out:{tmp / 'y.bin'}:{4 * N}", "--arg", str(N)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "ascgen_sk_producer" not in out and "verdict: clean" in out, out
+    from ascgen.commands.run import _kernel_args
+    assert _kernel_args(["null", "7"], []) == [None, 7]

@@ -48,6 +48,20 @@ def test_typed_pointer_checks_the_dtype():
     bind("k", [("x", "__gm__ float*")], ["ptr:float32"], (np.zeros(4, dtype=np.float32),))
 
 
+def test_bfloat16_arrays_are_elements_not_tiling_bytes():
+    """ml_dtypes' bfloat16 has dtype kind "V" like raw records. It was bound as bytes: a bfloat16 array for a
+    half parameter ran with the bits read as half (1.0 -> 1.875, no error), and race reports named its
+    ranges in bytes as a uint8 buffer. It is an element array: checked, bound in place with its dtype."""
+    x = np.ones(16, dtype=ml_dtypes.bfloat16)
+    with pytest.raises(SpecError, match=r'"x" is used as half elements .*got a bfloat16 array'):
+        bind("k", [("x", "GM_ADDR")], ["ptr:uint8"], (x,), casts=[("x", "half", "k.cpp", 3)])
+    with pytest.raises(SpecError, match=r'"x" is __gm__ half\* \(float16 elements\); got a bfloat16 array'):
+        bind("k", [("x", "__gm__ half*")], ["ptr:float16"], (x,))
+    b = bind("k", [("x", "GM_ADDR")], ["ptr:uint8"], (x,), casts=[("x", "bfloat16_t", "k.cpp", 3)])
+    (name, arr), = b.buffers
+    assert arr is x and arr.dtype.name == "bfloat16"
+
+
 def test_tiling_bytes_and_structured_arrays_are_copied_to_gm():
     tiling = np.zeros(1, dtype=[("total", "<u4"), ("tile", "<u4")])
     tiling[0] = (100, 32)

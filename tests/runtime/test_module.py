@@ -212,6 +212,26 @@ def test_cce_aicore_and_npu_arch_are_defined_per_product():
         assert out[1] == (products.get(product).cce_aicore or 0)
 
 
+def test_forced_includes_come_before_the_source_and_see_the_defines(tmp_path):
+    """load(forced_includes=...) is g++ -include: the header is read before the source (which uses its
+    names without including it), and it sees the -D macros (g++ reads every -D before any -include)."""
+    header = tmp_path / "forced.h"
+    header.write_text("#pragma once\n#ifdef STEP\n#define FORCED_STEP STEP\n#else\n#define FORCED_STEP 100\n#endif\n")
+    src = textwrap.dedent("""\
+        #include "kernel_operator.h"
+        extern "C" __global__ __aicore__ void forced_step(GM_ADDR x) {
+            AscendC::GlobalTensor<int32_t> g;
+            g.SetGlobalBuffer((__gm__ int32_t*)x, 1);
+            g.SetValue(0, FORCED_STEP);
+        }
+        """)
+    out = np.zeros(1, np.int32)
+    load(src, "ascend910b", filename="step.cpp", defines={"STEP": "3"}, forced_includes=[header]).launch("forced_step", 1, out)
+    assert out[0] == 3
+    with pytest.raises(SpecError, match=r"forced include .*absent\.h: no such file"):
+        load(src, "ascend910b", filename="step.cpp", forced_includes=[tmp_path / "absent.h"])
+
+
 def test_repeated_launches_leave_no_thread_behind(add_relu):
     x = np.ones(4096, np.float32)
     z = np.zeros_like(x)
