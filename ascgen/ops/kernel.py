@@ -183,7 +183,7 @@ def entry_name(mod, op_dir: Path) -> str:
 ALLOC_ALIGN = 32
 
 
-def device_buffer(shape, dtype: np.dtype, fill: int = 0xFF, data: np.ndarray | None = None):
+def device_buffer(shape, dtype, fill: int = 0xFF, data: np.ndarray | None = None):
     """(the buffer the kernel gets, the tensor's view of it): a GM tensor as aclrtMalloc would allocate it,
     `data` copied in, the rest `fill` bytes. 0xFF (the default, the device does not clear memory) is NaN in
     every float type and -1 in every signed integer, so an element the kernel never writes shows."""
