@@ -328,13 +328,51 @@ def _cmake_lists(op_dir: Path) -> tuple[list[str], list[str]]:
     found: dict[str, list[str]] = {}
     for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
         if path.is_file():
-            text = re.sub(r"#[^\n]*", "", path.read_text(errors="replace"))
-            for name, values in _SET.findall(text):
+            for name, values in _SET.findall(cmake_text(path)):
                 found[name] = re.findall(r'"?([\w.-]+)"?', values)
     return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
 
 
-def tiling_sources(op_dir: Path, product) -> list[Path]:
+_DEPENDENCIES = re.compile(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)")
+_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR",
+             "DISABLE_IN_OPP", "PRIVATE", "PUBLIC"}
+
+
+def cmake_text(path: Path) -> str:
+    """A CMake file's text without its comments ("" when there is none)."""
+    return re.sub(r"#[^\n]*", "", path.read_text(errors="replace")) if path.is_file() else ""
+
+
+def cmake_words(args: str) -> list[str]:
+    """The arguments of a CMake call, quotes removed."""
+    return [quoted or bare for quoted, bare in re.findall(r'"([^"]*)"|(\S+)', args)]
+
+
+def dependencies(op_dir: Path) -> tuple[str, ...]:
+    """The ops the op builds with (`DEPENDENCIES a b` of add_modules_sources): their kernels' folders beside
+    its kernel, their op_host tiling sources in its runner."""
+    found: list[str] = []
+    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        for m in _DEPENDENCIES.finditer(cmake_text(path)):
+            words = cmake_words(m.group(1))
+            if "DEPENDENCIES" in words:
+                for word in words[words.index("DEPENDENCIES") + 1:]:
+                    if word in _KEYWORDS:
+                        break
+                    if re.fullmatch(r"\w+", word) and word not in found:
+                        found.append(word)
+    return tuple(found)
+
+
+def op_folder(repository: Path, op_dir: Path, name: str) -> Path | None:
+    """A dependency op's folder: the op's sibling of that name, else the repository's category folder holding it."""
+    sibling = op_dir.parent / name
+    if sibling.is_dir():
+        return sibling
+    return next((p for p in sorted(repository.glob(f"*/{name}")) if (p / "op_host").is_dir()), None)
+
+
+def tiling_sources(op_dir: Path, product, with_dependencies: bool = True) -> list[Path]:
     """The op's tiling sources for a product, as its repository's add_modules_sources collects them."""
     host = op_dir / "op_host"
     if not host.is_dir():
@@ -352,6 +390,17 @@ def tiling_sources(op_dir: Path, product) -> list[Path]:
     sources += sorted((host / "op_tiling").rglob("*.cpp"))
     if not sources:
         raise OpTilingError(f"{op_dir}: op_host has no *_tiling*.cpp for {product.id}, so no tiling function")
+    if with_dependencies:
+        # The repository links every op's tiling into one library; an op's DEPENDENCIES are the ops whose
+        # sources it uses (ops-nn swi_glu's tiling derives from swi_glu_grad's GluBaseTiling4RegBase).
+        repository = repository_of(op_dir)
+        for name in dependencies(op_dir):
+            dep = op_folder(repository, op_dir, name)
+            if dep is not None and (dep / "op_host").is_dir():
+                try:
+                    sources += [s for s in tiling_sources(dep, product, with_dependencies=False) if s not in sources]
+                except OpTilingError:
+                    pass                # the dependency has no tiling for the product: nothing of it to link
     return sources
 
 

@@ -30,39 +30,13 @@ import numpy as np
 
 from ascgen import config, products
 from ascgen.errors import OpTilingError, SpecError
-from ascgen.ops import dtypes, host_build
+from ascgen.ops import dtypes, host_build, tpl
 from ascgen.source import op_tiling
 from ascgen.ut import cmake, plan
 
 _KERNEL_SOURCES = re.compile(r"\badd_kernel_sources\s*\(([^)]*)\)")
-_DEPENDENCIES = re.compile(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)")
-_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR",
-             "DISABLE_IN_OPP", "PRIVATE", "PUBLIC"}
 _modules: dict = {}
 _modules_lock = threading.Lock()
-
-
-def _cmake_text(path: Path) -> str:
-    return re.sub(r"#[^\n]*", "", path.read_text(errors="replace")) if path.is_file() else ""
-
-
-def _words(args: str) -> list[str]:
-    return [quoted or bare for quoted, bare in re.findall(r'"([^"]*)"|(\S+)', args)]
-
-
-def dependencies(op_dir: Path) -> tuple[str, ...]:
-    """The ops whose kernels the op's kernel builds with: `DEPENDENCIES a b` of add_modules_sources."""
-    found: list[str] = []
-    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
-        for m in _DEPENDENCIES.finditer(_cmake_text(path)):
-            words = _words(m.group(1))
-            if "DEPENDENCIES" in words:
-                for word in words[words.index("DEPENDENCIES") + 1:]:
-                    if word in _KEYWORDS:
-                        break
-                    if re.fullmatch(r"\w+", word) and word not in found:
-                        found.append(word)
-    return tuple(found)
 
 
 def kernel_source(op_dir: Path, product) -> Path:
@@ -71,8 +45,8 @@ def kernel_source(op_dir: Path, product) -> Path:
     if not kernel_dir.is_dir():
         raise OpTilingError(f"{op_dir}: no op_kernel folder, so no kernel to run (an operator folder holds "
                             "op_kernel/ with its kernel source beside op_host/)")
-    for m in _KERNEL_SOURCES.finditer(_cmake_text(op_dir / "CMakeLists.txt")):
-        words = _words(m.group(1))
+    for m in _KERNEL_SOURCES.finditer(host_build.cmake_text(op_dir / "CMakeLists.txt")):
+        words = host_build.cmake_words(m.group(1))
         if "KERNEL_SRC" in words and "COMPUTE_UNITS" in words:
             src = words[words.index("KERNEL_SRC") + 1]
             units = words[words.index("COMPUTE_UNITS") + 1:]
@@ -120,14 +94,14 @@ class KernelBuild:
 def kernel_build(op_dir: Path, product, definition, ins, outs) -> KernelBuild:
     op_dir = Path(op_dir).resolve()
     repository = host_build.repository_of(op_dir)
-    deps = dependencies(op_dir)
+    deps = host_build.dependencies(op_dir)
     rule = cmake.Rule(repository, op_dir.name, (), (), deps, op_dir / cmake.UT_SUBDIR, op_dir, False,
                       f"{op_dir}/op_host/CMakeLists.txt")
 
     devkit = config.asc_devkit()
     if devkit is None:
         raise SpecError(f"running {op_dir.name}'s kernel needs the asc-devkit tree: {config.ASC_DEVKIT_HINT}")
-    dep_dirs = [d for d in (_op_folder(repository, op_dir, name) for name in deps) if d is not None]
+    dep_dirs = [d for d in (host_build.op_folder(repository, op_dir, name) for name in deps) if d is not None]
     variables, include_dirs = plan.kernel_include_path(rule)
     # Compiled from its copy in the kernel tree, as the build does: a header's `#include "../../rms_norm/x.h"`
     # resolves against the copy's neighbours; the debug information names the original files again.
@@ -141,13 +115,6 @@ def kernel_build(op_dir: Path, product, definition, ins, outs) -> KernelBuild:
     defines = {**binary_defines(definition, ins, outs), "__CCE_KT_TEST__": "1"}
     return KernelBuild(copies / op_dir.name / source.relative_to(op_dir / "op_kernel"), tuple(include_dirs), header,
                        tuple(sorted(defines.items())), tuple(prefix_maps))
-
-
-def _op_folder(repository: Path, op_dir: Path, name: str) -> Path | None:
-    sibling = op_dir.parent / name
-    if sibling.is_dir():
-        return sibling
-    return next((p for p in sorted(repository.glob(f"*/{name}")) if (p / "op_host").is_dir()), None)
 
 
 def module(build: KernelBuild, product):
@@ -177,6 +144,28 @@ def entry_name(mod, op_dir: Path) -> str:
     raise OpTilingError(f"{mod.source}: defines the kernels {', '.join(names)}; none is named {op_dir.name}")
 
 
+def instance(mod, name: str, build: KernelBuild, product, key: int) -> str:
+    """The kernel to launch for a tiling key: the entry itself, or for a template kernel the instance its
+    ASCENDC_TPL declaration decodes the key into (ops/tpl.py)."""
+    entry = mod.info.kernel(name)
+    if entry is None or entry.template is None:
+        return name
+    from ascgen.runtime import build as builds
+    from ascgen.runtime.backends.devkit import toolchain
+    folder = build.source.parent
+    headers = sorted(folder.rglob("*.h")) + sorted(folder.parent.rglob("*.h"))
+    header = tpl.declaration_header(headers)
+    if header is None:
+        raise OpTilingError(f"{mod.source}: kernel {name} is a template <{entry.template}>, and no header of its "
+                            "kernel folder declares its arguments (ASCENDC_TPL_ARGS_DECL) to select an instance "
+                            f"for tiling key {key}")
+    devkit = config.asc_devkit()
+    include_dirs = [folder, *build.include_dirs, *toolchain.include_dirs(devkit)]
+    arguments = tpl.read_declaration(header, builds.find_preprocessor(), include_dirs,
+                                     {**dict(build.defines), **toolchain.defines(products.get(product))})
+    return tpl.instance_name(name, tpl.decode(key, arguments, f"{header}"))
+
+
 # aclrtMalloc's rounding: the size up to a multiple of 32 bytes, plus 32 bytes (CANN's runtime API reference,
 # aclrtMalloc / aclrtMallocAlign32: "ALIGN_UP[len,32]+32"). Kernels rely on it: a tail tile copied with a
 # 32-byte-aligned length (DataCopy) reads and writes into that slack, which on the device is the tensor's own.
@@ -203,7 +192,7 @@ def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, 
     for atomic accumulation (need_atomic: CANN's framework then clears them first); the workspace poisoned."""
     build = kernel_build(op_dir, product, definition, in_specs, out_specs)
     mod = module(build, product)
-    name = entry_name(mod, Path(op_dir))
+    name = instance(mod, entry_name(mod, Path(op_dir)), build, product, result.tiling_key)
     params = mod._kernel_info(name).params
     want = len(ins) + len(out_specs) + 2
     if len(params) != want:

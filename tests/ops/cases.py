@@ -71,7 +71,9 @@ def _same(x):
 
 
 def _rms_norm(x1, x2, gamma, eps):
-    x = _f(x1) + _f(x2)
+    # x = x1 + x2 is an output in the inputs' type, and the kernel normalizes that rounded x (its rstd matches
+    # the rounded sum to 2e-7 and the exact one to 4e-4 for bfloat16)
+    x = _f((x1.astype(np.float32) + x2.astype(np.float32)).astype(x1.dtype))
     rstd = 1.0 / np.sqrt((x * x).mean(-1, keepdims=True) + eps)
     return x, rstd, x * rstd * _f(gamma)
 
@@ -153,6 +155,9 @@ CASES += [
     Case("ops-math/examples/add_example", "float32", [(2, 4, 8, 256), (1, 3, 37, 129), (3, 5, 1, 1001)],
          lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
          lambda ins, a: [_f(ins[0]) + _f(ins[1])]),
+    Case("ops-math/examples/add_example", "int32", [(2, 4, 8, 256), (1, 3, 37, 129)],    # key 1: the <1> instance
+         lambda s, d, r: [r.integers(-1000, 1000, s).astype(d), r.integers(-1000, 1000, s).astype(d)],
+         lambda ins: _same(ins[0]), lambda ins, a: [_f(ins[0]) + _f(ins[1])]),
     Case("ops-nn/loss/logit", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r, 0.05, 0.95)], lambda ins: _same(ins[0]),
          lambda ins, a: [np.log(_f(ins[0]) / (1 - _f(ins[0])))], {"eps": -1.0}),

@@ -9,7 +9,7 @@ import pytest
 
 from ascgen import ops
 from ascgen.errors import KernelMemoryError, SpecError
-from ascgen.ops import kernel
+from ascgen.ops import host_build, kernel
 from tests.ops.cases import CASES, mismatches
 from tests.ops.test_host_tiling import _cann
 
@@ -67,4 +67,4 @@ def test_kernel_source_of_a_product_is_the_op_builds():
         "add_rms_norm_apt.cpp"              # opFile.value of the ascend950 config
     assert kernel.kernel_source(root / "ops-math/math/add", products.get("ascend950")).as_posix().endswith(
         "op_kernel/arch35/add.cpp")         # add_kernel_sources(KERNEL_SRC arch35/add.cpp COMPUTE_UNITS ascend950)
-    assert kernel.dependencies(root / "ops-nn/norm/add_rms_norm") == ("norm_common", "rms_norm")
+    assert host_build.dependencies(root / "ops-nn/norm/add_rms_norm") == ("norm_common", "rms_norm")

@@ -1,0 +1,132 @@
+"""Template-argument kernels (`ASCENDC_TPL_*`): the kernel instance a tiling key selects.
+
+An op whose kernel is a template (`template <uint32_t schMode> __global__ __aicore__ void add_example(...)`)
+declares its template arguments in a tiling-key header (`ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_UINT_DECL(
+schMode, 1, ASCENDC_TPL_UI_LIST, 0, 1))`); its host tiling packs the chosen values into the tiling key with
+`GET_TPL_TILING_KEY(...)`, and the op compiler builds one binary per selected instance. The packing is the
+library's (asc-devkit `impl/utils/tiling/template_argument.cpp`, EncodeTilingKey / EncodeParam): the
+declared arguments in order, each in a field of its bit width from bit 0 up (UINT: the width the
+declaration gives, BOOL 1, DTYPE / FORMAT / KERNEL_TYPE 8); a UINT's field holds the index of the value in
+its declared value list (ranges and mixes expanded, ParseTplUintValue), the other kinds the value itself.
+
+The declaration is read the way the op compiler reads it: the header preprocessed with `-DASCENDC_TPL_PRE`,
+the library's mode that writes every DECL as `@@ASCENDC_TPL_<KIND>_DECL_<name>@@ = {values}` with macros
+expanded. A value that is not an integer expression after that (a constexpr variable) is refused by name.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ascgen.errors import OpTilingError
+
+UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2         # template_argument.h's ASCENDC_TPL_UI_* encodings
+WIDTHS = {"BOOL": 1, "DTYPE": 8, "DATATYPE": 8, "FORMAT": 8, "SHARED_KERNEL_TYPE": 8}
+_DECL = re.compile(r"@@ASCENDC_TPL_(\w+?)_DECL_(\w+)@@\s*=\s*\{([^{}]*)\}")
+_ARGS_DECL = re.compile(r"\bASCENDC_TPL_ARGS_DECL\s*\(")
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    kind: str                   # UINT, BOOL, DTYPE, FORMAT, ...
+    width: int
+    values: tuple[int, ...]     # UINT: the declared values, ranges expanded
+
+
+def declaration_header(sources: list[Path]) -> Path | None:
+    """The first of the kernel's headers (in its op_kernel folders) holding ASCENDC_TPL_ARGS_DECL."""
+    for path in sources:
+        if _ARGS_DECL.search(path.read_text(errors="replace")):
+            return path
+    return None
+
+
+def read_declaration(header: Path, compiler: str, include_dirs, defines: dict) -> list[Argument]:
+    """The declared arguments, in order, from the header preprocessed in the library's ASCENDC_TPL_PRE mode."""
+    flags = ["-E", "-P", "-x", "c++", "-std=c++17", "-DASCENDC_TPL_PRE", *(f"-I{d}" for d in include_dirs),
+             *(f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items())]
+    with tempfile.TemporaryDirectory(prefix="ascgen-tpl-") as tmp:
+        src = Path(tmp) / "tpl.cpp"
+        src.write_text(f'#include "{header}"\n')
+        proc = subprocess.run([compiler, *flags, str(src)], capture_output=True, text=True, errors="replace",
+                              timeout=120)
+    if proc.returncode != 0:
+        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip()[:300])
+        raise OpTilingError(f"{header}: reading its ASCENDC_TPL_ARGS_DECL failed: {first}")
+    out = []
+    for kind, name, body in _DECL.findall(proc.stdout):
+        words = [w.strip() for w in body.split(",") if w.strip()]
+        where = f"{header}: ASCENDC_TPL_{kind}_DECL({name})"
+        numbers = [_integer(w, where) for w in words]
+        if kind == "UINT":
+            if not numbers:
+                raise OpTilingError(f"{where}: no bit width")
+            out.append(Argument(name, kind, numbers[0], _uint_values(numbers[1:], where)))
+        elif kind in WIDTHS:
+            out.append(Argument(name, kind, WIDTHS[kind], tuple(numbers)))
+    if not out:
+        raise OpTilingError(f"{header}: no ASCENDC_TPL_*_DECL argument after preprocessing")
+    return out
+
+
+def decode(key: int, arguments: list[Argument], where: str) -> list[tuple[Argument, int]]:
+    """Each declared argument's value in a tiling key (the inverse of EncodeTilingKey)."""
+    values, shift = [], 0
+    for arg in arguments:
+        field = (key >> shift) & ((1 << arg.width) - 1)
+        shift += arg.width
+        if arg.kind == "UINT":
+            if field >= len(arg.values):
+                raise OpTilingError(f"{where}: tiling key {key} holds index {field} for {arg.name}, which declares "
+                                    f"{len(arg.values)} value(s) {list(arg.values)}: no kernel instance has it")
+            field = arg.values[field]
+        values.append((arg, field))
+    if key >> shift:
+        raise OpTilingError(f"{where}: tiling key {key} has bits above the {shift} its ASCENDC_TPL_ARGS_DECL declares")
+    return values
+
+
+def instance_name(kernel: str, values: list[tuple[Argument, int]]) -> str:
+    """`add_example<1>` for the decoded values, in the declaration's order (bools as true / false)."""
+    shown = [("true" if v else "false") if a.kind == "BOOL" else str(v) for a, v in values]
+    return f"{kernel}<{', '.join(shown)}>"
+
+
+def _uint_values(words: list[int], where: str) -> tuple[int, ...]:
+    if not words:
+        raise OpTilingError(f"{where}: no values")
+    mode, rest = words[0], words[1:]
+    if mode == UI_LIST:
+        return tuple(rest)
+    if mode in (UI_RANGE, UI_MIX):
+        count = rest[0] if rest else 0
+        pairs, tail = rest[1:1 + 2 * count], rest[1 + 2 * count:]
+        out: list[int] = []
+        for lo, hi in zip(pairs[::2], pairs[1::2]):
+            out += range(lo, hi + 1)
+        return tuple(out + (tail if mode == UI_MIX else []))
+    raise OpTilingError(f"{where}: unknown UINT encoding {mode} (ASCENDC_TPL_UI_RANGE / _LIST / _MIX)")
+
+
+def _integer(text: str, where: str) -> int:
+    """An integer constant expression after preprocessing (casts and suffixes dropped)."""
+    cleaned = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", re.sub(r"\(\s*(?:u?int\d+_t|unsigned|int|long|bool)\s*\)", "", text))
+    cleaned = cleaned.replace("true", "1").replace("false", "0")
+    try:
+        tree = ast.parse(cleaned, mode="eval")
+        if not all(isinstance(n, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.operator, ast.unaryop))
+                   for n in ast.walk(tree)):
+            raise ValueError(text)
+        value = eval(compile(tree, "<tpl>", "eval"), {"__builtins__": {}}, {})
+        if not isinstance(value, int):
+            raise ValueError(text)
+        return value
+    except (SyntaxError, ValueError):
+        raise OpTilingError(f"{where}: the value {text!r} is not an integer constant after preprocessing (a "
+                            "constexpr variable?); ascgen reads the declaration as the op compiler does, "
+                            "from the preprocessor's output") from None
