@@ -8,7 +8,7 @@ Needs ASCGEN_CANN_SOURCES (ops-nn, ops-math, metadef, opbase; asc-devkit there o
 Prints one row per (case, product): the shapes run, the tiling keys they hit, the worst mismatch count and
 error, the seconds of the first call (builds included) and of the others; then the machine's load.
 A case stops at its first failing shape; the row then says what failed (the op's own message, ascgen's
-report, or the named missing piece).
+report, the named missing piece, or `unwritten`: an output the kernel never wrote, ops.kernel.UnwrittenOutput).
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ascgen import ops  # noqa: E402
+from ascgen.ops.kernel import UnwrittenOutput  # noqa: E402
 from tests.ops.cases import CASES, mismatches  # noqa: E402
 
 
@@ -46,7 +48,9 @@ def run_case(case, product: str, root: Path) -> dict:
         start = time.monotonic()
         try:
             result = op.tiling(*ins, outputs=case.outputs(ins), **case.attrs)
-            got = op(*ins, outputs=case.outputs(ins), **case.attrs)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", UnwrittenOutput)
+                got = op(*ins, outputs=case.outputs(ins), **case.attrs)
         except Exception as exc:
             lines = [ln for ln in str(exc).splitlines() if ln.strip()]
             row.update(status="failed", reason=f"{shape}: {type(exc).__name__}: " + " | ".join(lines[:3])[:500])
@@ -56,6 +60,10 @@ def run_case(case, product: str, root: Path) -> dict:
             row["first_s"] = seconds
         else:
             row["rest_s"] += seconds
+        unwritten = [str(w.message) for w in caught if issubclass(w.category, UnwrittenOutput)]
+        if unwritten:
+            row.update(status="unwritten", reason=f"{shape}: {unwritten[0][:400]}")
+            return row
         got = got if isinstance(got, tuple) else (got,)
         for g, r in zip(got, case.reference(ins, case.attrs)):
             bad, err = mismatches(g, r)

@@ -117,8 +117,9 @@ class Op:
     outputs=[...], **attrs)` runs its host tiling (the outputs' shapes are given: InferShape is a later
     stage of issue 20)."""
 
-    def __init__(self, op_dir, product, op_type: str | None = None):
+    def __init__(self, op_dir, product, op_type: str | None = None, defines: dict | None = None):
         self.op_dir = Path(op_dir)
+        self.defines = dict(defines or {})       # extra macros for the kernel build (-D NAME=VALUE)
         self.product = products.get(product)
         self.definition = op_def.read(self.op_dir, op_type)
 
@@ -144,12 +145,14 @@ class Op:
         ins = [None if a is None else TensorSpec.of(a, "") for a in arrays]
         outs = [TensorSpec.of(v, "") for v in outputs]
         got = kernel.launch(self.op_dir, self.product, self.definition, result, arrays, ins, outs,
-                            time_limit_s=time_limit_s)
+                            time_limit_s=time_limit_s, defines=self.defines)
         return got[0] if len(got) == 1 else tuple(got)
 
 
-def load(op_dir, product, op_type: str | None = None) -> Op:
-    return Op(op_dir, product, op_type)
+def load(op_dir, product, op_type: str | None = None, defines: dict | None = None) -> Op:
+    """The op folder for a product. `defines`: extra macros for its kernel build, for what the product table
+    leaves open (`{"__CCE_AICORE__": 350}` on ascend950, whose value no public source settles)."""
+    return Op(op_dir, product, op_type, defines)
 
 
 def _platform_lines(platform: dict) -> list[str]:

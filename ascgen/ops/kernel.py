@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,7 +92,7 @@ class KernelBuild:
     flags: tuple[str, ...]
 
 
-def kernel_build(op_dir: Path, product, definition, ins, outs) -> KernelBuild:
+def kernel_build(op_dir: Path, product, definition, ins, outs, extra_defines: dict | None = None) -> KernelBuild:
     op_dir = Path(op_dir).resolve()
     repository = host_build.repository_of(op_dir)
     deps = host_build.dependencies(op_dir)
@@ -112,7 +113,8 @@ def kernel_build(op_dir: Path, product, definition, ins, outs) -> KernelBuild:
     text = op_tiling.kernel_tiling_header(op_dir, asc_devkit=devkit, op_type=definition.op_type,
                                           search_dirs=(repository,), dependency_ops=dep_dirs)
     header = plan.cached_text(f"tiling/{op_dir.name}", f"{op_dir.name}_tiling_data.h", text)
-    defines = {**binary_defines(definition, ins, outs), "__CCE_KT_TEST__": "1"}
+    defines = {**binary_defines(definition, ins, outs), "__CCE_KT_TEST__": "1",
+               **{k: None if v is None else str(v) for k, v in (extra_defines or {}).items()}}
     return KernelBuild(copies / op_dir.name / source.relative_to(op_dir / "op_kernel"), tuple(include_dirs), header,
                        tuple(sorted(defines.items())), tuple(prefix_maps))
 
@@ -186,11 +188,12 @@ def device_buffer(shape, dtype, fill: int = 0xFF, data: np.ndarray | None = None
     return raw.view(dtype) if total % dtype.itemsize == 0 else raw, view
 
 
-def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, *, time_limit_s: float = 60.0):
+def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, *, time_limit_s: float = 60.0,
+           defines: dict | None = None):
     """Build (cached) and launch the op's kernel with a TilingResult; the outputs as numpy arrays. Every GM
     buffer is allocated as on the device (device_buffer); outputs start poisoned, zeroed when the tiling asks
     for atomic accumulation (need_atomic: CANN's framework then clears them first); the workspace poisoned."""
-    build = kernel_build(op_dir, product, definition, in_specs, out_specs)
+    build = kernel_build(op_dir, product, definition, in_specs, out_specs, defines)
     mod = module(build, product)
     name = instance(mod, entry_name(mod, Path(op_dir)), build, product, result.tiling_key)
     params = mod._kernel_info(name).params
@@ -209,4 +212,23 @@ def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, 
     tiling, _ = device_buffer((len(result.tiling_data),), np.uint8, data=np.frombuffer(result.tiling_data, np.uint8))
     mod.launch(name, result.block_dim, *args, workspace, tiling, tiling_key=result.tiling_key,
                time_limit_s=time_limit_s)
+    for i, buffer in enumerate(args[len(ins):]):
+        if not result.need_atomic and buffer is not None and (buffer.view(np.uint8) == 0xFF).all():
+            warnings.warn(UnwrittenOutput(_unwritten(definition, i, name, result.tiling_key, products.get(product))),
+                          stacklevel=3)
     return [view.copy() for view in outs]
+
+
+class UnwrittenOutput(UserWarning):
+    """The kernel left an output exactly as allocated: on the device it would hold whatever the memory held."""
+
+
+def _unwritten(definition, i: int, kernel: str, key: int, product) -> str:
+    hint = ""
+    if product.cce_aicore is None:
+        hint = (f" {product.id} has no __CCE_AICORE__ in ascgen's product table (no public source settles its "
+                "value), so a kernel body under `#if __CCE_AICORE__ == ...` is compiled out; if that is the cause, "
+                "load the op with defines={'__CCE_AICORE__': <value>}")
+    return (f"{definition.op_type}: kernel {kernel} wrote no element of output {i} ({definition.output_name(i)}) "
+            f"for tiling key {key}: the result is the poison it was allocated with (0xFF bytes), as on the device "
+            f"it would be stale memory.{hint}")

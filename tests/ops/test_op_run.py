@@ -68,3 +68,14 @@ def test_kernel_source_of_a_product_is_the_op_builds():
     assert kernel.kernel_source(root / "ops-math/math/add", products.get("ascend950")).as_posix().endswith(
         "op_kernel/arch35/add.cpp")         # add_kernel_sources(KERNEL_SRC arch35/add.cpp COMPUTE_UNITS ascend950)
     assert host_build.dependencies(root / "ops-nn/norm/add_rms_norm") == ("norm_common", "rms_norm")
+
+
+def test_an_output_the_kernel_never_writes_is_reported_not_returned_silently():
+    # ops-nn squared_relu's kernel body is under `#if __CCE_AICORE__ == 220 || ... == 310`; ascend950 has no
+    # __CCE_AICORE__ in the product table (no public source settles it), so the body is compiled out and the
+    # output keeps its allocation poison: a warning naming the output and the cause, not a quiet NaN array.
+    op = ops.load(_cann() / "ops-nn/activation/squared_relu", product="ascend950")
+    x = np.ones((8, 256), np.float16)
+    with pytest.warns(kernel.UnwrittenOutput, match=r"wrote no element of output 0 \(output\).*__CCE_AICORE__"):
+        y = op(x, outputs=[(x.shape, "float16")])
+    assert np.isnan(y).all()
