@@ -203,7 +203,14 @@ def _parse(op_type: str, code: str, start: int, where: str) -> OpDef:
                                         f"({value.group(1) if value else 'none'})")
                 kind = ATTR_KINDS[value.group(1)]
                 required = bool(re.search(r"AttrType\s*\(\s*REQUIRED\s*\)", rest))
-                d.attrs.append(Attr(name, kind, required, None if required else _literal(value.group(2), kind)))
+                attr = Attr(name, kind, required, None if required else _literal(value.group(2), kind))
+                # metadef's OpDef::Attr is get-or-create (base/asc/opdef/op_def.cc): a second Attr("x") in
+                # the definition sets the same attribute again, at its first position
+                at = next((i for i, a in enumerate(d.attrs) if a.name == name), None)
+                if at is None:
+                    d.attrs.append(attr)
+                else:
+                    d.attrs[at] = attr
             else:
                 param = re.search(r"ParamType\s*\(\s*(\w+)\s*\)", rest)
                 t = Tensor(name, param.group(1) if param else "REQUIRED", _names("DataType", rest, "DT_"),

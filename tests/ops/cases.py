@@ -182,6 +182,87 @@ CASES += [
 ]
 
 
+def _group_norm_silu_ref(ins, attrs):
+    x, gamma, beta = _f(ins[0]), _f(ins[1]), _f(ins[2])
+    n, c, g = x.shape[0], x.shape[1], attrs["num_groups"]
+    grouped = x.reshape(n, g, -1)
+    mean = grouped.mean(-1)
+    rstd = 1.0 / np.sqrt(grouped.var(-1) + attrs["eps"])
+    norm = ((grouped - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    out = norm * gamma.reshape(shape) + beta.reshape(shape)
+    return [out * _sigmoid(out), mean, rstd]
+
+
+def _rms_norm_ref(ins, attrs):
+    x = _f(ins[0])
+    rstd = 1.0 / np.sqrt((x * x).mean(-1, keepdims=True) + attrs["epsilon"])
+    return [x * rstd * _f(ins[1]), rstd]
+
+
+def _add_rms_norm_cast_ref(ins, attrs):
+    x, rstd, y = _rms_norm(*ins, attrs["epsilon"])
+    return [y, y, rstd, x]
+
+
+def _rows_cols(s):
+    return s[:-1] + (1,)
+
+
+CASES += [
+    Case("ops-nn/norm/rms_norm", "float16", [(8, 256), (37, 1281), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s[-1:], d, r)],
+         lambda ins: [(ins[0].shape, ins[0].dtype.name), (_rows_cols(ins[0].shape), "float32")],
+         _rms_norm_ref, {"epsilon": 1e-6}),
+    Case("ops-nn/norm/add_rms_norm_cast", "float16", [(8, 256), (37, 1281), (3, 5, 1001)], _add_rms_norm_make,
+         lambda ins: [(ins[0].shape, "float32"), (ins[0].shape, "float16"), (_rows_cols(ins[0].shape), "float32"),
+                      (ins[0].shape, "float16")], _add_rms_norm_cast_ref, {"epsilon": 1e-6}),
+    Case("ops-nn/norm/group_norm_silu", "float32", [(2, 32, 8, 8), (3, 24, 37), (1, 64, 5, 7)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s[1:2], d, r), _rand(s[1:2], d, r)],
+         lambda ins: [(ins[0].shape, "float32"), ((ins[0].shape[0], 8), "float32"), ((ins[0].shape[0], 8), "float32")],
+         _group_norm_silu_ref, {"num_groups": 8, "eps": 1e-5, "activate_silu": True}),
+    Case("ops-nn/index/gather_elements_v2", "float32", [(8, 256), (37, 129), (5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), r.integers(0, s[-1], s[:-1] + (max(s[-1] // 3, 1),)).astype(np.int32)],
+         lambda ins: [(ins[1].shape, "float32")],
+         lambda ins, a: [np.take_along_axis(_f(ins[0]), ins[1].astype(np.int64), axis=1)], {"dim": 1},
+         products=("ascend910b",)),
+    Case("ops-nn/quant/ascend_quant_v2", "float16", [(8, 256), (37, 1281), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s[-1:], d, r, 10.0, 60.0), None],
+         lambda ins: [(ins[0].shape, "int8")],
+         lambda ins, a: [np.clip(np.rint(_f(ins[0]) * _f(ins[1])), -128, 127)],
+         {"sqrt_mode": False, "round_mode": "round", "dst_type": 2, "axis": -1}),
+]
+
+
+def _gelu_quant_ref(ins, attrs):
+    g = _gelu_erf(_f(ins[0]))
+    scale = np.abs(g).max(-1) / 127.0
+    return [np.rint(g / scale[..., None]), scale]
+
+
+CASES += [
+    Case("ops-math/math/angle_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [np.where(r.random(s) < 0.1, 0, _rand(s, d, r)).astype(d)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.angle(_f(ins[0]))]),
+    Case("ops-nn/loss/logit_grad", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, 0.05, 0.95), _rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[1]) / (_f(ins[0]) * (1 - _f(ins[0])))], {"eps": -1.0}),
+    Case("ops-nn/quant/dequant_bias", "int32", [(8, 256), (37, 1281), (5, 1001)],
+         lambda s, d, r: [r.integers(-5000, 5000, s).astype(np.int32), _rand(s[-1:], BF16, r, 0.001, 0.01),
+                          _rand(s[:-1], np.float32, r, 0.5, 2.0), _rand(s[-1:], BF16, r)],
+         lambda ins: [(ins[0].shape, "bfloat16")],
+         lambda ins, a: [_f(ins[0]) * _f(ins[1]) * _f(ins[2])[:, None] + _f(ins[3])], {"output_dtype": 27}),
+    Case("ops-nn/loss/cross_v2", "float32", [(3, 256), (37, 3, 129), (3, 5, 3)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.cross(_f(ins[0]), _f(ins[1]), axis=list(ins[0].shape).index(3))],
+         {"dim": -100}, products=("ascend910b",)),
+    Case("ops-nn/activation/gelu_quant", "float16", [(8, 256), (37, 1281), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), None, None],
+         lambda ins: [(ins[0].shape, "int8"), (ins[0].shape[:-1], "float32")], _gelu_quant_ref,
+         {"approximate": "none", "quant_mode": "dynamic", "dst_type": 2, "round_mode": "rint"}),
+]
+
+
 # Tolerances by output type: the kernels compute in float32 and round once (or a few times) to the output.
 TOLERANCE = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-4,
              "int8": 1, "int32": 0}        # integers: absolute (a quantized value may round the other way)

@@ -367,3 +367,15 @@ def test_a_failed_links_undefined_symbols_become_the_names_searched_for():
     ])
     assert host_build._undefined_names(text) == {"GetLayerNormMaxMinTmpSize", "LayerNormTiling", "Box",
                                                  "closed_cann_function"}
+
+
+def test_an_attribute_declared_twice_is_one_attribute_at_its_first_place(tmp_path):
+    # ops-nn ascend_quant_v2's definition calls this->Attr("sqrt_mode")... once per config; metadef's
+    # OpDef::Attr is get-or-create, so the op has four attributes, not eight
+    op = _fake_op(tmp_path / "repo", "return ge::GRAPH_SUCCESS;\n",
+                  attrs='this->Attr("mode").AttrType(OPTIONAL).Int(1);\n'
+                        '        this->Attr("scale").AttrType(OPTIONAL).Float(0.5);\n'
+                        '        this->Attr("mode").AttrType(OPTIONAL).Int(2);')
+    from ascgen.ops import op_def
+    d = op_def.read(op)
+    assert [(a.name, a.default) for a in d.attrs] == [("mode", 2), ("scale", 0.5)]
