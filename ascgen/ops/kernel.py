@@ -161,8 +161,7 @@ def instance(mod, name: str, build: KernelBuild, product, key: int) -> str:
         raise OpTilingError(f"{mod.source}: kernel {name} is a template <{entry.template}>, and no header of its "
                             "kernel folder declares its arguments (ASCENDC_TPL_ARGS_DECL) to select an instance "
                             f"for tiling key {key}")
-    devkit = config.asc_devkit()
-    include_dirs = [folder, *build.include_dirs, *toolchain.include_dirs(devkit)]
+    include_dirs = [folder, *build.include_dirs, *toolchain.include_dirs(toolchain.tree())]
     arguments = tpl.read_declaration(header, builds.find_preprocessor(), include_dirs,
                                      {**dict(build.defines), **toolchain.defines(products.get(product))})
     return tpl.instance_name(name, tpl.decode(key, arguments, f"{header}"))
