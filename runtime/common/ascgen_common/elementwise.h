@@ -10,6 +10,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -37,6 +38,43 @@ template <class C> inline C mul(C a, C b) {
 template <class C> inline C neg(C a) {
     if constexpr (is_int<C>) return sub(C(0), a);
     else return -a;
+}
+
+// ---- fused multiply-add on float lanes: a * b + c rounded once, to the lane's type T ----
+// dav_3510's register vmula / vmadd are fused: the library names MulDstAdd's implementation
+// FusedMulDstAddImpl, and its precise square root (impl/basic_api/reg_compute/dav_3510/
+// kernel_reg_compute_vec_unary_impl.h, the Newton step `err = b - x1*x1` through vmula, then
+// `x2 = x2*err + x1` through vmadd) needs the product unrounded: with a rounded product that residual
+// would be a cancellation of two equal floats, not the correction the algorithm adds.
+// A float lane is std::fma. A half / bfloat16 lane computes in float and is narrowed (round to nearest
+// even) afterwards, so this returns the exact value rounded to ODD at float precision: a value rounded to
+// odd with at least two more bits than the target rounds to nearest exactly as the exact value would
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
+// odd", IEEE Trans. Computers 57(4), 2008), so the narrowing is the one rounding of the fused op.
+inline double to_odd(double r, double err) {            // r + err exactly, rounded to odd at double precision
+    if (err == 0 || !std::isfinite(r)) return r;
+    uint64_t bits;
+    std::memcpy(&bits, &r, sizeof bits);
+    return (bits & 1) ? r : std::nextafter(r, err > 0 ? INFINITY : -INFINITY);
+}
+inline float to_odd_float(double x) {                    // x rounded to odd at float precision
+    const float f = float(x);
+    if (double(f) == x || !std::isfinite(f)) return f;
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    return (bits & 1) ? f : std::nextafter(f, double(f) < x ? INFINITY : -INFINITY);
+}
+template <class T, class C> inline C fused_mul_add(C a, C b, C c) {
+    if constexpr (std::is_same<T, C>::value) {
+        return std::fma(a, b, c);
+    } else {
+        static_assert(std::is_same<C, float>::value, "a narrow float lane computes in float");
+        const double p = double(a) * double(b);          // exact: two 24-bit significands fit in 53 bits
+        const double r = p + double(c);
+        const double z = r - p;                          // TwoSum: r + err is p + c exactly
+        const double err = (p - (r - z)) + (double(c) - z);
+        return to_odd_float(to_odd(r, err));             // round-to-odd twice is round-to-odd once
+    }
 }
 
 // ---- integer division ----

@@ -437,7 +437,7 @@ vldu                           vector                         -     -     M
 vldus                          dav3510/vreg                   -     -     F
 vln                            dav3510/valu,vector            I     I     F
 vlrelu                         vector                         I     P     I
-vmadd                          vector                         P     P     P
+vmadd                          dav3510/valu,vector            P     P     P
 vmax                           dav3510/valu,vector            I     I     F
 vmaxs                          dav3510/valu,vector            I     I     F
 vmin                           dav3510/valu,vector            I     I     F
@@ -500,7 +500,7 @@ NOTES = {
     **dict.fromkeys(('mad_s4',), "the form the library's Mmad uses; the 13-argument form is declared only"),
     **dict.fromkeys(('vaxpy', 'vcgmax', 'vcgmin', 'vrec', 'vrsqrt'), 'dav_3510: the level-0 (dav_c220) form only'),
     **dict.fromkeys(('vconv_f162s4',), "the 7-argument form; dav_m200's with repeatStrideMode / strideSizeMode is declared only"),
-    **dict.fromkeys(('vmadd',), "the repeat form the library's FusedMulAdd uses; the config-word form and dav_3510's register form (MulDstAdd: rounding not documented) are declared only"),
+    **dict.fromkeys(('vmadd',), "the repeat form the library's FusedMulAdd uses and dav_3510's register form (MulDstAdd, fused: one rounding); the config-word form is declared only"),
     **dict.fromkeys(('vgather',), 'the five-operand form (dav_c220); the config-word form (dst, offsets, config) on dav_m200 only'),
 }
 

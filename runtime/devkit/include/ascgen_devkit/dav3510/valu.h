@@ -61,21 +61,35 @@ ASCGEN_D3510_BINARY(vmin, ::ascgen::elem::min(a, C(b)))
 
 // vmula(dst, src0, src1, mask, mode): dst = dst + src0 * src1 on the active lanes (the library's MulAddDst;
 // its 64-bit multiply accumulates partial products into the high word so). Integer lanes wrap, exact
-// whatever the hardware's order of operations. Float lanes are not modelled: neither the tree nor the
-// documentation says whether the product is rounded before the add (fused or not), so they call the
-// declared-only unimpl::vmula, named with its types at link, rather than a guess.
+// whatever the hardware's order of operations; float lanes are fused (elem::fused_mul_add says why).
 template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
-inline void vmula(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M> mode) {
+inline void vmula(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {
     auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
     using T = typename std::remove_reference_t<decltype(d)>::elem;
-    if constexpr (std::is_integral<T>::value) {
-        ascgen_devkit::d3510::apply(d, mask, int(M), [&](int i) {     // modulo 2^64, then the lane's width
-            return ascgen_devkit::d3510::narrow<T>(uint64_t(d.e()[i]) + uint64_t(a.e()[i]) * uint64_t(b.e()[i]));
-        });
-        ascgen_devkit::d3510::cost(std::remove_reference_t<decltype(d)>::lanes);
-    } else {
-        ascgen_devkit::unimpl::vmula(dst, src0, src1, mask, mode);
-    }
+    namespace k = ascgen_devkit::d3510;
+    k::apply(d, mask, int(M), [&](int i) {
+        if constexpr (std::is_integral<T>::value)       // modulo 2^64, then the lane's width
+            return k::narrow<T>(uint64_t(d.e()[i]) + uint64_t(a.e()[i]) * uint64_t(b.e()[i]));
+        else
+            return k::narrow<T>(::ascgen::elem::fused_mul_add<T>(k::compute_t<T>(a.e()[i]),
+                                                                 k::compute_t<T>(b.e()[i]), k::compute_t<T>(d.e()[i])));
+    });
+    k::cost(std::remove_reference_t<decltype(d)>::lanes);
+}
+
+// vmadd(dst, src0, src1, mask, mode): dst = dst * src0 + src1 on the active lanes, fused (the library's
+// MulDstAdd, FusedMulDstAddImpl; half, float and bfloat16 lanes only, as its static_assert says).
+template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vmadd(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    static_assert(!std::is_integral<T>::value, "vmadd takes half, float or bfloat16 lanes");
+    namespace k = ascgen_devkit::d3510;
+    k::apply(d, mask, int(M), [&](int i) {
+        return k::narrow<T>(::ascgen::elem::fused_mul_add<T>(k::compute_t<T>(d.e()[i]), k::compute_t<T>(a.e()[i]),
+                                                             k::compute_t<T>(b.e()[i])));
+    });
+    k::cost(std::remove_reference_t<decltype(d)>::lanes);
 }
 
 // vops(dst, src, scalar, mask, mode)

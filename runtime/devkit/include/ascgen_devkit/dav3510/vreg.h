@@ -24,7 +24,6 @@ namespace unimpl {
 #define ASCGEN_D3510_UNIMPL(name) template <class... A> ::ascgen_devkit::Missing name(A&&...);
 ASCGEN_D3510_UNIMPL(vlds) ASCGEN_D3510_UNIMPL(vsts) ASCGEN_D3510_UNIMPL(vdup) ASCGEN_D3510_UNIMPL(pset)
 ASCGEN_D3510_UNIMPL(vcvt) ASCGEN_D3510_UNIMPL(vtrc) ASCGEN_D3510_UNIMPL(vexp) ASCGEN_D3510_UNIMPL(vln) ASCGEN_D3510_UNIMPL(vsqrt)
-ASCGEN_D3510_UNIMPL(vmula)
 #undef ASCGEN_D3510_UNIMPL
 }  // namespace unimpl
 
