@@ -37,8 +37,13 @@ class Product:
     soc_versions: tuple[str, ...]       # SoC names used by the CANN toolchain
     aliases: tuple[str, ...] = ()
     note: str = ""
-    # __CCE_AICORE__ as the CANN toolchain defines it (operator sources branch on it); None where no
-    # primary source settles it (950 sources test both 310 and 350): pass -D __CCE_AICORE__=... yourself.
+    # __CCE_AICORE__ as the CANN toolchain defines it (operator sources branch on it); None where no source
+    # settles it. ascend950's 310 is read from production kernels, not from a build file (docs/devkit.md,
+    # "Products"): ops-nn kernels declared for ascend950 compile their only body under `== 220 || == 310`
+    # (heaviside, squared_relu, gelu_mul, logit), pick their regbase implementation under `== 310`
+    # (norm/rms_norm/op_kernel/rms_norm.cpp) and the register width under `== 310`
+    # (common/inc/op_kernel/platform.h, GetVRegSize: VECTOR_REG_WIDTH). Two kernel UTs pass
+    # -D__CCE_AICORE__=350 to pick a branch of their own test file; the UT's flag still wins there.
     cce_aicore: int | None = None
     # DataCopyPad exists (GM<->UB copies of any byte length); without it tails need an aligned copy.
     data_copy_pad: bool = True
@@ -81,7 +86,7 @@ _LIB_RESERVED_2201 = 256 + 8 * KB   # hardware 256 B + library default 8 KB
 _TABLE = (
     Product("ascend950", "Ascend 950PR / 950DT (Atlas 350 card)", 3510, True, False, (1, 2),
             248 * KB, 0, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 32, 64,
-            ("Ascend950PR", "Ascend950DT", "Ascend950PR_9599"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=None,
+            ("Ascend950PR", "Ascend950DT", "Ascend950PR_9599"), ("Ascend950", "Atlas 350", "dav-3510"), cce_aicore=310,
             short_soc="Ascend950", l1_total=512 * KB, l0a_total=64 * KB, l0b_total=64 * KB, l0c_total=256 * KB),
     Product("ascend910_93", "Atlas A3 training / inference", 2201, True, False, (1, 2),
             192 * KB, _LIB_RESERVED_2201, ("PIPE_MTE3", "PIPE_FIX"), "effective", True, 24, 48,

@@ -151,7 +151,7 @@ class Op:
 
 def load(op_dir, product, op_type: str | None = None, defines: dict | None = None) -> Op:
     """The op folder for a product. `defines`: extra macros for its kernel build, for what the product table
-    leaves open (`{"__CCE_AICORE__": 350}` on ascend950, whose value no public source settles)."""
+    leaves open or to try another value (`{"__CCE_AICORE__": 350}`)."""
     return Op(op_dir, product, op_type, defines)
 
 

@@ -213,7 +213,8 @@ def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, 
                time_limit_s=time_limit_s)
     for i, buffer in enumerate(args[len(ins):]):
         if not result.need_atomic and buffer is not None and (buffer.view(np.uint8) == 0xFF).all():
-            warnings.warn(UnwrittenOutput(_unwritten(definition, i, name, result.tiling_key, products.get(product))),
+            warnings.warn(UnwrittenOutput(_unwritten(definition, i, name, result.tiling_key, products.get(product),
+                                                  dict(defines or {}))),
                           stacklevel=3)
     return [view.copy() for view in outs]
 
@@ -222,12 +223,14 @@ class UnwrittenOutput(UserWarning):
     """The kernel left an output exactly as allocated: on the device it would hold whatever the memory held."""
 
 
-def _unwritten(definition, i: int, kernel: str, key: int, product) -> str:
-    hint = ""
-    if product.cce_aicore is None:
-        hint = (f" {product.id} has no __CCE_AICORE__ in ascgen's product table (no public source settles its "
-                "value), so a kernel body under `#if __CCE_AICORE__ == ...` is compiled out; if that is the cause, "
-                "load the op with defines={'__CCE_AICORE__': <value>}")
+def _unwritten(definition, i: int, kernel: str, key: int, product, defines: dict) -> str:
+    aicore = defines.get("__CCE_AICORE__", product.cce_aicore)
+    hint = (f" The kernel was compiled with __CCE_AICORE__={aicore} ({product.id}"
+            + (", set by the load's defines" if "__CCE_AICORE__" in defines else "") + "): if its body is under "
+            "`#if __CCE_AICORE__ == ...` for another value, it was compiled out.") if aicore is not None else (
+            f" {product.id} has no __CCE_AICORE__ in ascgen's product table, so a kernel body under "
+            "`#if __CCE_AICORE__ == ...` is compiled out; if that is the cause, load the op with "
+            "defines={'__CCE_AICORE__': <value>}")
     return (f"{definition.op_type}: kernel {kernel} wrote no element of output {i} ({definition.output_name(i)}) "
             f"for tiling key {key}: the result is the poison it was allocated with (0xFF bytes), as on the device "
             f"it would be stale memory.{hint}")
