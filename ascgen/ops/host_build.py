@@ -196,6 +196,11 @@ def _errors_first(out: str) -> str:
 
 
 _MISSING = re.compile(r"^(\S+?):(\d+):\d+: fatal error: (\S+): No such file or directory", re.M)
+# A standard-library name used unqualified in an op's own source: CANN's installed headers bring some into
+# scope (metadef's register/register.h has `using std::map; using std::string;` at global scope), and the
+# closed header chain that does so for op_host sources is not among the public trees.
+_UNQUALIFIED_STD = re.compile(r"^(\S+?):(\d+):\d+: error: .(map|string|vector|set|pair|unique_ptr|make_shared|"
+                              r"to_string|unordered_map). does not name a type", re.M)
 
 
 def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sources, what: str,
@@ -224,6 +229,13 @@ def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sourc
                                     f"{missing.group(2)}), which the public CANN sources lack (searched: the "
                                     "operator repository, metadef, opbase and asc-devkit under ASCGEN_CANN_SOURCES, "
                                     "and ascgen's stand-ins in runtime/ops/host/include)")
+            unqualified = _UNQUALIFIED_STD.search(out)
+            if unqualified and op is not None:
+                raise OpTilingError(f"op {op} uses std::{unqualified.group(3)} unqualified ({unqualified.group(1)}:"
+                                    f"{unqualified.group(2)}): a CANN header brings it into scope (metadef's "
+                                    "register/register.h does so with `using std::...`), and none of the public "
+                                    "headers this source includes does; the closed header chain that includes it is "
+                                    "not among the public CANN sources")
             raise CompileError(f"{what}: {len(failed)} of {len(jobs)} sources failed to compile; the first, {src}:\n"
                                + _errors_first(out))
     return objects

@@ -176,6 +176,17 @@ def test_an_op_needing_a_closed_cann_header_is_refused_by_name():
         ops.host_tiling(op, "ascend910b", inputs=[((4, 64), "float16")], outputs=[((4, 64), "float16")])
 
 
+def test_an_op_relying_on_a_closed_header_s_using_std_is_refused_by_name():
+    # dynamic_quant_tiling.cpp declares a `map<...>` with only `using namespace ge;`: the name comes from a
+    # header chain of the installed CANN (metadef's register/register.h has the `using std::map`), which no
+    # header it includes from the public trees reaches. A plain g++ error before; now the op and line named.
+    op = _cann() / "ops-nn" / "quant" / "dynamic_quant"
+    with pytest.raises(OpTilingError, match=r"op dynamic_quant uses std::map unqualified \(.*dynamic_quant_tiling"
+                                            r"\.cpp:\d+\): a CANN header brings it into scope"):
+        ops.host_tiling(op, "ascend910b", inputs=[((8, 256), "float16"), None, None],
+                        outputs=[((8, 256), "int8"), ((8,), "float32")], attrs={"dst_type": 2})
+
+
 def test_a_product_the_op_is_not_built_for_is_refused():
     op = _cann() / "ops-math" / "math" / "add"
     with pytest.raises(UnsupportedProductError, match=r"Add is not defined for ascend910b \(.*add_def.cpp:\d+ "
