@@ -263,6 +263,7 @@ set_padding                    scalar                         I     I     I
 set_pcie_rd_ctrl               dma                            -     -     M
 set_quant_pre                  cube                           I     I     I
 set_st_atomic_cfg              dav3510/dma                    M     M     I
+set_ub_addr_upper_bound        dav3510/intrinsics             -     -     I
 set_va_reg_sb                  rearrange                      I     I     I
 set_vector_mask                scalar                         I     I     I
 sff0                           scalar                         I     I     I

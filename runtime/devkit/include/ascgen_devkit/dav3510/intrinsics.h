@@ -27,5 +27,10 @@ inline void wait_flag_dev(pipe_t, int64_t flag, const char* caller = __builtin_F
 inline void get_buf(pipe_t, uint8_t, bool) {}
 inline void rls_buf(pipe_t, uint8_t, bool) {}
 
+// LocalTensor::SetBufferLen on dav_3510 folds the tensor's new length into its UB address for the hardware's
+// bounds check of later accesses through it. The model keeps the address as it is: every UB access is
+// already checked against the UB and reported at the user's line, though not against this tighter bound.
+template <class A, class N> inline A set_ub_addr_upper_bound(A addr, N) { return addr; }
+
 // The model runs one kernel type per launch through its own entry, never the library's mixed allocator.
 inline KernelMode g_kernelMode = KernelMode::AIV_MODE;
