@@ -47,10 +47,11 @@ def _add_test(sub) -> None:
 
 def _test(args) -> int:
     from ascgen import ops
-    from ascgen.ops import op_test
+    from ascgen.ops import golden, op_test
     from ascgen.ut.scratch import resolve_python
     python = resolve_python(args.python)
     op = ops.load(args.op_dir, product=args.product)
+    golden.golden_file(op.op_dir)          # none: say so before anything is built
     declared = op.definition.declared(op.product, "input")
     attrs = dict(op_test.parse_attr(op, a) for a in args.attr)
     types = op_test.input_dtypes(op, args.dtype)

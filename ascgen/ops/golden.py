@@ -84,7 +84,7 @@ def run_golden(op_dir: Path, op_name: str, inputs: list, attrs: dict, kwargs: di
     exe = resolve_python(python or sys.executable)
     folder = Path(tempfile.mkdtemp(prefix=f"ascgen-golden-{op_name}-"))
     try:
-        described = []
+        described: list[dict | None] = []
         for i, array in enumerate(inputs):
             if array is None:
                 described.append(None)

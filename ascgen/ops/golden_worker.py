@@ -37,7 +37,7 @@ def _dtype(name):
 def _to_numpy(value):
     """An output as a numpy array: a torch tensor through its bits where numpy has no such type (bfloat16)."""
     if type(value).__module__.startswith("torch"):
-        import torch
+        import torch  # type: ignore[import-not-found]  # the golden's Python has it when a tensor came back
         tensor = value.detach().cpu().contiguous()
         if tensor.dtype == torch.bfloat16:
             return tensor.view(torch.int16).numpy().view(_dtype("bfloat16"))

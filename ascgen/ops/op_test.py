@@ -18,7 +18,8 @@ import numpy as np
 
 from ascgen.errors import SpecError
 from ascgen.ops import compare, dtypes, golden
-from ascgen.ops.host_tiling import Op, TensorSpec
+from ascgen.ops.host_tiling import TensorSpec
+from ascgen.ops.op import Op
 
 _SHAPE = re.compile(r"^\d+(x\d+)*$")
 
