@@ -16,6 +16,9 @@ from ascgen.errors import CompileError, OpTilingError, SpecError
 from ascgen.ops import host_build, infer_shape, kernel, op_def
 from ascgen.ops.host_tiling import TensorSpec, TilingResult, host_tiling
 
+# (op folder, product) whose InferShape sources do not build (a closed header, a compile error)
+_UNBUILDABLE: set[tuple[str, str]] = set()
+
 
 class Op:
     """An operator folder for one product: `ascgen.ops.load(OP_DIR, product=...)` (module docstring)."""
@@ -63,14 +66,28 @@ class Op:
             return self.infer(*inputs, **attrs)
         specs = [TensorSpec.of(v, f"{self.definition.op_type} output {i} ({self.definition.output_name(i)})")
                  for i, v in enumerate(given)]
-        if not host_build.infershape_sources_exist(self.op_dir):
+        if not self._infershape_builds():
             return specs
         try:
             inferred = self.infer(*inputs, **attrs)
-        except (OpTilingError, CompileError):
-            return specs            # the given outputs win; an InferShape that cannot run has nothing to say
+        except OpTilingError:
+            return specs            # the given outputs win; an InferShape failing for these inputs (a const
+                                    # input's values it cannot see) has nothing to say about them
         infer_shape.check_given(self.definition, specs, inferred)
         return specs
+
+    def _infershape_builds(self) -> bool:
+        """Whether the op has an InferShape runner (built once; a build that failed is remembered for the
+        process, so calls with given outputs do not try it again each time)."""
+        key = (str(Path(self.op_dir).resolve()), self.product.id)
+        if key in _UNBUILDABLE or not host_build.infershape_sources_exist(self.op_dir):
+            return False
+        try:
+            host_build.infershape_runner(self.op_dir, self.product)
+        except (OpTilingError, CompileError):
+            _UNBUILDABLE.add(key)
+            return False
+        return True
 
 
 def load(op_dir, product, op_type: str | None = None, defines: dict | None = None) -> Op:
