@@ -37,7 +37,8 @@ def _add_test(sub) -> None:
     p.add_argument("--shapes", nargs="+", required=True, metavar="SHAPE",
                    help="one run per shape: 8x256 for every required input, or one per input comma-separated "
                         "(8x256,8x256,256; - leaves an optional input out)")
-    p.add_argument("--dtype", help="the first input's data type when the definition allows several (default: its first)")
+    p.add_argument("--dtype", help="the first input's data type, or each input's comma-separated (- for any), choosing "
+                                   "among the definition's combinations (default: its first)")
     p.add_argument("--attr", action="append", default=[], metavar="NAME=VALUE",
                    help="an attribute (lists comma-separated); the definition's default otherwise")
     p.add_argument("--python", default=sys.executable, metavar="PY",

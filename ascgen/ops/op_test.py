@@ -63,25 +63,32 @@ def _shape(word: str, text: str) -> tuple[int, ...]:
 
 
 def input_dtypes(op: Op, dtype: str | None) -> list[str]:
-    """Each declared input's DT_... type: the definition's column whose first typed input is `dtype`
-    (a numpy or DT_ name), else its first column; `dtype` for every input the definition types otherwise."""
+    """Each declared input's DT_... type: the definition's first column whose inputs have the `dtype` asked
+    (one name: the first typed input's; comma-separated: each input's, `-` any), its first column without
+    `dtype`; an input the definition types otherwise (no literal list) takes the first name asked."""
     declared = op.definition.declared(op.product, "input")
-    want = None if dtype is None else dtypes.enum_of(dtype, "--dtype")
+    words = [] if dtype is None else dtype.split(",")
+    wants = [None if w in ("", "-") else dtypes.enum_of(w, "--dtype") for w in words]
     lists = [t.dtypes for t in declared]
+    if len(wants) > 1 and len(wants) != len(declared):
+        raise SpecError(f"--dtype {dtype}: {len(wants)} types for {len(declared)} inputs; give one, or one per input")
+    if len(wants) == 1:          # the first input the definition types
+        first = next((i for i, ts in enumerate(lists) if ts), None)
+        wants = [wants[0] if i == first else None for i in range(len(declared))]
     columns = max((len(ts) for ts in lists if ts), default=0)
-    column = 0
-    if want is not None and columns:
-        first = next(ts for ts in lists if ts)
-        if want not in first:
-            raise SpecError(f"--dtype {dtype}: {op.definition.op_type}'s definition takes {', '.join(sorted(set(first)))} "
-                            f"for {next(t.name for t in declared if t.dtypes)} on {op.product.id}")
-        column = first.index(want)
+    column = next((c for c in range(columns)
+                   if all(w is None or (ts and c < len(ts) and ts[c] == w) for w, ts in zip(wants, lists))), None)
+    if column is None:
+        offered = "; ".join(f"{t.name}: {', '.join(t.dtypes)}" for t in declared if t.dtypes)
+        raise SpecError(f"--dtype {dtype}: no combination of {op.definition.op_type}'s definition on {op.product.id} "
+                        f"has it (column by column: {offered})")
+    fallback = next((w for w in wants if w is not None), None)
     found = []
     for t in declared:
         if t.dtypes and column < len(t.dtypes):
             found.append(t.dtypes[column])
-        elif want is not None:
-            found.append(want)
+        elif fallback is not None:
+            found.append(fallback)
         else:
             raise SpecError(f"{op.definition.op_type} input {t.name!r}: its definition lists no literal data types; "
                             "pass --dtype")

@@ -83,3 +83,10 @@ def test_an_infershape_needing_a_closed_header_is_refused_by_name(tmp_path):
                      prelude='#include "platform/platform_info_def.h"\n')
     with pytest.raises(OpTilingError, match=r"op fake_op needs platform/platform_info_def.h .*public CANN sources lack"):
         op.infer(((8,), "float32"))
+
+
+def test_the_op_runs_without_outputs():
+    op = ops.load(_cann() / "ops-math/math/is_inf", product="ascend910b")
+    x = np.where(np.random.default_rng(3).random((5, 33)) < 0.3, np.inf, 1.0).astype(np.float16)
+    y = op(x)
+    assert y.dtype == np.bool_ and y.shape == (5, 33) and (y == np.isinf(x)).all()
