@@ -98,15 +98,16 @@ class OpDef:
     def output_dtype(self, product, index: int, input_dtypes: list[str | None]) -> str | None:
         """The data type the definition fixes for output `index` given the inputs' (DT_... names, None for an
         input left out): the definition lists one data type per supported combination, column by column
-        across inputs and outputs, so the output's is the one in the first column whose inputs all match.
-        None when the lists are not literal or no column matches."""
+        across inputs and outputs, so the output's is the one in the first column whose inputs all match
+        (inputs whose list is not literal left out). None when the output's list is not literal or no column
+        matches."""
         ins, outs = self.declared(product, "input"), self.declared(product, "output")
         out = outs[index].dtypes if index < len(outs) else None
         if out is None:
             return None
         for column, dtype in enumerate(out):
-            if all(t.dtypes is not None and column < len(t.dtypes) and t.dtypes[column] == given
-                   for t, given in zip(ins, input_dtypes) if given is not None):
+            if all(column < len(t.dtypes) and t.dtypes[column] == given     # an input typed in code: no constraint
+                   for t, given in zip(ins, input_dtypes) if given is not None and t.dtypes is not None):
                 return dtype
         return None
 

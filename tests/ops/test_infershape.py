@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ascgen import ops
-from ascgen.errors import OpTilingError, SpecError
+from ascgen.errors import KernelCrashError, OpTilingError, SpecError
 from tests.ops.test_host_tiling import _cann, _fake_op
 
 
@@ -90,3 +90,10 @@ def test_the_op_runs_without_outputs():
     x = np.where(np.random.default_rng(3).random((5, 33)) < 0.3, np.inf, 1.0).astype(np.float16)
     y = op(x)
     assert y.dtype == np.bool_ and y.shape == (5, 33) and (y == np.isinf(x)).all()
+
+
+def test_a_crashing_infershape_is_an_error_and_the_interpreter_lives(tmp_path):
+    op = _infershape(_fake_op(tmp_path / "repo", "return ge::GRAPH_SUCCESS;"),
+                     "volatile int* p = nullptr;\n*p = 1;\nreturn ge::GRAPH_SUCCESS;\n")
+    with pytest.raises(KernelCrashError, match=r"the InferShape function of FakeOp: .*SIGSEGV"):
+        op.infer(((8,), "float32"))
