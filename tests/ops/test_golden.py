@@ -4,10 +4,13 @@ numpy's isinf; a copy of the op folder with an edited golden must fail, and a go
 clear error, not a kernel failure."""
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import shutil
+import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pytest
@@ -34,19 +37,27 @@ def test_is_inf_matches_its_golden_on_a_ragged_shape_too(capsys):
 
 
 @pytest.fixture(scope="module")
-def is_inf_copy(tmp_path_factory) -> Path:
-    """ops-math with is_inf a real copy (the rest linked): the op folder a user would edit."""
-    source = _cann() / "ops-math"
-    root = tmp_path_factory.mktemp("mirror") / "ops-math"
-    (root / "math").mkdir(parents=True)
-    for entry in source.iterdir():
-        if entry.name != "math":
-            os.symlink(entry, root / entry.name)
-    for entry in (source / "math").iterdir():
-        if entry.name != "is_inf":
-            os.symlink(entry, root / "math" / entry.name)
-    shutil.copytree(source / IS_INF.replace("ops-math/", ""), root / "math" / "is_inf", symlinks=True)
-    return root / "math" / "is_inf"
+def is_inf_copy() -> Iterator[Path]:
+    """ops-math with is_inf a real copy (the rest linked): the op folder a user would edit. Its place is the
+    same in every run and the copy keeps the files' times, so the builds keyed by path and time (the op's
+    runners, its kernel) are the cache's from the run before, not 40 s of compiling; a lock keeps two test
+    sessions from editing its golden at once."""
+    base = Path(tempfile.gettempdir()) / f"ascgen-test-op-copy-{os.getuid()}"
+    base.mkdir(exist_ok=True)
+    with open(base / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        source = _cann() / "ops-math"
+        root = base / "ops-math"
+        shutil.rmtree(root, ignore_errors=True)
+        (root / "math").mkdir(parents=True)
+        for entry in source.iterdir():
+            if entry.name != "math":
+                os.symlink(entry, root / entry.name)
+        for entry in (source / "math").iterdir():
+            if entry.name != "is_inf":
+                os.symlink(entry, root / "math" / entry.name)
+        shutil.copytree(source / "math" / "is_inf", root / "math" / "is_inf", symlinks=True)   # copy2: times kept
+        yield root / "math" / "is_inf"
 
 
 def _golden(op_dir: Path, body: str) -> None:
