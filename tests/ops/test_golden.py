@@ -84,6 +84,15 @@ def test_the_golden_gets_the_documented_keyword_arguments(capsys, is_inf_copy):
     assert code == 0, out + err
 
 
+def test_a_spec_class_golden_is_found_too(capsys, is_inf_copy):
+    (is_inf_copy / golden.GOLDEN).write_text(
+        "import numpy as np\n__spec__ = {'is_inf': 'IsInfSpec'}\n\n"
+        "class IsInfSpec:\n    def golden(x, **kwargs):\n        return [np.isinf(x)]\n\n"
+        "    tolerance = {'bool': {'standard': 'binary_equal'}}\n")
+    code, out, err = _ops_test(capsys, is_inf_copy, "5x33")
+    assert code == 0 and "IsInf 5x33 y (bool): max abs 0, max rel 0, 0/165 beyond exact - ok" in out, out + err
+
+
 def test_a_raising_golden_is_its_own_error_not_a_kernel_failure(capsys, is_inf_copy):
     _golden(is_inf_copy, "def is_inf_golden(x, **kwargs):\n    raise ValueError('golden broke here')\n")
     code, _, err = _ops_test(capsys, is_inf_copy, "8x256")
