@@ -74,10 +74,11 @@ def input_dtypes(op: Op, dtype: str | None) -> list[str]:
         raise SpecError(f"--dtype {dtype}: {len(wants)} types for {len(declared)} inputs; give one, or one per input")
     if len(wants) == 1:          # the first input the definition types
         first = next((i for i, ts in enumerate(lists) if ts), None)
-        wants = [wants[0] if i == first else None for i in range(len(declared))]
+        wants = [wants[0] if i == first or first is None else None for i in range(len(declared))]
     columns = max((len(ts) for ts in lists if ts), default=0)
-    column = next((c for c in range(columns)
-                   if all(w is None or (ts and c < len(ts) and ts[c] == w) for w, ts in zip(wants, lists))), None)
+    column = 0 if not columns else next(      # no literal list at all: --dtype types every input
+        (c for c in range(columns) if all(w is None or not ts or (c < len(ts) and ts[c] == w)
+                                          for w, ts in zip(wants, lists))), None)
     if column is None:
         offered = "; ".join(f"{t.name}: {', '.join(t.dtypes)}" for t in declared if t.dtypes)
         raise SpecError(f"--dtype {dtype}: no combination of {op.definition.op_type}'s definition on {op.product.id} "

@@ -130,3 +130,14 @@ def test_compare_counts_mismatches_under_the_dtype_tolerance():
     assert compare.compare(np.array([np.nan], np.float32), np.array([1.0], np.float32)).mismatches == 1
     assert compare.tolerance_of(np.float16, {"float16": "binary_equal"}) == 0.0
     assert compare.compare(np.zeros(3, np.float32), np.zeros(4, np.float32)).note == "shape (3,), the golden's (4,)"
+
+
+def test_dtype_picks_the_definitions_combination():
+    from ascgen import ops
+    from ascgen.errors import SpecError
+    from ascgen.ops import op_test
+    op = ops.load(_cann() / "ops-nn/norm/rms_norm", product="ascend910b")      # x {f16, bf16, f16, ...}, gamma {f32, f32, f16, ...}
+    assert op_test.input_dtypes(op, None) == op_test.input_dtypes(op, "float16") == ["DT_FLOAT16", "DT_FLOAT"]
+    assert op_test.input_dtypes(op, "float16,float16") == ["DT_FLOAT16", "DT_FLOAT16"]
+    with pytest.raises(SpecError, match=r"--dtype int8: no combination of RmsNorm's definition on ascend910b"):
+        op_test.input_dtypes(op, "int8")
