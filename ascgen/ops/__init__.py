@@ -3,8 +3,11 @@
 This stage runs the host tiling: `host_tiling(OP_DIR, product, inputs=..., outputs=..., attrs=...)` builds
 the op's op_host tiling sources against ascgen's build of the public CANN host pieces and runs its
 registered tiling function for the product; `load(OP_DIR, product=...).tiling(*inputs, outputs=..., **attrs)`
-is the same through an op object (docs/ops.md).
+is the same through an op object (docs/ops.md). `load(...).infer(*inputs, **attrs)` runs the op's own
+InferShape; `load(...)(*arrays, **attrs)` runs the op, its outputs inferred unless given; `ascgen ops test`
+compares it with its repository's golden (golden.py, op_test.py).
 """
-from ascgen.ops.host_tiling import Op, TensorSpec, TilingResult, host_tiling, load
+from ascgen.ops.host_tiling import TensorSpec, TilingResult, host_tiling
+from ascgen.ops.op import Op, load
 
 __all__ = ["Op", "TensorSpec", "TilingResult", "host_tiling", "load"]

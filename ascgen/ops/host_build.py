@@ -48,11 +48,13 @@ METADEF_SOURCES = (
     "base/context_builder/op_tiling_context_builder.cc", "base/context_builder/op_tiling_parse_context_builder.cc",
     "base/context_builder/op_context_builder_impl.cc", "base/context_builder/op_context_builder_base.cc",
     "base/context_builder/context_holder.cc", "base/utils/type_utils_impl.cc", "base/type/ascend_string_impl.cc",
-    "base/type/types_impl.cc",
+    "base/type/types_impl.cc", "base/context_builder/op_infer_shape_context_builder.cc",
+    "base/context_builder/op_infer_datatype_context_builder.cc",
 )
 OPBASE_SOURCES = ("src/op_common/op_host/util/shape_util.cpp", "src/op_common/op_host/util/math_util.cpp",
                   "src/op_common/op_host/util/fp16.cpp", "src/op_common/op_host/tiling_util.cpp",
-                  "src/op_common/log/log.cpp")
+                  "src/op_common/log/log.cpp", "src/op_common/op_host/infershape_broadcast_util.cpp",
+                  "src/op_common/op_host/infershape_elewise_util.cpp", "src/op_common/op_host/infershape_reduce_util.cpp")
 OPBASE_GLOBS = ("src/op_common/atvoss/**/*.cpp",)
 ASC_DEVKIT_SOURCES = ("impl/utils/tiling/platform/platform_ascendc.cpp", "impl/adv_api/detail/host_log.cpp")
 # The advanced API's host tiling (GetLayerNormMaxMinTmpSize, the Matmul tiling...), which op_host code calls;
@@ -61,8 +63,10 @@ ASC_DEVKIT_GLOBS = devkit_host.SOURCE_GLOBS
 OWN_SOURCES = ("ops/host/src/ops_log.cpp", "ops/host/src/ge_shape.cpp",           # under runtime/
                "devkit/host/src/platform_infos.cpp")
 RUNNER_SOURCE = "ops/host/src/tiling_runner.cpp"
+INFERSHAPE_SOURCE = "ops/host/src/infershape_runner.cpp"
 ARCHIVE = "libascgen_ops_host.a"
 RUNNER = "tiling_runner"
+INFERSHAPE_RUNNER = "infershape_runner"
 TABLE = "ascgen_soc_table.h"
 # NO_OPERATOR_IMPL: metadef's own configuration for building the op definitions (base/host.cmake): its
 # register/op_def.h then declares ge::Operator instead of including graph/operator_reg.h, GE's closed graph API.
@@ -419,32 +423,58 @@ def tiling_sources(op_dir: Path, product, with_dependencies: bool = True) -> lis
 def runner(op_dir: Path, product) -> Runner:
     """The op's tiling runner for a product, built once into the cache."""
     op_dir = Path(op_dir).resolve()
-    sources = tiling_sources(op_dir, product)
+    return _program(op_dir, product, tiling_sources(op_dir, product), RUNNER_SOURCE, RUNNER, "op_host tiling")
+
+
+def infershape_runner(op_dir: Path, product) -> Runner:
+    """The op's InferShape runner (its op_host/*_infershape*.cpp and infershape_runner.cpp), a sibling of the
+    tiling runner on the same host runtime: an InferShape source that does not build never stops the tiling."""
+    op_dir = Path(op_dir).resolve()
+    return _program(op_dir, product, infershape_sources(op_dir), INFERSHAPE_SOURCE, INFERSHAPE_RUNNER, "InferShape")
+
+
+def infershape_sources(op_dir: Path) -> list[Path]:
+    """The op's InferShape sources (IMPL_OP_INFERSHAPE): op_host/*_infershape*.cpp, as its repository's
+    add_modules_sources collects them; an OpTilingError saying to pass outputs= when there is none."""
+    sources = sorted((op_dir / "op_host").glob("*_infershape*.cpp"))
+    if not sources:
+        raise OpTilingError(f"{op_dir.name} has no InferShape (no op_host/*_infershape*.cpp registering "
+                            "IMPL_OP_INFERSHAPE), so its output shapes cannot be inferred: pass "
+                            "outputs=[(shape, dtype), ...]")
+    return sources
+
+
+def infershape_sources_exist(op_dir: Path) -> bool:
+    return any((Path(op_dir) / "op_host").glob("*_infershape*.cpp"))
+
+
+def _program(op_dir: Path, product, sources: list[Path], main: str, name: str, what: str) -> Runner:
+    """One op's runner program: its sources and ascgen's main `main` linked with the host runtime, in the cache."""
     compiler = build.find_compiler()
     base = config.cache_dir()
     flags = _flags(_table_dir(), include_dirs(op_dir))
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
-    all_sources = [*sources, resources.runtime_dir() / RUNNER_SOURCE]
+    all_sources = [*sources, resources.runtime_dir() / main]
     runtime = _runtime_folder(compiler)[0].name        # the whole host runtime's key: what the runner links from
     folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, runtime, *(_identity(s) for s in all_sources))}"
-    exe = folder / RUNNER
+    exe = folder / name
     if exe.is_file():
         cache_folder.touch(exe)
         return Runner(exe, tuple(sources))
     with build._lock(base / f"{folder.name}.lock"):
         if not exe.is_file():
             objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
-                               f"compiling the op_host tiling of {op_dir.name} for {product.id}", op=op_dir.name)
-            objects += _runner_main(compiler)
+                               f"compiling the {what} of {op_dir.name} for {product.id}", op=op_dir.name)
+            objects += _runner_main(compiler, main)
             work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
             try:
                 # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
                 # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
                 link = _link_runner(lambda archive: build.run_tool(
-                    [compiler, "-rdynamic", "-o", str(work / RUNNER), *map(str, objects), str(archive),
+                    [compiler, "-rdynamic", "-o", str(work / name), *map(str, objects), str(archive),
                      "-ldl", "-lpthread"]))
                 if link.returncode != 0:
-                    raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout))
+                    raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout, what))
                 if folder.exists():
                     shutil.rmtree(folder)
                 os.replace(work, folder)
@@ -453,24 +483,25 @@ def runner(op_dir: Path, product) -> Runner:
     return Runner(exe, tuple(sources))
 
 
-def _runner_main(compiler: str) -> list[Path]:
-    """The runner's main (tiling_runner.cpp), one object for every op: it includes only the framework's headers,
-    so it is compiled with the host runtime's flags (no op's folders on its include path), not once per op."""
+def _runner_main(compiler: str, main: str = RUNNER_SOURCE) -> list[Path]:
+    """A runner's main (tiling_runner.cpp, infershape_runner.cpp), one object for every op: it includes only the
+    framework's headers, so it is compiled with the host runtime's flags (no op's folders on its include path),
+    not once per op."""
     flags = _flags(_table_dir(), include_dirs())
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
     return _compile(config.cache_dir() / "ops-host-objects", compiler, flags, key,
-                    [resources.runtime_dir() / RUNNER_SOURCE], "compiling the host tiling runner's main")
+                    [resources.runtime_dir() / main], f"compiling the runner main {Path(main).name}")
 
 
 _UNDEFINED = re.compile(r"undefined reference to [`'](.+?)'")
 
 
-def _link_error(op_dir: Path, product, text: str) -> str:
+def _link_error(op_dir: Path, product, text: str, what: str = "op_host tiling") -> str:
     """A failed link names the symbols the public sources do not define: a piece of closed CANN, or a
     source of the repository the op's CMake rule adds from elsewhere (its DEPENDENCIES)."""
     names = sorted(set(_UNDEFINED.findall(text)))
     if not names:
-        return f"linking the op_host tiling of {op_dir.name} failed:\n" + "\n".join(text.splitlines()[:build.DIAGNOSTIC_LINES])
-    return (f"op {op_dir.name} ({product.id}) needs {len(names)} symbol(s) that neither its op_host tiling sources nor "
+        return f"linking the {what} of {op_dir.name} failed:\n" + "\n".join(text.splitlines()[:build.DIAGNOSTIC_LINES])
+    return (f"op {op_dir.name} ({product.id}) needs {len(names)} symbol(s) that neither its {what} sources nor "
             f"the public CANN host pieces ascgen builds (metadef, opbase, asc-devkit) define: "
             + "; ".join(names[:12]) + (" ..." if len(names) > 12 else ""))

@@ -27,7 +27,6 @@ from ascgen.runtime import isolate
 
 DEFAULT_CAPACITY = 64 * 1024        # tiling data bytes the runner offers (CANN's default max is 64 KiB)
 TIME_LIMIT_S = 120.0
-_LINE = re.compile(r"^ASCGEN-TILING (\w+) ?(.*)$", re.M)
 _OP_ERROR = re.compile(r"^\[op (?:error \w+|host ERROR)\][^\n]*$", re.M)
 
 @dataclass(frozen=True)
@@ -112,49 +111,6 @@ def host_tiling(op_dir, product, *, inputs: Sequence, outputs: Sequence, attrs: 
     return result
 
 
-class Op:
-    """An operator folder for one product: `ascgen.ops.load(OP_DIR, product=...)`. `op.tiling(*inputs,
-    outputs=[...], **attrs)` runs its host tiling (the outputs' shapes are given: InferShape is a later
-    stage of issue 20)."""
-
-    def __init__(self, op_dir, product, op_type: str | None = None, defines: dict | None = None):
-        self.op_dir = Path(op_dir)
-        self.defines = dict(defines or {})       # extra macros for the kernel build (-D NAME=VALUE)
-        self.product = products.get(product)
-        self.definition = op_def.read(self.op_dir, op_type)
-
-    def __repr__(self) -> str:
-        return f"<ascgen.ops.Op {self.definition.op_type} ({self.op_dir}) for {self.product.id}>"
-
-    def tiling(self, *inputs, outputs: Sequence, platform: dict | None = None, **attrs) -> TilingResult:
-        return host_tiling(self.op_dir, self.product, inputs=inputs, outputs=outputs, attrs=attrs,
-                           op_type=self.definition.op_type, platform=platform)
-
-    def __call__(self, *inputs, outputs: Sequence, platform: dict | None = None, time_limit_s: float = 60.0,
-                 **attrs):
-        """Run the op: its host tiling for these arrays, then its kernel on the devkit backend with the
-        tiling's key, block dim, workspace and data. The output array, or a tuple of them."""
-        from ascgen.ops import kernel
-        arrays = []
-        for i, value in enumerate(inputs):
-            if value is not None and not isinstance(value, np.ndarray):
-                raise SpecError(f"{self.definition.op_type} input {i} ({self.definition.input_name(i)}): give a "
-                                f"numpy array to run the op, not {type(value).__name__}")
-            arrays.append(None if value is None else np.ascontiguousarray(value))
-        result = self.tiling(*arrays, outputs=outputs, platform=platform, **attrs)
-        ins = [None if a is None else TensorSpec.of(a, "") for a in arrays]
-        outs = [TensorSpec.of(v, "") for v in outputs]
-        got = kernel.launch(self.op_dir, self.product, self.definition, result, arrays, ins, outs,
-                            time_limit_s=time_limit_s, defines=self.defines)
-        return got[0] if len(got) == 1 else tuple(got)
-
-
-def load(op_dir, product, op_type: str | None = None, defines: dict | None = None) -> Op:
-    """The op folder for a product. `defines`: extra macros for its kernel build, for what the product table
-    leaves open or to try another value (`{"__CCE_AICORE__": 350}`)."""
-    return Op(op_dir, product, op_type, defines)
-
-
 def _platform_lines(platform: dict) -> list[str]:
     lines = []
     for name, value in platform.items():
@@ -171,28 +127,35 @@ def _tensor_line(t: TensorSpec) -> str:
     return f"{dtypes.SERIAL_NAMES.get(t.dtype, t.dtype)} {fmt} {len(t.shape)} {' '.join(str(d) for d in t.shape)}".rstrip()
 
 
-def _run(exe: Path, request: str, op_type: str, time_limit_s: float) -> tuple[dict, str]:
-    with tempfile.TemporaryDirectory(prefix="ascgen-tiling-") as tmp:
+def _run(exe: Path, request: str, op_type: str, time_limit_s: float, prefix: str = "ASCGEN-TILING",
+         what: str = "tiling function") -> tuple[dict, str]:
+    """Run a runner program (its answer lines start with `prefix`) on a request; (answers by name, the op's log).
+    `what`: the op's function the runner calls, for the errors."""
+    answer = re.compile(rf"^{prefix} (\w+) ?(.*)$", re.M)
+    with tempfile.TemporaryDirectory(prefix="ascgen-op-host-") as tmp:
         path = Path(tmp) / "request"
         path.write_text(request)
         try:
             proc = subprocess.run([str(exe), str(path)], capture_output=True, text=True, timeout=time_limit_s,
                                   env=os.environ.copy(), errors="replace")
         except subprocess.TimeoutExpired:
-            raise OpTilingError(f"the tiling function of {op_type} was still running after {time_limit_s:.0f} s "
+            raise OpTilingError(f"the {what} of {op_type} was still running after {time_limit_s:.0f} s "
                                 "(an endless loop?); its process was killed") from None
-    log = "\n".join(line for line in (proc.stdout + proc.stderr).splitlines() if not line.startswith("ASCGEN-TILING "))
+    log = "\n".join(line for line in (proc.stdout + proc.stderr).splitlines() if not line.startswith(prefix + " "))
     if proc.returncode < 0:
         crash = isolate.crash_error(proc.returncode, proc.stderr, None)
-        raise type(crash)(f"the tiling function of {op_type}: {crash} Its output:\n{log[-2000:]}", crash.site,
+        raise type(crash)(f"the {what} of {op_type}: {crash} Its output:\n{log[-2000:]}", crash.site,
                           crash.details)
-    lines = {m.group(1): m.group(2) for m in _LINE.finditer(proc.stdout)}
+    lines: dict = {}
+    for m in answer.finditer(proc.stdout):
+        lines.setdefault(m.group(1), []).append(m.group(2))
+    lines = {k: v[0] if len(v) == 1 else v for k, v in lines.items()}
     if "error" in lines:
-        stage, _, message = lines["error"].partition(" ")
+        stage, _, message = str(lines["error"]).partition(" ")
         said = _OP_ERROR.findall(proc.stderr)
         raise OpTilingError(f"{op_type}: {message}" + (
             "; the op says:\n  " + "\n  ".join(said[-8:]) if said else "; the op printed no error message"))
     if "done" not in lines:
-        raise OpTilingError(f"the tiling runner of {op_type} exited with code {proc.returncode} without a result:\n"
+        raise OpTilingError(f"the {what} runner of {op_type} exited with code {proc.returncode} without a result:\n"
                             f"{log[-2000:]}")
     return lines, log

@@ -71,9 +71,8 @@ class OpDef:
         if self.configs and product.id not in self.configs:
             raise UnsupportedProductError(f"{self.op_type} is not defined for {product.id} ({self.where} configures "
                                           f"{', '.join(sorted(self.configs))})")
-        owner = self.configs.get(product.id, "this")
-        for role, given, declared in (("input", ins, self.inputs.get(owner) or self.inputs.get("this", [])),
-                                      ("output", outs, self.outputs.get(owner) or self.outputs.get("this", []))):
+        for role, given, declared in (("input", ins, self.declared(product, "input")),
+                                      ("output", outs, self.declared(product, "output"))):
             if len(given) != len(declared):
                 raise SpecError(f"{self.op_type} takes {len(declared)} {role}s ({', '.join(t.name for t in declared)}), "
                                 f"{len(given)} given")
@@ -89,6 +88,28 @@ class OpDef:
                 if t.formats is not None and spec.format not in t.formats:
                     raise SpecError(f"{self.op_type} {role} {t.name!r}: format {spec.format} is not one the definition "
                                     f"accepts on {product.id} ({', '.join(sorted(set(t.formats)))})")
+
+    def declared(self, product, role: str) -> list[Tensor]:
+        """The inputs or outputs (`role`) the definition declares for the product: its config's own, else its own."""
+        owner = self.configs.get(product.id, "this")
+        table = self.inputs if role == "input" else self.outputs
+        return table.get(owner) or table.get("this", [])
+
+    def output_dtype(self, product, index: int, input_dtypes: list[str | None]) -> str | None:
+        """The data type the definition fixes for output `index` given the inputs' (DT_... names, None for an
+        input left out): the definition lists one data type per supported combination, column by column
+        across inputs and outputs, so the output's is the one in the first column whose inputs all match
+        (inputs whose list is not literal left out). None when the output's list is not literal or no column
+        matches."""
+        ins, outs = self.declared(product, "input"), self.declared(product, "output")
+        out = outs[index].dtypes if index < len(outs) else None
+        if out is None:
+            return None
+        for column, dtype in enumerate(out):
+            if all(column < len(t.dtypes) and t.dtypes[column] == given     # an input typed in code: no constraint
+                   for t, given in zip(ins, input_dtypes) if given is not None and t.dtypes is not None):
+                return dtype
+        return None
 
     def attr_lines(self, given: dict) -> list[str]:
         """The request's attribute lines in the definition's order: given values, else defaults; a missing
