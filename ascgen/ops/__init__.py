@@ -3,8 +3,11 @@
 This stage runs the host tiling: `host_tiling(OP_DIR, product, inputs=..., outputs=..., attrs=...)` builds
 the op's op_host tiling sources against ascgen's build of the public CANN host pieces and runs its
 registered tiling function for the product; `load(OP_DIR, product=...).tiling(*inputs, outputs=..., **attrs)`
-is the same through an op object (docs/ops.md).
+is the same through an op object, `op(*arrays, outputs=[...], **attrs)` runs it, and
+`ascgen.runtime.SuperKernel(product).add(op, *inputs, outputs=[device_array(...)], **attrs)` makes it a task
+of a SuperKernel (docs/ops.md).
 """
 from ascgen.ops.host_tiling import Op, TensorSpec, TilingResult, host_tiling, load
+from ascgen.ops.kernel import device_array
 
-__all__ = ["Op", "TensorSpec", "TilingResult", "host_tiling", "load"]
+__all__ = ["Op", "TensorSpec", "TilingResult", "device_array", "host_tiling", "load"]
