@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 
 from ascgen import ops
+from ascgen.errors import SpecError
+from ascgen.ops.kernel import UnwrittenOutput
 from ascgen.runtime import SuperKernel
 from ascgen.runtime.report.trace import event_from_record
 from ascgen.runtime.timeline_svg import spans
@@ -149,3 +151,52 @@ def test_a_wait_planted_after_the_work_races_at_the_read(rms_norm_source):
         assert (race.later.task, race.later.kernel, race.later.write) == (2, "rms_norm", False)
         assert race.kind == "RAW" and race.window == "consumer prologue" and race.call_line == wait
         assert (race.later.file, race.later.line) == (str(planted / "op_kernel" / "rms_norm_merge_n.h"), read)
+
+
+def test_outputs_in_a_superkernel_must_be_device_arrays():
+    chain = Chain()
+    sk = SuperKernel(PRODUCT, treat_as_effective=True)
+    with pytest.raises(SpecError, match=r"SwiGlu output 0 \(y\): in a SuperKernel give the array the task "
+                                        r"writes, made by ascgen.ops.device_array\(shape, dtype\), not tuple"):
+        sk.add(chain.swi_glu, chain.x1, outputs=[((ROWS, COLS // 2), "float16")], dim=-1)
+    half = ops.device_array((2, ROWS, COLS // 2), "float16")[0]
+    with pytest.raises(SpecError, match=r"SwiGlu output 0 \(y\): the array is a part of a device_array"):
+        sk.add(chain.swi_glu, chain.x1, outputs=[half], dim=-1)
+    other = ops.load(_cann() / "ops-nn/activation/swi_glu", product="ascend910_93")
+    with pytest.raises(SpecError, match=r"SwiGlu was loaded for ascend910_93, the SuperKernel runs on ascend910b"):
+        sk.add(other, chain.x1, outputs=[ops.device_array((ROWS, COLS // 2), "float16")], dim=-1)
+    task = chain.swi_glu.superkernel_task(PRODUCT, chain.x1, outputs=[ops.device_array((ROWS, COLS // 2), "float16")],
+                                          dim=-1)
+    with pytest.raises(SpecError, match=r"SuperKernel.add\(module, name, block_dim, \*args\): .*keyword arguments "
+                                        r"dim are for operators"):
+        sk.add(task.module, task.name, dim=-1)
+    assert sk.tasks == []
+
+
+def test_two_tiling_keys_of_one_module_are_refused():
+    """The key is one variable of the module: the 64 x 8192 run of add_rms_norm takes key 14, the 8 x 256 one
+    key 13, both the same build; in one SuperKernel one of them would run the other's branch."""
+    op = ops.load(_cann() / "ops-nn/norm/add_rms_norm", product=PRODUCT)
+    sk = SuperKernel(PRODUCT, treat_as_effective=True)
+    for rows, cols in ((ROWS, COLS), (64, 8192)):
+        x = np.zeros((rows, cols), np.float16)
+        outs = [ops.device_array(s, t) for s, t in (((rows, cols), "float16"), ((rows, 1), "float32"),
+                                                    ((rows, cols), "float16"))]
+        if rows == ROWS:
+            sk.add(op, x, x, np.zeros(cols, np.float16), outputs=outs, epsilon=EPS)
+            continue
+        with pytest.raises(SpecError, match=r'task 1 "add_rms_norm" needs tiling key 14, and task 0 "add_rms_norm" '
+                                            r"of the same module runs with key 13"):
+            sk.add(op, x, x, np.zeros(cols, np.float16), outputs=outs, epsilon=EPS)
+
+
+def test_an_unwritten_output_of_a_task_is_reported_after_the_run():
+    # as tests/ops/test_op_run.py: squared_relu's body is compiled out on ascend950 (no __CCE_AICORE__ there)
+    op = ops.load(_cann() / "ops-nn/activation/squared_relu", product="ascend950")
+    x = np.ones((ROWS, COLS), np.float16)
+    y = ops.device_array(x.shape, "float16")
+    sk = SuperKernel("ascend950").add(op, x, outputs=[y])
+    with pytest.warns(UnwrittenOutput, match=r"wrote no element of output 0 \(output\)") as caught:
+        sk.run()
+    assert caught[0].filename == __file__           # the warning points at the run() call
+    assert np.isnan(y).all()
