@@ -258,8 +258,9 @@ def prepare(op_dir: Path, product, definition, result, ins, in_specs, out_specs,
             defines: dict | None = None) -> Prepared:
     """Build (cached) the op's kernel for a TilingResult and allocate its GM as on the device: an input given
     as a device_array() is that memory, any other array is copied into a fresh allocation (device_buffer); an
-    output is the device_array() given (`outputs`, beside its TensorSpec), else a fresh one; outputs start poisoned, zeroed when the tiling asks
-    for atomic accumulation (need_atomic: CANN's framework then clears them first); the workspace poisoned."""
+    output is the device_array() given (`outputs`, beside its TensorSpec), else a fresh one. Fresh outputs
+    start poisoned; every output is zeroed when the tiling asks for atomic accumulation (need_atomic: CANN's
+    framework then clears them first); the workspace poisoned."""
     op_type = definition.op_type
     build = kernel_build(op_dir, product, definition, in_specs, out_specs, defines)
     mod = module(build, product)

@@ -22,7 +22,7 @@ from ascgen.errors import SpecError
 from ascgen.ops.kernel import UnwrittenOutput
 from ascgen.runtime import SuperKernel
 from ascgen.runtime.report.trace import event_from_record
-from ascgen.runtime.timeline_svg import spans
+from ascgen.runtime.timeline_svg import overlaps, spans
 from tests.ops.cases import CASES, mismatches
 from tests.ops.test_host_tiling import _cann
 from tests.superkernel.test_production_kernel import _edit, _edited_copy, _line_of
@@ -136,6 +136,9 @@ def test_a_copy_with_the_task_sync_calls_overlaps_its_neighbour(rms_norm_source)
     assert len(runs[1]) == 1                      # swi_glu on one core; rms_norm on 8, 7 of them idle before it
     assert min(a for a, _ in runs[2]) < max(b for _, b in runs[1]), runs
     assert min(a for a, _ in runs[1]) >= max(b for _, b in runs[0])    # add_rms_norm -> swi_glu: still a barrier
+    # the picture's yellow band (docs/img/sk_op_chain.svg): from rms_norm's first begin to swi_glu's end
+    (band,) = overlaps(spans([event_from_record(e) for e in report.events]), 3)
+    assert band == (1, min(a for a, _ in runs[2]), max(b for _, b in runs[1]))
     assert [lint.rule for lint in report.lints] == ["sk-last-task-set"]     # the last task's set is compiled out
 
 
