@@ -203,3 +203,12 @@ def test_an_unwritten_output_of_a_task_is_reported_after_the_run():
         sk.run()
     assert caught[0].filename == __file__           # the warning points at the run() call
     assert np.isnan(y).all()
+
+
+def test_a_device_array_output_of_a_single_run_is_written_in_place_and_returned():
+    chain = Chain()
+    gate = ops.device_array((ROWS, COLS // 2), "float16")
+    assert np.isnan(gate).all()                                  # allocated as poison
+    got = chain.swi_glu(chain.x1, outputs=[gate], dim=-1)
+    assert got is gate
+    assert got.tobytes() == chain.swi_glu(chain.x1, outputs=[(gate.shape, "float16")], dim=-1).tobytes()
