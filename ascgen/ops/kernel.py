@@ -24,8 +24,10 @@ from __future__ import annotations
 import re
 import threading
 import warnings
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -171,9 +173,13 @@ def instance(mod, name: str, build: KernelBuild, product, key: int) -> str:
 # aclrtMalloc / aclrtMallocAlign32: "ALIGN_UP[len,32]+32"). Kernels rely on it: a tail tile copied with a
 # 32-byte-aligned length (DataCopy) reads and writes into that slack, which on the device is the tensor's own.
 ALLOC_ALIGN = 32
+POISON = 0xFF
+# The allocations device_array() handed out: id -> (weak reference, the tensor's bytes). A tensor passed to a
+# later launch is recognised by its memory, so two tasks given the same array share one GM allocation.
+_allocations: dict[int, tuple[weakref.ref, int]] = {}
 
 
-def device_buffer(shape, dtype, fill: int = 0xFF, data: np.ndarray | None = None):
+def device_buffer(shape, dtype, fill: int = POISON, data: np.ndarray | None = None):
     """(the buffer the kernel gets, the tensor's view of it): a GM tensor as aclrtMalloc would allocate it,
     `data` copied in, the rest `fill` bytes. 0xFF (the default, the device does not clear memory) is NaN in
     every float type and -1 in every signed integer, so an element the kernel never writes shows."""
@@ -184,14 +190,80 @@ def device_buffer(shape, dtype, fill: int = 0xFF, data: np.ndarray | None = None
     view = raw[:nbytes].view(dtype).reshape(shape)
     if data is not None:
         view[...] = data
-    return raw.view(dtype) if total % dtype.itemsize == 0 else raw, view
+    return _whole(raw, dtype), view
 
 
-def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, *, time_limit_s: float = 60.0,
-           defines: dict | None = None):
-    """Build (cached) and launch the op's kernel with a TilingResult; the outputs as numpy arrays. Every GM
-    buffer is allocated as on the device (device_buffer); outputs start poisoned, zeroed when the tiling asks
-    for atomic accumulation (need_atomic: CANN's framework then clears them first); the workspace poisoned."""
+def _whole(raw: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The allocation as the kernel's GM buffer: in the tensor's type where the size allows."""
+    return raw.view(dtype) if raw.nbytes % dtype.itemsize == 0 else raw
+
+
+def device_array(shape, dtype, data: np.ndarray | None = None) -> np.ndarray:
+    """A tensor in device memory, for outputs and chained tensors: a numpy array of `shape` and `dtype`
+    whose allocation has aclrtMalloc's slack behind it and starts poisoned (device_buffer). Given as an
+    output of one operator and as an input of the next, it is the same GM memory for both (docs/ops.md,
+    "Operators in a SuperKernel")."""
+    _, view = device_buffer(tuple(int(d) for d in shape), dtypes.numpy_of(dtypes.enum_of(dtype, "device_array"),
+                                                                           "device_array"), data=data)
+    raw = view.base
+    key = id(raw)
+
+    def forget(_: weakref.ref) -> None:
+        _allocations.pop(key, None)
+
+    _allocations[key] = (weakref.ref(raw, forget), view.nbytes)
+    return view
+
+
+def allocation_of(array, where: str) -> np.ndarray | None:
+    """The whole device allocation behind `array` (as the kernel's GM buffer) when device_array() made it,
+    else None. Part of such an allocation is refused: the kernel would get a pointer into the middle of it."""
+    if not isinstance(array, np.ndarray):
+        return None
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    entry = _allocations.get(id(root))
+    if entry is None or entry[0]() is not root:
+        return None
+    if array.ctypes.data != root.ctypes.data or not array.flags.c_contiguous or array.nbytes != entry[1]:
+        raise SpecError(f"{where}: the array is a part of a device_array ({array.shape} of its {entry[1]} bytes); "
+                        "pass the whole array device_array() returned (a reshape of it is fine): the kernel gets "
+                        "the allocation from its start")
+    return _whole(root, array.dtype)
+
+
+@dataclass
+class Prepared:
+    """One launch of the op's kernel, ready: the module, the instance, the arguments in the op build's order
+    (inputs, outputs, workspace, tiling; None: nullptr), the outputs as tensors. What Op.__call__ launches
+    and what a SuperKernel task binds (ascgen.runtime.superkernel.TaskSpec)."""
+    module: Any
+    name: str
+    block_dim: int
+    tiling_key: int
+    args: list
+    outputs: list                   # the output tensors (views of their buffers)
+    _unwritten: list                # (output index, buffer) to check after the run
+    defines: dict                   # the load's extra macros (the unwritten-output hint names __CCE_AICORE__)
+
+    def check_written(self, definition, product, stacklevel: int = 2) -> None:
+        """UnwrittenOutput for every poisoned output the kernel left exactly as allocated."""
+        for i, buffer in self._unwritten:
+            if (buffer.view(np.uint8) == POISON).all():
+                warnings.warn(UnwrittenOutput(_unwritten_text(definition, i, self.name, self.tiling_key, product,
+                                                              self.defines)),
+                              stacklevel=stacklevel + 1)
+
+
+def prepare(op_dir: Path, product, definition, result, ins, in_specs, out_specs, outputs, *,
+            defines: dict | None = None) -> Prepared:
+    """Build (cached) the op's kernel for a TilingResult and allocate its GM as on the device: an input given
+    as a device_array() is that memory, any other array is copied into a fresh allocation (device_buffer); an
+    output is the device_array() given (`outputs`, beside its TensorSpec), else a fresh one. Fresh outputs
+    start poisoned; every output is zeroed when the tiling asks for atomic accumulation (need_atomic: CANN's
+    framework then clears them first); the workspace poisoned."""
+    op_type = definition.op_type
     build = kernel_build(op_dir, product, definition, in_specs, out_specs, defines)
     mod = module(build, product)
     name = instance(mod, entry_name(mod, Path(op_dir)), build, product, result.tiling_key)
@@ -200,30 +272,49 @@ def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, 
     if len(params) != want:
         raise OpTilingError(f"{mod.source}: kernel {name} takes {len(params)} parameters; the op build passes "
                             f"{want} ({len(ins)} inputs, {len(out_specs)} outputs, workspace, tiling)")
-    args = [None if a is None else device_buffer(a.shape, a.dtype, data=a)[0] for a in ins]   # None: nullptr
-    outs = []
-    for i, spec in enumerate(out_specs):
-        dt = dtypes.numpy_of(spec.dtype, f"{definition.op_type} output {i} ({definition.output_name(i)})")
-        buffer, view = device_buffer(spec.shape, dt, fill=0 if result.need_atomic else 0xFF)
+    args = [_input_buffer(a, f"{op_type} input {i} ({definition.input_name(i)})") for i, a in enumerate(ins)]
+    views, unwritten = [], []
+    for i, (given, spec) in enumerate(zip(outputs, out_specs)):
+        where = f"{op_type} output {i} ({definition.output_name(i)})"
+        buffer = allocation_of(given, where)
+        view = given
+        if buffer is None:
+            buffer, view = device_buffer(spec.shape, dtypes.numpy_of(spec.dtype, where))
+        if result.need_atomic:
+            buffer.view(np.uint8)[...] = 0
+        else:
+            unwritten.append((i, buffer))
         args.append(buffer)
-        outs.append(view)
+        views.append(view)
     workspace, _ = device_buffer((sum(result.workspace_sizes),), np.uint8)
     tiling, _ = device_buffer((len(result.tiling_data),), np.uint8, data=np.frombuffer(result.tiling_data, np.uint8))
-    mod.launch(name, result.block_dim, *args, workspace, tiling, tiling_key=result.tiling_key,
-               time_limit_s=time_limit_s)
-    for i, buffer in enumerate(args[len(ins):]):
-        if not result.need_atomic and buffer is not None and (buffer.view(np.uint8) == 0xFF).all():
-            warnings.warn(UnwrittenOutput(_unwritten(definition, i, name, result.tiling_key, products.get(product),
-                                                  dict(defines or {}))),
-                          stacklevel=3)
-    return [view.copy() for view in outs]
+    return Prepared(mod, name, result.block_dim, result.tiling_key, [*args, workspace, tiling], views, unwritten,
+                    dict(defines or {}))
+
+
+def _input_buffer(array, where: str):
+    if array is None:
+        return None                                     # an optional input left out: nullptr
+    found = allocation_of(array, where)
+    return found if found is not None else device_buffer(array.shape, array.dtype, data=array)[0]
+
+
+def launch(op_dir: Path, product, definition, result, ins, in_specs, out_specs, outputs, *,
+           time_limit_s: float = 60.0, defines: dict | None = None):
+    """Build (cached) and launch the op's kernel with a TilingResult (prepare); the outputs as numpy arrays:
+    a device_array() given as an output is returned itself, any other output as a copy of its tensor."""
+    ready = prepare(op_dir, product, definition, result, ins, in_specs, out_specs, outputs, defines=defines)
+    ready.module.launch(ready.name, ready.block_dim, *ready.args, tiling_key=ready.tiling_key,
+                        time_limit_s=time_limit_s)
+    ready.check_written(definition, products.get(product), stacklevel=3)
+    return [view if view is given else view.copy() for view, given in zip(ready.outputs, outputs)]
 
 
 class UnwrittenOutput(UserWarning):
     """The kernel left an output exactly as allocated: on the device it would hold whatever the memory held."""
 
 
-def _unwritten(definition, i: int, kernel: str, key: int, product, defines: dict) -> str:
+def _unwritten_text(definition, i: int, kernel: str, key: int, product, defines: dict) -> str:
     aicore = defines.get("__CCE_AICORE__", product.cce_aicore)
     hint = (f" The kernel was compiled with __CCE_AICORE__={aicore} ({product.id}"
             + (", set by the load's defines" if "__CCE_AICORE__" in defines else "") + "): if its body is under "

@@ -40,7 +40,40 @@ class Op:
                  time_limit_s: float = 60.0, **attrs):
         """Run the op: its host tiling for these arrays, then its kernel on the devkit backend with the
         tiling's key, block dim, workspace and data. The output array, or a tuple of them. `outputs`: the
-        outputs' (shape, dtype) pairs; without it, the op's InferShape gives them (infer_shape.py)."""
+        outputs' (shape, dtype) pairs or device_array()s (written in place and returned themselves); without
+        it, the op's InferShape gives them (infer_shape.py)."""
+        arrays, result, ins, outs = self._tiled(inputs, outputs, platform, attrs)
+        given = list(outputs) if outputs is not None else outs
+        got = kernel.launch(self.op_dir, self.product, self.definition, result, arrays, ins, outs, given,
+                            time_limit_s=time_limit_s, defines=self.defines)
+        return got[0] if len(got) == 1 else tuple(got)
+
+    def superkernel_task(self, product, *inputs, outputs: Sequence, platform: dict | None = None, **attrs):
+        """The op as a task of `ascgen.runtime.SuperKernel(product).add(op, *inputs, outputs=[...], **attrs)`:
+        its host tiling for these tensors, its kernel built, its GM allocated as for a launch (kernel.prepare),
+        bound with the tiling's key and block dim. The outputs must be ascgen.ops.device_array()s: the task
+        writes them when the SuperKernel runs, and one given as an input of a later task is the same memory."""
+        from ascgen.runtime.superkernel import TaskSpec
+        op_type = self.definition.op_type
+        if products.get(product).id != self.product.id:
+            raise SpecError(f"{op_type} was loaded for {self.product.id}, the SuperKernel runs on "
+                            f"{products.get(product).id}. Hint: ascgen.ops.load(..., product="
+                            f"{products.get(product).id!r}).")
+        for i, value in enumerate(outputs):
+            where = f"{op_type} output {i} ({self.definition.output_name(i)})"
+            if kernel.allocation_of(value, where) is None:
+                raise SpecError(f"{where}: in a SuperKernel give the array the task writes, made by "
+                                f"ascgen.ops.device_array(shape, dtype), not {type(value).__name__}: the results "
+                                "land in it when the SuperKernel runs, and a later task reads it as its input")
+        arrays, result, ins, outs = self._tiled(inputs, outputs, platform, attrs)
+        ready = kernel.prepare(self.op_dir, self.product, self.definition, result, arrays, ins, outs, list(outputs),
+                               defines=self.defines)
+        return TaskSpec(ready.module, ready.name, ready.block_dim, tuple(ready.args), ready.tiling_key,
+                        after_run=lambda stacklevel: ready.check_written(self.definition, self.product, stacklevel + 1))
+
+    def _tiled(self, inputs, outputs, platform, attrs):
+        """(the input arrays, the tiling result, the inputs' and outputs' TensorSpecs) for a run; the outputs
+        from InferShape when not given."""
         arrays = []
         for i, value in enumerate(inputs):
             if value is not None and not isinstance(value, np.ndarray):
@@ -50,9 +83,7 @@ class Op:
         outs = self.outputs(*arrays, given=outputs, **attrs)
         result = self.tiling(*arrays, outputs=outs, platform=platform, **attrs)
         ins = [None if a is None else TensorSpec.of(a, "") for a in arrays]
-        got = kernel.launch(self.op_dir, self.product, self.definition, result, arrays, ins, outs,
-                            time_limit_s=time_limit_s, defines=self.defines)
-        return got[0] if len(got) == 1 else tuple(got)
+        return arrays, result, ins, outs
 
     def infer(self, *inputs, **attrs) -> list[TensorSpec]:
         """The outputs' shapes, data types and formats from the op's InferShape (infer_shape.py)."""

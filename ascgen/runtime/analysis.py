@@ -22,15 +22,15 @@ from ascgen.runtime import build
 from ascgen.runtime.build import deps, wrapper
 from ascgen.source.signature import KernelEntry, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 6
+ANALYSIS_VERSION = 7
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
-def _cache_key(text: str, filename: str, include_dirs, defines: dict) -> Path:
+def _cache_key(text: str, filename: str, include_dirs, defines: dict, library_dirs=()) -> Path:
     """The analysis's key stem in the cache; the headers it read join it at lookup (`_result_path`)."""
     key = hashlib.sha256(json.dumps({
         "version": ANALYSIS_VERSION, "text": hashlib.sha256(text.encode()).hexdigest(), "file": filename,
-        "include_dirs": [str(d) for d in include_dirs],
+        "include_dirs": [str(d) for d in include_dirs], "library_dirs": [str(d) for d in library_dirs],
         "defines": sorted((str(k), str(v)) for k, v in defines.items()),
     }, sort_keys=True).encode()).hexdigest()[:24]
     return config.cache_dir() / "analysis" / key
@@ -43,18 +43,20 @@ def _result_path(key: Path, files: list[str]) -> Path:
     return key.parent / f"{key.name}.{deps.digest(files)[:16]}.json"
 
 
-def _user_part(preprocessed: str, runtime_root: Path) -> tuple[str, list[tuple[int, str, int]]]:
-    """The lines that come from user files, and a map (offset -> file, line) for messages."""
+def _user_part(preprocessed: str, runtime_root: Path, library_dirs=()) -> tuple[str, list[tuple[int, str, int]]]:
+    """The lines that come from user files, and a map (offset -> file, line) for messages. Not user files:
+    system headers, ascgen's runtime, and the backend's library folders (a library header the stand-ins do
+    not cover, such as kernel_operator_intf.h, would otherwise bring every API's declaration along)."""
     keep, index = [], []
     offset, cur_file, cur_line, user = 0, "<source>", 1, True
-    runtime = str(runtime_root.resolve())
+    library = tuple(os.path.join(os.path.realpath(d), "") for d in [runtime_root, *library_dirs])
     for raw in preprocessed.split("\n"):
         m = _LINE_MARKER.match(raw)
         if m:
             cur_line, cur_file = int(m.group(1)), m.group(2).encode().decode("unicode_escape")
             flags = m.group(3).split()
             user = "3" not in flags and not cur_file.startswith("<") and \
-                not os.path.abspath(cur_file).startswith(runtime)
+                not os.path.abspath(cur_file).startswith(library)
             continue
         if user:
             index.append((offset, cur_file, cur_line))
@@ -109,18 +111,20 @@ def _from_json(data: dict) -> SourceInfo:
     return SourceInfo(kernels, data["uses_wait"], data["uses_set"], data["uses_sync_all"])
 
 
-def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | None = None) -> SourceInfo:
-    """Kernels and task-sync usage of a source, cached on disk."""
+def analyse_source(text: str, filename: str, include_dirs=(), defines: dict | None = None,
+                   library_dirs=()) -> SourceInfo:
+    """Kernels and task-sync usage of a source, cached on disk. `library_dirs`: Backend.library_dirs()."""
     defines = dict(defines or {})
     include_dirs = [*resources.include_dirs(), *include_dirs, resources.common_dir()]
-    key = _cache_key(text, filename, include_dirs, defines)
+    key = _cache_key(text, filename, include_dirs, defines, library_dirs)
     files = deps.read(key.with_suffix(deps.SUFFIX))
     if files is not None:
         try:
             return _from_json(json.loads(_result_path(key, files).read_text()))
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    user_text, index = _user_part(preprocess(text, filename, include_dirs, defines), resources.runtime_dir())
+    user_text, index = _user_part(preprocess(text, filename, include_dirs, defines), resources.runtime_dir(),
+                                  library_dirs)
     info = analyse(user_text, _file_of(index))
     files = sorted({os.path.abspath(f) for _, f, _ in index if os.path.isfile(f)})
     try:

@@ -244,7 +244,8 @@ class Module:
         self._analysis_dirs = self.backend.analysis_include_dirs()
         analysis_defines = {**self.backend.analysis_defines(self.product), **self.defines}
         try:
-            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), analysis_defines)
+            self.info: SourceInfo = analysis.analyse_source(text, name, self._analysis_path(), analysis_defines,
+                                                            self.backend.library_dirs())
         except CompileError as exc:
             self._raise_hinted(exc, text, name)
             raise
@@ -252,7 +253,8 @@ class Module:
         self.extra_sources = [Path(s).resolve() for s in extra_sources]
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
         self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self._analysis_path(),
-                                                    analysis_defines) for s in self.extra_sources]
+                                                    analysis_defines, self.backend.library_dirs())
+                            for s in self.extra_sources]
         self.backend.check_source(self)
         self._kernels: dict[str, KernelInfo] = {}
         self._lock = threading.Lock()

@@ -7,6 +7,10 @@ with task sync between them, as the SK compiler would fuse them on the device.
     report.raise_on_race()
     report.to_chrome_trace("sk.json")
 
+An object outside the runtime becomes a task through one method, `superkernel_task(product, *args, **kwargs)`
+returning a TaskSpec: `sk.add(op, *inputs, outputs=[...], **attrs)` with an ascgen.ops.Op (docs/ops.md,
+"Operators in a SuperKernel"); the runtime never imports the package that defines it.
+
 The SK geometry, the boundaries, the complement logic and the option semantics are the core's
 (tasksync-semantics.md section 3); this module binds tasks, names the GM buffers for reports, and turns the
 core's records into a Report.
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import KW_ONLY, dataclass, field, replace
+from typing import Callable
 
 from ascgen import products
 from ascgen.errors import SpecError
@@ -27,12 +32,27 @@ def _core():
     return core
 
 
+@dataclass(frozen=True)
+class TaskSpec:
+    """What `superkernel_task()` hands SuperKernel.add: a kernel of a Module with its arguments, the tiling key
+    its TILING_KEY_IS branches compare with, and what to check once the SuperKernel ran (called with the
+    stack level of the user's run() call, for warnings)."""
+    module: object
+    name: str
+    block_dim: int
+    args: tuple
+    tiling_key: int | None = None
+    after_run: Callable[[int], None] | None = None
+
+
 @dataclass
 class _Added:
     module: object
     name: str
     block_dim: int
     bound: object                 # module.BoundTask (keeps the argument memory alive)
+    tiling_key: int | None = None
+    after_run: Callable[[int], None] | None = None
 
 
 @dataclass(repr=False)
@@ -71,16 +91,40 @@ class SuperKernel:
         for w in caught:        # re-issued so the warning points at the caller's line, not at this module
             warnings.warn(w.message, w.category, stacklevel=3)
 
-    def add(self, module, name: str, block_dim: int, *args, kernel_type: str | None = None) -> "SuperKernel":
-        """Append task `name` of `module` with its arguments (arrays bind to GM pointers, written in place)."""
+    def add(self, module, *args, kernel_type: str | None = None, **kwargs) -> "SuperKernel":
+        """Append a task; returns the SK.
+
+        `add(module, name, block_dim, *args)`: kernel `name` of a Module from load(), its arguments bound like
+        Module.launch (arrays bind to GM pointers, written in place).
+        `add(op, *inputs, outputs=[...], **attrs)`: an object with `superkernel_task` (an ascgen.ops.Op): its
+        task for these inputs, outputs and attributes (TaskSpec)."""
+        if hasattr(module, "superkernel_task"):
+            spec = module.superkernel_task(self.product, *args, **kwargs)
+            return self._add(spec.module, spec.name, spec.block_dim, spec.args, kernel_type, spec.tiling_key,
+                             spec.after_run)
         if getattr(module, "product", None) is None or not hasattr(module, "task"):
-            raise SpecError(f"SuperKernel.add() takes a Module from ascgen.runtime.load(); got {module!r}")
+            raise SpecError(f"SuperKernel.add() takes a Module from ascgen.runtime.load() or an operator from "
+                            f"ascgen.ops.load(); got {module!r}")
+        if kwargs or len(args) < 2:
+            raise SpecError(f"SuperKernel.add(module, name, block_dim, *args): give the kernel's name and block dim"
+                            f"{'; keyword arguments ' + ', '.join(kwargs) + ' are for operators' if kwargs else ''}")
+        return self._add(module, args[0], args[1], args[2:], kernel_type, None, None)
+
+    def _add(self, module, name: str, block_dim: int, args, kernel_type, tiling_key, after_run) -> "SuperKernel":
         if module.product.id != self.product.id:
             raise SpecError(f'task {len(self._tasks)} "{name}": its module was built for {module.product.id}, '
                             f"this SuperKernel runs on {self.product.id}. Hint: load() the source with "
                             f"product={self.product.id!r}.")
-        bound = module.task(name, block_dim, *args, kernel_type=kernel_type)
-        self._tasks.append(_Added(module, name, block_dim, bound))
+        # The key is one variable per module (Module.set_tiling_key): two tasks of one module with different
+        # keys would both run the last one's branches.
+        for t in self._tasks:
+            if t.module is module and None not in (t.tiling_key, tiling_key) and t.tiling_key != tiling_key:
+                raise SpecError(f'task {len(self._tasks)} "{name}" needs tiling key {tiling_key}, and task '
+                                f'{self._tasks.index(t)} "{t.name}" of the same module runs with key '
+                                f"{t.tiling_key}: a module has one tiling key per launch. Hint: run them in "
+                                "two SuperKernels")
+        bound = module.task(name, block_dim, *args, kernel_type=kernel_type, tiling_key=tiling_key)
+        self._tasks.append(_Added(module, name, block_dim, bound, tiling_key, after_run))
         return self
 
     def name_buffer(self, array, name: str) -> "SuperKernel":
@@ -104,6 +148,9 @@ class SuperKernel:
         if not self._tasks:
             raise SpecError("SuperKernel.run(): no task added. Hint: sk.add(module, name, block_dim, *args).")
         core = _core()
+        for t in self._tasks:           # again: a launch of the same module since add() may have changed it
+            if t.tiling_key is not None:
+                t.module.set_tiling_key(t.tiling_key)
         with gm_guard.guarded([t.bound for t in self._tasks]) as guard:
             request = core.RunRequest(product=self.product, tasks=tuple(t.bound.task for t in self._tasks),
                                       buffers=guard.buffers(_buffers(self._tasks, self._names)),
@@ -114,6 +161,8 @@ class SuperKernel:
             guard.finish("SuperKernel " + ", ".join(t.name for t in self._tasks))
         for t in self._tasks:
             binding.check_untouched(t.name, t.bound.readonly)
+            if t.after_run is not None:
+                t.after_run(2)          # warnings point at the caller of run()
         report = self._report(result)
         if self.strict:
             report.raise_on_race()

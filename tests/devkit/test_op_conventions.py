@@ -296,6 +296,44 @@ def test_the_source_analysis_uses_the_builds_folders_and_macros_and_reads_any_en
     assert [k.name for k in info.kernels] == ["seen_by_the_build"]
 
 
+VECTOR_ONLY = r"""
+#include "kernel_operator.h"
+#include "kernel_operator_intf.h"
+extern "C" __global__ __aicore__ void scale(GM_ADDR x)
+{
+    AscendC::GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half*)x);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    AscendC::LocalTensor<half> t = buf.Get<half>();
+    AscendC::DataCopy(t, g, 128);
+    AscendC::Muls(t, t, (half)2, 128);
+    AscendC::DataCopy(g, t, 128);
+}
+"""
+
+
+def test_a_library_header_the_stand_ins_do_not_cover_is_not_the_users_source(tmp_path):
+    """ops-nn ascend_quant_v2 includes kernel_operator_intf.h, which reaches every API's declaration
+    (WaitPreTaskEnd, SetNextTaskStart, Mmad...). Read as the kernel's own text, it made the vector kernel
+    MIX 1:2 and a caller of the task-sync pair, so in a SuperKernel its task got no implicit calls (a
+    sync-count error, or the process aborted). The library's folders are the backend's, not the user's."""
+    devkit_tree.require()
+    from ascgen.runtime import analysis
+    from ascgen.runtime.backends.devkit.backend import DevkitBackend
+    src = tmp_path / "scale.cpp"
+    src.write_text(VECTOR_ONLY)
+    backend = DevkitBackend()
+    info = analysis.analyse_source(VECTOR_ONLY, str(src), [tmp_path, *backend.analysis_include_dirs()],
+                                   backend.analysis_defines("ascend910b"), backend.library_dirs())
+    assert [(k.name, k.kernel_type) for k in info.kernels] == [("scale", "aiv")]
+    assert (info.uses_wait, info.uses_set) == (False, False)
+    unfiltered = analysis.analyse_source(VECTOR_ONLY, str(src), [tmp_path, *backend.analysis_include_dirs()],
+                                         backend.analysis_defines("ascend910b"))
+    assert (unfiltered.uses_wait, unfiltered.uses_set) == (True, True)     # what the test guards against
+
+
 def test_a_tiling_api_include_reached_through_other_folders_gets_the_host_library(tmp_path):
     """A kernel UT includes its op_host tiling header by a relative path; that header includes
     register/tilingdata_base.h, so the build needs the host tiling library (no compile here)."""

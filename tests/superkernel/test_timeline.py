@@ -70,3 +70,15 @@ def test_no_timeline_means_no_trace(good, tmp_path):
     assert report.timeline() is None
     with pytest.raises(Exception, match="timeline=True"):
         report.to_chrome_trace(tmp_path / "x.json")
+
+
+def test_a_wait_recorded_before_the_task_begins_is_not_subtracted_from_its_busy_time():
+    """The SuperKernel's implicit wait comes before task_begin (the events of tests/superkernel/test_op_chain.py's
+    swi_glu on AIV0): only the part of a wait inside the task's span is time the core did not work. Counting the
+    whole wait gave swi_glu 0 busy cycles, and "without early start" 224 cycles too few."""
+    from ascgen.runtime.report.trace import Event, busy_times
+    events = [Event(0, "AIV0", 1, kind, t, "", 0) for kind, t in (
+        ("wait_begin", 66.0), ("wait_end", 466.0), ("task_begin", 466.0), ("task_end", 690.0))]
+    events += [Event(1, "AIV1", 1, kind, t, "", 0) for kind, t in (
+        ("task_begin", 100.0), ("wait_begin", 100.0), ("wait_end", 400.0), ("task_end", 450.0))]
+    assert busy_times(events) == {(0, 1): 224.0, (1, 1): 50.0}

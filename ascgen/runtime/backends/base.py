@@ -32,6 +32,11 @@ class Backend:
         """Folders the source analysis needs after the user's (stand-ins), which the build does not get."""
         return []
 
+    def library_dirs(self) -> list[Path]:
+        """Folders whose headers are the library's: the analysis never reads them as the user's source (a
+        kernel's type and its task-sync calls are the user's text, not the declarations the library has)."""
+        return []
+
     def analysis_defines(self, product) -> dict:
         """Macros the build defines for this backend, which the source analysis must see too (the same `#if`
         branches), plus any the analysis alone needs."""

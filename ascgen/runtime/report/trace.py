@@ -78,10 +78,11 @@ class Summary:
 
 
 def busy_times(events: list[Event]) -> dict[tuple[int, int], float]:
-    """(core, task) -> modeled cycles the core worked in the task (its span minus boundary waits)."""
+    """(core, task) -> modeled cycles the core worked in the task (its span minus boundary waits). Only the
+    part of a wait inside the span counts: the SuperKernel's implicit wait is recorded before task_begin."""
     begin: dict[tuple[int, int], float] = {}
     end: dict[tuple[int, int], float] = {}
-    waited: dict[tuple[int, int], float] = {}
+    waits: dict[tuple[int, int], list[tuple[float, float]]] = {}
     wait_start: dict[tuple[int, int], float] = {}
     for e in sorted(events, key=lambda e: e.t):
         key = (e.core, e.task)
@@ -92,8 +93,13 @@ def busy_times(events: list[Event]) -> dict[tuple[int, int], float]:
         elif e.kind == "wait_begin":
             wait_start[key] = e.t
         elif e.kind == "wait_end" and key in wait_start:
-            waited[key] = waited.get(key, 0.0) + e.t - wait_start.pop(key)
-    return {key: max(0.0, end[key] - t0 - waited.get(key, 0.0)) for key, t0 in begin.items() if key in end}
+            waits.setdefault(key, []).append((wait_start.pop(key), e.t))
+    out = {}
+    for key, t0 in begin.items():
+        if key in end:
+            waited = sum(max(0.0, min(b, end[key]) - max(a, t0)) for a, b in waits.get(key, ()))
+            out[key] = max(0.0, end[key] - t0 - waited)
+    return out
 
 
 def summarize(report) -> Summary:

@@ -107,6 +107,11 @@ class DevkitBackend(Backend):
         return [devkit_host.analysis_dir(), devkit.tiling_dir(self.root), self.root / "include", self.root,
                 *devkit.include_dirs(self.root)]
 
+    def library_dirs(self) -> list[Path]:
+        # Not the tree's root: its examples/ are user sources (the devkit sweep runs them).
+        return [devkit.tiling_dir(self.root), self.root / "include", self.root / "impl",
+                devkit.installed_layout_dir(self.root)]
+
     def analysis_defines(self, product) -> dict:
         # The build's macros (ASCENDC_CPU_DEBUG, __NPU_ARCH__...), and __ASCENDC_INCLUDE_INTERNAL_HEADERS__:
         # without it the library's internal headers issue a `#pragma message( \` continued on the next line,
