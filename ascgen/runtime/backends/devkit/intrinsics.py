@@ -469,10 +469,10 @@ vshl                           dav3510/valu,vector            I     I     F
 vshls                          dav3510/valu                   -     -     F
 vshr                           dav3510/valu,vector            I     I     F
 vshrs                          dav3510/valu                   -     -     F
-vsldb                          vector                         -     -     M
+vsldb                          dav3510/vblock                 -     -     I
 vsqrt                          dav3510/valu,vector            I     I     F
 vsqz                           dav3510/vreg                   -     -     F
-vsstb                          vector                         -     -     M
+vsstb                          dav3510/vblock                 -     -     I
 vst                            vector                         -     -     M
 vsta                           vector                         -     -     M
 vstar                          dav3510/vreg                   -     -     F

@@ -8,6 +8,7 @@
 #include "simt.h"
 #include "../missing.h"
 #include "vreg.h"
+#include "vblock.h"
 #include "vpred.h"
 #include "valu.h"
 #include "vreduce.h"
