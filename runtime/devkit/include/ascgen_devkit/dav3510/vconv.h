@@ -9,8 +9,10 @@
 // mode. A 16-bit float result (float -> half/bf16, int16 -> half, half <-> bf16) is rounded once from the
 // exact value as ROUND says: rint, away, floor, ceil, trunc (IEEE 754's roundings) or odd (truncate, then
 // the last bit set when inexact), by the vector engine's rule (convert.h `narrow`); past the type's range
-// IEEE's result (Inf/NaN mode, the only overflow mode of Atlas 350: aclrtFloatOverflowMode). HYBRID, the 4x
-// forms (Part_T) and the fp8/fp4/int4 types call a declared-only ascgen_devkit::unimpl::vcvt, named at link.
+// IEEE's result (Inf/NaN mode, the only overflow mode of Atlas 350: aclrtFloatOverflowMode). An int32 / int64
+// -> float result is rounded once from the exact integer in the same six modes (elementwise.h
+// int_to_float). HYBRID, the 4x forms (Part_T) and the fp8/fp4/int4 types call a declared-only
+// ascgen_devkit::unimpl::vcvt, named at link.
 #pragma once
 #include <cfenv>
 #include <limits>
@@ -58,7 +60,7 @@ constexpr bool converts(const CvtModes& m) {
     if constexpr (!is_num<To> || !is_num<From>) return false;
     else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) return true;
     else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value)
-        return m.round == 0 || (fw < 4 && m.round < kFloatRounds);   // int32 -> float: rint only
+        return (tw == 4 || fw < 4) ? m.round < kFloatRounds : m.round == 0;   // int32 -> half: rint only
     else if constexpr (!std::is_integral<To>::value) return tw > fw || m.round < kFloatRounds;
     else return tw >= fw || m.sat == 0 || m.sat == 1;
 }
@@ -70,7 +72,9 @@ inline void convert(To& out, From v, const CvtModes& m) {
     } else if constexpr (!std::is_integral<To>::value && sizeof(To) == 2) {   // to half / bf16: one rounding
         const double x = std::is_integral<From>::value ? double(v) : double(float(v));   // exact
         out = ::ascgen_devkit::narrow<To>(x, float_round_letter(m.round));
-    } else if constexpr (!std::is_integral<To>::value) {             // to float: exact, or int32 rint
+    } else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value) {   // int -> float
+        out = ::ascgen::elem::int_to_float(v, ::ascgen::elem::IntRound(m.round));   // ROUND's order: rafczo
+    } else if constexpr (!std::is_integral<To>::value) {             // half / bf16 -> float: exact
         out = To(float(v));
     } else if (sizeof(To) >= sizeof(From)) {                         // integer -> integer
         out = To(v);
