@@ -14,6 +14,7 @@
 #include "vreduce.h"
 #include "vconv.h"
 #include "dma.h"
+#include "nddma.h"
 #include "cube.h"
 #include "others.h"
 
