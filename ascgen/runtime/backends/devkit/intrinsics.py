@@ -110,7 +110,7 @@ dhistv2                        scalar                         -     -     M
 dsb                            sync                           I     I     I
 ffts_cross_core_sync           sync                           I     I     I
 get_acc_val                    cmpsel                         I     I     I
-get_ar                         scalar                         -     -     M
+get_ar                         dav3510/vreg                   -     -     I
 get_arch_ver                   scalar                         I     I     I
 get_block_idx                  scalar                         I     I     I
 get_block_num                  scalar                         I     I     I
@@ -160,8 +160,8 @@ mad_sp                         cube_sparse                    I     I     I
 max                            scalar                         I     I     I
 mem_bar                        dav3510/vreg                   -     -     F
 min                            scalar                         I     I     I
-movp_b16                       vector                         -     -     M
-movp_b32                       vector                         -     -     M
+movp_b16                       dav3510/vpred                  -     -     I
+movp_b32                       dav3510/vpred                  -     -     I
 movvp                          vector                         -     -     M
 nddma_out_to_ub_b16            dav3510/nddma                  -     -     I
 nddma_out_to_ub_b32            dav3510/nddma                  -     -     I

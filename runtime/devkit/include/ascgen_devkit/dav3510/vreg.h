@@ -332,7 +332,13 @@ template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
 inline void vstus(vector_align&, uint32_t count, S& src, P*& dst, std::integral_constant<Post, Post(1)>) {
     auto& s = ascgen_devkit::d3510::vr(src);
     const uint64_t bytes = uint64_t(count) * sizeof(P);
-    if (bytes > uint64_t(ascgen_devkit::d3510::VL)) ::ascgen_devkit::unimpl::vsts(src, dst, count);
+    // More than a register holds: no source says what is stored. A fault at run time, not a reference to a
+    // declared-only function: the count is a run-time value, so such a reference stayed in every kernel
+    // that stores unaligned with a variable count (the level-0 GatherMask) and failed its link.
+    if (bytes > uint64_t(ascgen_devkit::d3510::VL))
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen_devkit::at("vstus"),
+                           "vstus: %u elements of %u bytes exceed one 256-byte register (StoreUnAlign's count)",
+                           count, unsigned(sizeof(P)));
     ascgen_devkit::d3510::check_local(dst, bytes, false, "vstus");
     std::memcpy(dst, s.b, bytes);
     dst += count;
@@ -414,3 +420,6 @@ template <Spr R> inline void sprclr(std::integral_constant<Spr, R>) {
     static_assert(int(R) == 74, "sprclr: only AR (74) is modelled");
     ascgen_devkit::d3510::ar = 0;
 }
+// get_ar: AR as it stands, in bytes (the library's GetSpr<AR>; its level-0 GatherMask divides it by sizeof(T)
+// for the number of elements kept).
+inline int64_t get_ar() { return int64_t(ascgen_devkit::d3510::ar); }
