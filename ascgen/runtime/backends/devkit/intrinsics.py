@@ -455,7 +455,7 @@ vmuls                          dav3510/valu,vector            I     I     F
 vneg                           dav3510/valu                   -     -     F
 vnot                           dav3510/valu,vector            I     I     F
 vor                            dav3510/valu,vector            I     I     F
-vpack                          vector                         -     -     M
+vpack                          dav3510/vconv                  -     -     I
 vpadding                       vector                         -     M     -
 vrec                           vector                         I     I     P
 vreduce                        vector                         -     M     -
@@ -487,7 +487,7 @@ vsubcs                         vector                         -     -     M
 vsubrelu                       vector                         I     I     I
 vtranspose                     rearrange                      I     I     I
 vtrc                           dav3510/vconv                  -     -     F
-vunpack                        vector                         -     -     M
+vunpack                        dav3510/vconv                  -     -     I
 vxor                           dav3510/valu                   -     -     F
 wait_flag                      sync                           I     I     I
 wait_flag_dev                  dav3510/intrinsics,sync        I     I     I

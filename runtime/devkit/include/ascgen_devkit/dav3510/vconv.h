@@ -202,3 +202,39 @@ inline void plds(vector_bool& m, P*& src, int32_t stride, std::integral_constant
     ascgen_devkit::d3510::load_pred(m, reinterpret_cast<const uint8_t*>(src), int(Dt));
     src = byte_step(src, stride);
 }
+
+// vunpack / vpack: change the lane width by 2x without converting values (the library's Reg::UnPack / Pack).
+// vunpack: dst lane i = src lane i + part * (lanes of dst), extended to the wider lane (signed lanes
+// sign-extend, unsigned ones zero-extend: the library asks for pairs of one signedness); part LOWER (0) takes
+// the lower half of src, HIGHER (1) the upper. vpack: the low half of each src lane, packed into the lower
+// (LOWER) or upper (HIGHER) half of dst, the other half zero. Both as the library builds the 64-bit forms
+// it cannot hand to the instructions (kernel_reg_compute_pack_impl.h): UnPack's int32 -> int64 interleaves
+// src with its sign (src >> 31) or zero, Pack's 64 -> 32 deinterleaves src against a zero register.
+template <class D, class S, HiloPart H, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vunpack(D& dst, S& src, std::integral_constant<HiloPart, H>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using DV = std::remove_reference_t<decltype(d)>;
+    using SV = std::remove_reference_t<decltype(s)>;
+    static_assert(DV::esize == 2 * SV::esize, "vunpack: the destination lanes are twice the source's");
+    const SV in = s;
+    for (int i = 0; i < DV::lanes; ++i) d.e()[i] = typename DV::elem(in.e()[i + int(H) * DV::lanes]);
+    ascgen_devkit::d3510::cost(DV::lanes);
+}
+template <class D, class S, HiloPart H, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vpack(D& dst, S& src, std::integral_constant<HiloPart, H>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using DV = std::remove_reference_t<decltype(d)>;
+    using SV = std::remove_reference_t<decltype(s)>;
+    static_assert(SV::esize == 2 * DV::esize, "vpack: the source lanes are twice the destination's");
+    using Bits = ascgen_devkit::d3510::bits_t<SV::esize>;
+    const SV in = s;
+    DV out;
+    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
+    for (int i = 0; i < SV::lanes; ++i) {
+        Bits v;
+        std::memcpy(&v, in.b + i * SV::esize, SV::esize);
+        out.e()[i + int(H) * SV::lanes] = typename DV::elem(v);   // the low half: modulo the narrower width
+    }
+    d = out;
+    ascgen_devkit::d3510::cost(SV::lanes);
+}
