@@ -434,9 +434,15 @@ def _render(tiling: OpTiling) -> str:
         lines.append(f"static_assert(sizeof(AscendC::tiling::{name}) == {size}, "
                      f"\"ascgen: the library's {name} is not the size its host definition gives\");")
     if default:
-        lines += ["#undef GET_TILING_DATA",
-                  "#define GET_TILING_DATA(tiling_data, tiling_arg) \\",
-                  f"    {default} tiling_data; \\",
-                  f"    ::ascgen_devkit::load_tiling(&tiling_data, (tiling_arg), sizeof({default}), "
-                  "\"GET_TILING_DATA\", ASCGEN_HERE)"]
+        lines += get_tiling_data_macro(default)
     return "\n".join(lines) + "\n"
+
+
+def get_tiling_data_macro(default: str) -> list[str]:
+    """The generated header's GET_TILING_DATA: the op type's class `default`, unless the kernel registers
+    its own with REGISTER_TILING_DEFAULT, which wins as in CANN (ascgen_devkit/op_tiling.h, tiling_struct_t)."""
+    return ["#undef GET_TILING_DATA",
+            "#define GET_TILING_DATA(tiling_data, tiling_arg) \\",
+            f"    ::ascgen_devkit::tiling_struct_t<decltype(ascgen_tiling_default(0)), {default}> tiling_data; \\",
+            "    ::ascgen_devkit::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), "
+            "\"GET_TILING_DATA\", ASCGEN_HERE)"]

@@ -64,7 +64,7 @@ def test_the_layout_follows_metadefs_placeholder_and_alignment_rules(tmp_path):
 def test_the_header_compiles_and_its_asserts_hold(tmp_path):
     tree = devkit_tree.require()
     header = op_tiling.kernel_tiling_header(_op(tmp_path), asc_devkit=tree)
-    assert "#define GET_TILING_DATA(tiling_data, tiling_arg)" in header and "DemoTilingData tiling_data;" in header
+    assert "#define GET_TILING_DATA(tiling_data, tiling_arg)" in header and "DemoTilingData> tiling_data;" in header
     src = tmp_path / "use.cpp"
     (tmp_path / "demo_tiling_data.h").write_text(header)
     src.write_text('#include "demo_tiling_data.h"\nint main() { DemoTilingData d{}; return int(sizeof d) - 40; }\n')
@@ -99,7 +99,7 @@ def test_a_dependency_op_may_register_its_class_for_this_op(tmp_path):
     alone = op_tiling.kernel_tiling_header(v2, asc_devkit=tree)
     assert "struct DemoTilingData" not in alone and "GET_TILING_DATA" not in alone
     header = op_tiling.kernel_tiling_header(v2, asc_devkit=tree, dependency_ops=[base])
-    assert "struct DemoTilingData {" in header and "    DemoTilingData tiling_data; \\" in header
+    assert "struct DemoTilingData {" in header and "DemoTilingData> tiling_data; \\" in header
 
 
 def test_an_op_without_op_host_is_an_error(tmp_path):

@@ -177,5 +177,35 @@ template <class D> inline D saturate(double r) {
 }
 template <class D> inline D float_to_int(double x, Round r) { return saturate<D>(round_integral(x, r)); }
 
+// ---- integer -> float: the exact integer rounded once to float's 24-bit significand in the mode asked ----
+// dav_3510's vcvt takes a ROUND mode for int32 / int64 -> float (the library's Cast with CAST_RINT, ROUND,
+// FLOOR, CEIL, TRUNC, ODD). Done on the integer's bits, never through double: an int64 does not fit
+// double's 53 bits, and rounding it there first would round twice. Odd truncates, then sets the last
+// significand bit when bits were dropped. No overflow is possible (2^64 < float's maximum).
+enum class IntRound { Rint, Away, Floor, Ceil, Trunc, Odd };
+inline float int_to_float(bool negative, uint64_t magnitude, IntRound r) {
+    int drop = 0;
+    while ((magnitude >> drop) >= (uint64_t(1) << 24)) ++drop;           // bits below float's significand
+    uint64_t kept = magnitude >> drop;
+    const uint64_t rest = drop ? magnitude & ((uint64_t(1) << drop) - 1) : 0, half = drop ? uint64_t(1) << (drop - 1) : 0;
+    bool up = false;
+    switch (r) {
+        case IntRound::Rint: up = rest > half || (rest == half && rest && (kept & 1)); break;
+        case IntRound::Away: up = rest && rest >= half; break;
+        case IntRound::Floor: up = negative && rest; break;
+        case IntRound::Ceil: up = !negative && rest; break;
+        case IntRound::Trunc: break;
+        case IntRound::Odd: if (rest) kept |= 1; break;
+    }
+    const float v = std::ldexp(float(kept + (up ? 1 : 0)), drop);         // kept + 1 <= 2^24: exact
+    return negative ? -v : v;
+}
+template <class I> inline float int_to_float(I v, IntRound r) {
+    static_assert(is_int<I>, "int_to_float converts an integer");
+    const bool negative = v < I(0);
+    const uint64_t magnitude = negative ? uint64_t(0) - uint64_t(int64_t(v)) : uint64_t(v);
+    return int_to_float(negative, magnitude, r);
+}
+
 }  // namespace elem
 }  // namespace ascgen

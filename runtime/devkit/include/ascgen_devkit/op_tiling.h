@@ -43,6 +43,12 @@ inline const T* tiling_view(const void* src, const char* macro, ::ascgen::rt::Lo
 }
 
 struct NoTilingRegistered {};
+// The struct GET_TILING_DATA declares when the op's generated tiling header names a default: a kernel's own
+// REGISTER_TILING_DEFAULT(S) still wins, as in CANN, whose generated header takes the struct from that
+// registration (ops-nn ascend_quant_v2's ascend950 kernel registers QuantizeTilingData, the struct its
+// regbase host tiling writes, while the op type's registered class is AscendQuantV2TilingData).
+template <class Registered, class Fallback>
+using tiling_struct_t = std::conditional_t<std::is_same<Registered, NoTilingRegistered>::value, Fallback, Registered>;
 
 }  // namespace ascgen_devkit
 

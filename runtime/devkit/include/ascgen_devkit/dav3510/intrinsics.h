@@ -8,11 +8,13 @@
 #include "simt.h"
 #include "../missing.h"
 #include "vreg.h"
+#include "vblock.h"
 #include "vpred.h"
 #include "valu.h"
 #include "vreduce.h"
 #include "vconv.h"
 #include "dma.h"
+#include "nddma.h"
 #include "cube.h"
 #include "others.h"
 

@@ -9,8 +9,10 @@
 // mode. A 16-bit float result (float -> half/bf16, int16 -> half, half <-> bf16) is rounded once from the
 // exact value as ROUND says: rint, away, floor, ceil, trunc (IEEE 754's roundings) or odd (truncate, then
 // the last bit set when inexact), by the vector engine's rule (convert.h `narrow`); past the type's range
-// IEEE's result (Inf/NaN mode, the only overflow mode of Atlas 350: aclrtFloatOverflowMode). HYBRID, the 4x
-// forms (Part_T) and the fp8/fp4/int4 types call a declared-only ascgen_devkit::unimpl::vcvt, named at link.
+// IEEE's result (Inf/NaN mode, the only overflow mode of Atlas 350: aclrtFloatOverflowMode). An int32 / int64
+// -> float result is rounded once from the exact integer in the same six modes (elementwise.h
+// int_to_float). HYBRID, the 4x forms (Part_T) and the fp8/fp4/int4 types call a declared-only
+// ascgen_devkit::unimpl::vcvt, named at link.
 #pragma once
 #include <cfenv>
 #include <limits>
@@ -58,7 +60,7 @@ constexpr bool converts(const CvtModes& m) {
     if constexpr (!is_num<To> || !is_num<From>) return false;
     else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) return true;
     else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value)
-        return m.round == 0 || (fw < 4 && m.round < kFloatRounds);   // int32 -> float: rint only
+        return (tw == 4 || fw < 4) ? m.round < kFloatRounds : m.round == 0;   // int32 -> half: rint only
     else if constexpr (!std::is_integral<To>::value) return tw > fw || m.round < kFloatRounds;
     else return tw >= fw || m.sat == 0 || m.sat == 1;
 }
@@ -70,7 +72,9 @@ inline void convert(To& out, From v, const CvtModes& m) {
     } else if constexpr (!std::is_integral<To>::value && sizeof(To) == 2) {   // to half / bf16: one rounding
         const double x = std::is_integral<From>::value ? double(v) : double(float(v));   // exact
         out = ::ascgen_devkit::narrow<To>(x, float_round_letter(m.round));
-    } else if constexpr (!std::is_integral<To>::value) {             // to float: exact, or int32 rint
+    } else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value) {   // int -> float
+        out = ::ascgen::elem::int_to_float(v, ::ascgen::elem::IntRound(m.round));   // ROUND's order: rafczo
+    } else if constexpr (!std::is_integral<To>::value) {             // half / bf16 -> float: exact
         out = To(float(v));
     } else if (sizeof(To) >= sizeof(From)) {                         // integer -> integer
         out = To(v);
@@ -197,4 +201,40 @@ inline void plds(vector_bool& m, P*& src, int32_t stride, std::integral_constant
                  std::integral_constant<Post, Post(1)>) {
     ascgen_devkit::d3510::load_pred(m, reinterpret_cast<const uint8_t*>(src), int(Dt));
     src = byte_step(src, stride);
+}
+
+// vunpack / vpack: change the lane width by 2x without converting values (the library's Reg::UnPack / Pack).
+// vunpack: dst lane i = src lane i + part * (lanes of dst), extended to the wider lane (signed lanes
+// sign-extend, unsigned ones zero-extend: the library asks for pairs of one signedness); part LOWER (0) takes
+// the lower half of src, HIGHER (1) the upper. vpack: the low half of each src lane, packed into the lower
+// (LOWER) or upper (HIGHER) half of dst, the other half zero. Both as the library builds the 64-bit forms
+// it cannot hand to the instructions (kernel_reg_compute_pack_impl.h): UnPack's int32 -> int64 interleaves
+// src with its sign (src >> 31) or zero, Pack's 64 -> 32 deinterleaves src against a zero register.
+template <class D, class S, HiloPart H, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vunpack(D& dst, S& src, std::integral_constant<HiloPart, H>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using DV = std::remove_reference_t<decltype(d)>;
+    using SV = std::remove_reference_t<decltype(s)>;
+    static_assert(DV::esize == 2 * SV::esize, "vunpack: the destination lanes are twice the source's");
+    const SV in = s;
+    for (int i = 0; i < DV::lanes; ++i) d.e()[i] = typename DV::elem(in.e()[i + int(H) * DV::lanes]);
+    ascgen_devkit::d3510::cost(DV::lanes);
+}
+template <class D, class S, HiloPart H, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vpack(D& dst, S& src, std::integral_constant<HiloPart, H>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& s = ASCGEN_D3510_VR(src);
+    using DV = std::remove_reference_t<decltype(d)>;
+    using SV = std::remove_reference_t<decltype(s)>;
+    static_assert(SV::esize == 2 * DV::esize, "vpack: the source lanes are twice the destination's");
+    using Bits = ascgen_devkit::d3510::bits_t<SV::esize>;
+    const SV in = s;
+    DV out;
+    std::memset(out.b, 0, ascgen_devkit::d3510::VL);
+    for (int i = 0; i < SV::lanes; ++i) {
+        Bits v;
+        std::memcpy(&v, in.b + i * SV::esize, SV::esize);
+        out.e()[i + int(H) * SV::lanes] = typename DV::elem(v);   // the low half: modulo the narrower width
+    }
+    d = out;
+    ascgen_devkit::d3510::cost(SV::lanes);
 }

@@ -84,6 +84,26 @@ ASCGEN_D3510_PRED_WIDTH(16, 2)
 ASCGEN_D3510_PRED_WIDTH(32, 4)
 #undef ASCGEN_D3510_PRED_WIDTH
 
+// movp: a predicate from the vector mask registers {MASK1, MASK0} (set_vector_mask(hi, lo)), the library's
+// MoveMask. The API reference: b16 reads all 128 bits, each bit doubled (half lane i <- bit i); b32 reads
+// the 64 bits of MASK0, each bit four times. The bits are read as they are, whatever the mask mode: in
+// counter mode the library itself reads the count back through movp_b16 (kernel_operator_vec_cmp_impl.h).
+namespace ascgen_devkit {
+namespace d3510 {
+inline vector_bool pred_from_mask_spr(int es) {
+    vector_bool out{};
+    for (int lane = 0; lane < VL / es; ++lane) {
+        const uint64_t word = lane < 64 ? ::ascgen_devkit::regs.mask_lo : ::ascgen_devkit::regs.mask_hi;
+        const bool on = (word >> (lane % 64)) & 1u;
+        for (int b = 0; b < es; ++b) out.set(lane * es + b, on);
+    }
+    return out;
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+inline vector_bool movp_b16() { return ascgen_devkit::d3510::pred_from_mask_spr(2); }
+inline vector_bool movp_b32() { return ascgen_devkit::d3510::pred_from_mask_spr(4); }
+
 // Logic under a governing predicate: lanes outside `mask` are false.
 inline void pand(vector_bool& d, vector_bool& a, vector_bool& b, vector_bool& m) {
     ascgen_devkit::d3510::pred_bits(d, [&](int i) { return a.get(i) && b.get(i) && m.get(i); });

@@ -105,7 +105,7 @@ inline int load_width(int dist, int reg_es) {
 constexpr bool load_modelled(int d) { return (d >= 0 && d <= 3) || d == 6 || d == 7 || d == 8 || d == 9 ||
                                              d == 13 || d == 14 || d == 18 || d == 16 || d == 17; }
 constexpr bool load_two_modelled(int d) { return d == 11 || d == 12 || d == 19; }
-constexpr bool store_modelled(int d) { return (d >= 0 && d <= 7) || d == 10 || d == 16; }
+constexpr bool store_modelled(int d) { return (d >= 0 && d <= 7) || d == 10 || d == 12 || d == 16; }
 constexpr bool store_two_modelled(int d) { return d == 8 || d == 9 || d == 11; }
 // Unreachable behind the compile-time guards; a fault rather than a silent no-op if they ever disagree.
 inline void unmodelled(const char* name, int dist) {
@@ -207,7 +207,9 @@ inline void vlds(D& dst0, D& dst1, P*& src, int32_t stride, std::integral_consta
 // ---- stores: vsts(src, ub, offset, dist, mask) / vsts(src, ub&, stride, dist, mask, POST_UPDATE) -------
 // Distributions (the library's StoreDist): 0-2 and 16 NORM (active elements, VL bytes), 3-5
 // FIRST_ELEMENT (element 0 only), 6/7/10 PACK_B16/32/64 (the low half of each active element, VL/2
-// bytes). Two sources: 8/9/11 INTLV_B8/16/32 (s0[0], s1[0], s0[1]... over 2 VL, masks per source lane).
+// bytes), 12 PACK4_B32 (the lowest byte of each active 32-bit element, VL/4 bytes: the library's int8
+// quantisation casts float lanes to int8 at byte 4i of lane i, then stores with it, ascend_quant_3510_impl.h).
+// Two sources: 8/9/11 INTLV_B8/16/32 (s0[0], s1[0], s0[1]... over 2 VL, masks per source lane).
 namespace ascgen_devkit {
 namespace d3510 {
 // The element width a store distribution names (NORM_B16, PACK_B32, INTLV_B8...), else the register's.
@@ -215,7 +217,7 @@ inline int store_width(int dist, int reg_es) {
     switch (dist) {
         case 0: case 3: case 8: return 1;
         case 1: case 4: case 6: case 9: return 2;
-        case 2: case 5: case 7: case 11: return 4;
+        case 2: case 5: case 7: case 11: case 12: return 4;
         case 10: return 8;
         default: return reg_es;
     }
@@ -234,11 +236,11 @@ inline void store_one(const V& s, P* p, int dist, const vector_bool& m) {
             check_local(dst, es, false, "vsts");
             std::memcpy(dst, s.b, es);
             break;
-        case 6: case 7: case 10: {     // the low half of each active es-byte lane, packed
-            const int half = es / 2;
-            check_local(dst, VL / 2, true, "vsts");
+        case 6: case 7: case 10: case 12: {   // the low half (PACK4: quarter) of each active lane, packed
+            const int part = dist == 12 ? es / 4 : es / 2;
+            check_local(dst, uint64_t(n) * part, true, "vsts");
             for (int i = 0; i < n; ++i)
-                if (active(m, i, es)) std::memcpy(dst + i * half, s.b + i * es, half);
+                if (active(m, i, es)) std::memcpy(dst + i * part, s.b + i * es, part);
             break;
         }
         default:
@@ -332,7 +334,13 @@ template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
 inline void vstus(vector_align&, uint32_t count, S& src, P*& dst, std::integral_constant<Post, Post(1)>) {
     auto& s = ascgen_devkit::d3510::vr(src);
     const uint64_t bytes = uint64_t(count) * sizeof(P);
-    if (bytes > uint64_t(ascgen_devkit::d3510::VL)) ::ascgen_devkit::unimpl::vsts(src, dst, count);
+    // More than a register holds: no source says what is stored. A fault at run time, not a reference to a
+    // declared-only function: the count is a run-time value, so such a reference stayed in every kernel
+    // that stores unaligned with a variable count (the level-0 GatherMask) and failed its link.
+    if (bytes > uint64_t(ascgen_devkit::d3510::VL))
+        ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen_devkit::at("vstus"),
+                           "vstus: %u elements of %u bytes exceed one 256-byte register (StoreUnAlign's count)",
+                           count, unsigned(sizeof(P)));
     ascgen_devkit::d3510::check_local(dst, bytes, false, "vstus");
     std::memcpy(dst, s.b, bytes);
     dst += count;
@@ -414,3 +422,6 @@ template <Spr R> inline void sprclr(std::integral_constant<Spr, R>) {
     static_assert(int(R) == 74, "sprclr: only AR (74) is modelled");
     ascgen_devkit::d3510::ar = 0;
 }
+// get_ar: AR as it stands, in bytes (the library's GetSpr<AR>; its level-0 GatherMask divides it by sizeof(T)
+// for the number of elements kept).
+inline int64_t get_ar() { return int64_t(ascgen_devkit::d3510::ar); }
