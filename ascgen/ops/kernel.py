@@ -140,12 +140,30 @@ def module(build: KernelBuild, product):
 
 def entry_name(mod, op_dir: Path) -> str:
     """The kernel entry: the one the module defines named after the op folder, else its only one."""
-    names = mod.kernels
+    return entry_of(mod.kernels, mod.source, op_dir)
+
+
+def entry_of(names, source, op_dir: Path) -> str:
+    """The entry among a source's kernel names: the one named after the op folder, else the only one."""
     if op_dir.name in names:
         return op_dir.name
     if len(names) == 1:
         return names[0]
-    raise OpTilingError(f"{mod.source}: defines the kernels {', '.join(names)}; none is named {op_dir.name}")
+    raise OpTilingError(f"{source}: defines the kernels {', '.join(names)}; none is named {op_dir.name}")
+
+
+def source_info(build: KernelBuild, product):
+    """The source analysis of the kernel (its entries, template or not) without compiling it: the analysis
+    the Module of the build runs, with the same include path and macros (so the same cached result)."""
+    from ascgen.runtime import analysis, backends
+    from ascgen.runtime.module import arch_defines
+    prod = products.get(product)
+    backend = backends.create("devkit")
+    include_dirs = [*(Path(d).resolve() for d in build.include_dirs), *backend.analysis_include_dirs(),
+                    build.source.parent]
+    defines = {**backend.analysis_defines(prod), **arch_defines(prod), **dict(build.defines)}
+    return analysis.analyse_source(build.source.read_text(errors="replace"), str(build.source), include_dirs,
+                                   defines)
 
 
 def instance(mod, name: str, build: KernelBuild, product, key: int) -> str:
@@ -154,19 +172,39 @@ def instance(mod, name: str, build: KernelBuild, product, key: int) -> str:
     entry = mod.info.kernel(name)
     if entry is None or entry.template is None:
         return name
+    template = template_of(build, product, f"{mod.source}: kernel {name} is a template <{entry.template}>",
+                           f"tiling key {key}")
+    return tpl.instance_name(name, tpl.decode(key, list(template.arguments), f"{template.header}"))
+
+
+def template_of(build: KernelBuild, product, what: str, purpose: str) -> tpl.Template:
+    """The ASCENDC_TPL declaration of a template kernel: the first header of its kernel folder (and the one
+    above) declaring ASCENDC_TPL_ARGS_DECL, read with the build's include path and macros. `what` / `purpose`
+    name the kernel and what the declaration is needed for, in the error when no header declares it."""
     from ascgen.runtime import build as builds
     from ascgen.runtime.backends.devkit import toolchain
     folder = build.source.parent
     headers = sorted(folder.rglob("*.h")) + sorted(folder.parent.rglob("*.h"))
     header = tpl.declaration_header(headers)
     if header is None:
-        raise OpTilingError(f"{mod.source}: kernel {name} is a template <{entry.template}>, and no header of its "
-                            "kernel folder declares its arguments (ASCENDC_TPL_ARGS_DECL) to select an instance "
-                            f"for tiling key {key}")
+        raise OpTilingError(f"{what}, and no header of its kernel folder declares its arguments "
+                            f"(ASCENDC_TPL_ARGS_DECL) to select an instance for {purpose}")
     include_dirs = [folder, *build.include_dirs, *toolchain.include_dirs(toolchain.tree())]
-    arguments = tpl.read_declaration(header, builds.find_preprocessor(), include_dirs,
-                                     {**dict(build.defines), **toolchain.defines(products.get(product))})
-    return tpl.instance_name(name, tpl.decode(key, arguments, f"{header}"))
+    return tpl.read_template(header, builds.find_preprocessor(), include_dirs,
+                             {**dict(build.defines), **toolchain.defines(products.get(product))})
+
+
+def compile_path(build: KernelBuild, product) -> tuple[list[Path], dict]:
+    """The include folders and macros the devkit backend compiles the kernel with, in its order (the
+    library's folders, ascgen's, the op's, the common one; the product's macros, then the binary's):
+    to read the source as the build sees it."""
+    from ascgen import resources
+    from ascgen.runtime.backends.devkit import toolchain
+    from ascgen.runtime.module import arch_defines
+    prod = products.get(product)
+    include_dirs = [*toolchain.include_dirs(toolchain.tree()), *resources.include_dirs(), *build.include_dirs,
+                    resources.common_dir()]
+    return include_dirs, {**arch_defines(prod), **toolchain.defines(prod), **dict(build.defines)}
 
 
 # aclrtMalloc's rounding: the size up to a multiple of 32 bytes, plus 32 bytes (CANN's runtime API reference,

@@ -27,6 +27,7 @@ from ascgen.errors import OpTilingError
 UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2         # template_argument.h's ASCENDC_TPL_UI_* encodings
 WIDTHS = {"BOOL": 1, "DTYPE": 8, "DATATYPE": 8, "FORMAT": 8, "SHARED_KERNEL_TYPE": 8}
 _DECL = re.compile(r"@@ASCENDC_TPL_(\w+?)_DECL_(\w+)@@\s*=\s*\{([^{}]*)\}")
+_SEL = re.compile(r"@@ASCENDC_TPL_(\w+?)_SEL_(\w+)@@\s*=\s*\{([^{}]*)\}")
 _ARGS_DECL = re.compile(r"\bASCENDC_TPL_ARGS_DECL\s*\(")
 
 
@@ -36,6 +37,22 @@ class Argument:
     kind: str                   # UINT, BOOL, DTYPE, FORMAT, ...
     width: int
     values: tuple[int, ...]     # UINT: the declared values, ranges expanded
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template kernel's ASCENDC_TPL declaration: its arguments, and the instances its ASCENDC_TPL_SEL
+    selects (one {argument: values} per ASCENDC_TPL_ARGS_SEL; the op compiler builds a binary for every
+    combination, and GET_TPL_TILING_KEY refuses values no selection holds)."""
+    header: Path
+    arguments: tuple[Argument, ...]
+    selections: tuple[dict, ...]
+
+    def selected(self, values: list[tuple[Argument, int]]) -> bool:
+        """Whether decoded values form an instance some selection holds (no ASCENDC_TPL_SEL: every one)."""
+        if not self.selections:
+            return True
+        return any(all(v in sel.get(a.name, ()) for a, v in values) for sel in self.selections)
 
 
 def declaration_header(sources: list[Path]) -> Path | None:
@@ -48,6 +65,17 @@ def declaration_header(sources: list[Path]) -> Path | None:
 
 def read_declaration(header: Path, compiler: str, include_dirs, defines: dict) -> list[Argument]:
     """The declared arguments, in order, from the header preprocessed in the library's ASCENDC_TPL_PRE mode."""
+    return read_template(header, compiler, include_dirs, defines).arguments
+
+
+def read_template(header: Path, compiler: str, include_dirs, defines: dict) -> "Template":
+    """The declared arguments and the instances ASCENDC_TPL_SEL selects, from one preprocessor run."""
+    text = _pre_mode_text(header, compiler, include_dirs, defines)
+    arguments = _arguments(text, header)
+    return Template(header, tuple(arguments), _selections(text, header, arguments))
+
+
+def _pre_mode_text(header: Path, compiler: str, include_dirs, defines: dict) -> str:
     flags = ["-E", "-P", "-x", "c++", "-std=c++17", "-DASCENDC_TPL_PRE", *(f"-I{d}" for d in include_dirs),
              *(f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items())]
     with tempfile.TemporaryDirectory(prefix="ascgen-tpl-") as tmp:
@@ -58,11 +86,14 @@ def read_declaration(header: Path, compiler: str, include_dirs, defines: dict) -
     if proc.returncode != 0:
         first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip()[:300])
         raise OpTilingError(f"{header}: reading its ASCENDC_TPL_ARGS_DECL failed: {first}")
+    return proc.stdout
+
+
+def _arguments(text: str, header: Path) -> list[Argument]:
     out = []
-    for kind, name, body in _DECL.findall(proc.stdout):
-        words = [w.strip() for w in body.split(",") if w.strip()]
+    for kind, name, body in _DECL.findall(text):
         where = f"{header}: ASCENDC_TPL_{kind}_DECL({name})"
-        numbers = [_integer(w, where) for w in words]
+        numbers = _numbers(body, where)
         if kind == "UINT":
             if not numbers:
                 raise OpTilingError(f"{where}: no bit width")
@@ -72,6 +103,28 @@ def read_declaration(header: Path, compiler: str, include_dirs, defines: dict) -
     if not out:
         raise OpTilingError(f"{header}: no ASCENDC_TPL_*_DECL argument after preprocessing")
     return out
+
+
+def _selections(text: str, header: Path, arguments: list[Argument]) -> tuple[dict, ...]:
+    """Each ASCENDC_TPL_ARGS_SEL as {argument name: allowed values} (UINT lists, ranges and mixes expanded as
+    ParseTplUintValue does). The kernel-type and deterministic selections pick no instance: left out."""
+    kinds = {a.name: a.kind for a in arguments}
+    out = []
+    for chunk in text.split("@@{")[1:]:
+        chosen: dict = {}
+        for kind, name, body in _SEL.findall(chunk):
+            if name not in kinds:
+                continue                    # ASCENDC_TPL_TILING_STRUCT_SEL and the like: not a declared argument
+            where = f"{header}: ASCENDC_TPL_{kind}_SEL({name})"
+            numbers = _numbers(body, where)
+            chosen[name] = set(_uint_values(numbers, where) if kinds[name] == "UINT" else numbers)
+        if chosen:
+            out.append(chosen)
+    return tuple(out)
+
+
+def _numbers(body: str, where: str) -> list[int]:
+    return [integer(w, where) for w in (w.strip() for w in body.split(",")) if w]
 
 
 def decode(key: int, arguments: list[Argument], where: str) -> list[tuple[Argument, int]]:
@@ -113,7 +166,7 @@ def _uint_values(words: list[int], where: str) -> tuple[int, ...]:
     raise OpTilingError(f"{where}: unknown UINT encoding {mode} (ASCENDC_TPL_UI_RANGE / _LIST / _MIX)")
 
 
-def _integer(text: str, where: str) -> int:
+def integer(text: str, where: str) -> int:
     """An integer constant expression after preprocessing (casts and suffixes dropped)."""
     cleaned = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", re.sub(r"\(\s*(?:u?int\d+_t|unsigned|int|long|bool)\s*\)", "", text))
     cleaned = cleaned.replace("true", "1").replace("false", "0")

@@ -36,6 +36,6 @@ def test_a_key_naming_no_declared_value_is_refused():
 
 
 def test_values_must_fold_to_integers():
-    assert tpl._integer("(uint32_t)3U + 1", "t") == 4
+    assert tpl.integer("(uint32_t)3U + 1", "t") == 4
     with pytest.raises(OpTilingError, match="not an integer constant"):
-        tpl._integer("SCH_MODE_CONSTEXPR", "t")
+        tpl.integer("SCH_MODE_CONSTEXPR", "t")
