@@ -20,7 +20,8 @@ COMMANDS = {
     "run": ("ascgen.commands.run", "build and run hand-written Ascend C on the CPU emulator"),
     "sk": ("ascgen.commands.sk", "run a kernel as a SuperKernel task between generated neighbours: races, hangs"),
     "ut": ("ascgen.commands.ut", "run an operator repository's kernel unit tests (googletest) on the devkit backend"),
-    "ops": ("ascgen.commands.ops", "run production operator folders: ops test compares one with its repository's golden"),
+    "ops": ("ascgen.commands.ops", "run production operator folders: ops test compares one with its repository's "
+                                   "golden, ops keys checks its tiling-key coverage"),
     "check": ("ascgen.commands.check", "static task-sync verification of Ascend C sources"),
     "demo": ("ascgen.commands.demo", "the end-to-end example"),
     "cache": ("ascgen.commands.cache", "show or empty the cache of compiled kernels"),

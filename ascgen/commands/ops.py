@@ -1,11 +1,12 @@
 """`ascgen ops`: production operator folders (ascgen.ops, docs/ops.md) from the command line.
 
     ascgen ops test OP_DIR --product P --shapes 8x256 37x129 [--dtype D] [--attr name=value] [--python PY] [--seed N]
+    ascgen ops keys OP_DIR --product P --dtype D --shapes 8x256 37x129 [--attr name=value]
 
 `test` runs the op on random inputs for each shape (InferShape for the outputs) and compares every output with
 the op's golden (tests/assets/golden.py): max abs / rel error and mismatches per shape and output. Exit 0 when
 all match, 1 on a mismatch (or a kernel failure), 2 for bad input or a golden that cannot run (none, raising,
-needing a missing module). Each subcommand is its own pair of functions (_add_<name>, _<name>).
+needing a missing module). `keys` is the tiling-key coverage (ascgen/commands/ops_keys.py). Each subcommand is its own pair of functions (_add_<name>, _<name>).
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from ascgen.commands import DEFAULT_PRODUCT
 def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="ops_command", metavar="SUBCOMMAND", required=True)
     _add_test(sub)
+    _add_keys(sub)
 
 
 def run(args) -> int:
-    return {"test": _test}[args.ops_command](args)
+    return {"test": _test, "keys": _keys}[args.ops_command](args)
 
 
 # ---- ascgen ops test ------------------------------------------------------------------------------------
@@ -71,3 +73,17 @@ def _test(args) -> int:
         failed += not result.ok
     print(f"{op.definition.op_type} on {op.product.id}: {len(runs) - failed} of {len(runs)} shapes match the golden")
     return 1 if failed else 0
+
+
+# ---- ascgen ops keys (its own module: ascgen/commands/ops_keys.py) -----------------------------------------
+
+def _add_keys(sub) -> None:
+    from ascgen.commands import ops_keys
+    text = ("tiling-key coverage: the keys the op's host tiling produces over shapes against the keys its kernel "
+            "handles (exit 1 on a produced key with no branch)")
+    ops_keys.add_arguments(sub.add_parser("keys", help=text, description=text))
+
+
+def _keys(args) -> int:
+    from ascgen.commands import ops_keys
+    return ops_keys.run(args)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ascgen.errors import KernelCrashError, OpTilingError
+from ascgen.errors import KernelCrashError, SpecError
 from ascgen.ops import kernel, keys
 from ascgen.ops.host_tiling import Op, TensorSpec
 
@@ -95,7 +95,7 @@ def coverage(op: Op, requests: Iterable[Request]) -> Coverage:
         outs = [TensorSpec.of(t, f"{op.definition.op_type} output {i}") for i, t in enumerate(request.outputs)]
         try:
             tiling = op.tiling(*ins, outputs=outs, **dict(request.attrs))
-        except (OpTilingError, KernelCrashError) as exc:
+        except (SpecError, KernelCrashError) as exc:     # the op's own refusal, or a definition mismatch
             result.rejected.append((request, _first_line(exc)))
             continue
         build = kernel.kernel_build(op.op_dir, op.product, op.definition, ins, outs, op.defines)

@@ -141,20 +141,27 @@ def read(build: kernel.KernelBuild, product) -> KernelKeys:
 @functools.lru_cache(maxsize=64)
 def _read(build: kernel.KernelBuild, product_id: str) -> KernelKeys:
     include_dirs, defines = kernel.compile_path(build, product_id)
-    defines = {**defines, "__CHECK_FEATURE_AT_PRECOMPILE": None, "TILING_KEY_VAR": MARKER}
-    text = _preprocess(build.source, include_dirs, defines, build.tiling_header)
-    user, where, files = _own_lines(text, _library_roots(include_dirs))
-    found = read_text(user, where, _original(build.source))
-    for path in files:
-        source = Path(path).read_text(errors="replace")
-        for m in _DIRECTIVE_TEST.finditer(source):
-            line = source.count("\n", 0, m.start()) + 1
-            found.unread.append(f"{_original(path)}:{line}: {m.group(0).strip()} (a preprocessor test of the key)")
+    found = read_source(build.source, include_dirs, defines, build.tiling_header)
     info = kernel.source_info(build, product_id)
     entry = info.kernel(kernel.entry_of([k.name for k in info.kernels], found.source, _op_dir(build)))
     if entry is not None and entry.template is not None:
         found.template = kernel.template_of(build, product_id, f"{found.source}: the kernel is a template",
                                             "the keys it handles")
+    return found
+
+
+def read_source(source: Path, include_dirs, defines: dict, forced: Path | None = None) -> KernelKeys:
+    """The key tests of a kernel source preprocessed with these folders and macros (and a force-included
+    header), in the op compiler's precompile mode with the key marked (module docstring)."""
+    defines = {**defines, "__CHECK_FEATURE_AT_PRECOMPILE": None, "TILING_KEY_VAR": MARKER}
+    text = _preprocess(source, include_dirs, defines, forced)
+    user, where, files = _own_lines(text, _library_roots())
+    found = read_text(user, where, _original(source))
+    for path in files:
+        own = Path(path).read_text(errors="replace")
+        for m in _DIRECTIVE_TEST.finditer(own):
+            line = own.count("\n", 0, m.start()) + 1
+            found.unread.append(f"{_original(path)}:{line}: {m.group(0).strip()} (a preprocessor test of the key)")
     return found
 
 
@@ -187,10 +194,11 @@ def read_text(text: str, where=None, source: str = "<source>") -> KernelKeys:
 
 # ---- the preprocessor's output ------------------------------------------------------------------------
 
-def _preprocess(source: Path, include_dirs, defines: dict, forced: Path) -> str:
+def _preprocess(source: Path, include_dirs, defines: dict, forced: Path | None) -> str:
     from ascgen.runtime import build as builds
     flags = ["-E", "-x", "c++", "-std=c++17", *(f"-I{d}" for d in include_dirs),
-             *(f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()), "-include", str(forced)]
+             *(f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()),
+             *(["-include", str(forced)] if forced is not None else [])]
     with tempfile.TemporaryDirectory(prefix="ascgen-keys-") as tmp:
         out = Path(tmp) / "kernel.ii"
         proc = subprocess.run([builds.find_preprocessor(), *flags, str(source), "-o", str(out)],
@@ -202,9 +210,8 @@ def _preprocess(source: Path, include_dirs, defines: dict, forced: Path) -> str:
         return out.read_text(errors="replace")
 
 
-def _library_roots(include_dirs) -> tuple[str, ...]:
-    """Folders whose files are not the op's: the library's and ascgen's (every include folder outside the
-    op's kernel tree)."""
+def _library_roots() -> tuple[str, ...]:
+    """Folders whose files are not the op's: the library's tree and ascgen's runtime headers."""
     from ascgen import resources
     from ascgen.runtime.backends.devkit import toolchain
     return tuple(os.path.realpath(p) for p in (toolchain.tree(), resources.runtime_dir()))
