@@ -65,7 +65,7 @@ def declaration_header(sources: list[Path]) -> Path | None:
 
 def read_declaration(header: Path, compiler: str, include_dirs, defines: dict) -> list[Argument]:
     """The declared arguments, in order, from the header preprocessed in the library's ASCENDC_TPL_PRE mode."""
-    return read_template(header, compiler, include_dirs, defines).arguments
+    return list(read_template(header, compiler, include_dirs, defines).arguments)
 
 
 def read_template(header: Path, compiler: str, include_dirs, defines: dict) -> "Template":

@@ -115,11 +115,12 @@ ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_L
     assert reading.handles(3) is False and "index 3 for mode" in reading.why_not(3)
 
 
-def _seeded_is_inf(tmp_path: Path) -> Path:
-    """ops-math laid out again under tmp_path (links), is_inf copied with its TILING_KEY_IS(2) branch (float)
-    deleted."""
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory) -> Path:
+    """ops-math laid out again in a temporary folder (links), is_inf copied with its TILING_KEY_IS(2) branch
+    (float) deleted. One per module: its tiling runner and kernel tree are built once (a new path is cold)."""
     repo = _cann() / "ops-math"
-    copy = tmp_path / "ops-math"
+    copy = tmp_path_factory.mktemp("seeded") / "ops-math"
     copy.mkdir()
     for entry in repo.iterdir():
         if entry.name != "math":
@@ -135,8 +136,8 @@ def _seeded_is_inf(tmp_path: Path) -> Path:
     return op
 
 
-def test_a_produced_key_with_no_branch_is_reported_with_its_shape(tmp_path):
-    op = load(_seeded_is_inf(tmp_path), product=PRODUCT)
+def test_a_produced_key_with_no_branch_is_reported_with_its_shape(seeded):
+    op = load(seeded, product=PRODUCT)
     requests = [key_coverage.Request.of([((37, 129), dt)], [((37, 129), "bool")]) for dt in ("float16", "float32")]
     result = key_coverage.coverage(op, requests)
     assert sorted(result.produced) == [1, 2] and not result.ok
@@ -147,14 +148,13 @@ def test_a_produced_key_with_no_branch_is_reported_with_its_shape(tmp_path):
     assert result.never_produced() == [3]
 
 
-def test_the_cli_checks_a_real_op_and_exits_1_on_an_uncovered_key(tmp_path, capsys):
+def test_the_cli_checks_a_real_op_and_exits_1_on_an_uncovered_key(seeded, capsys):
     real = _cann() / "ops-math/math/is_inf"
     args = ["ops", "keys", "--product", PRODUCT, "--dtype", "float16", "--shapes", "8x256:8x256/bool",
             "1:1/bool", "37x129:37x129/float32"]
     assert cli.main([args[0], args[1], str(real), *args[2:]]) == 0          # a float32 output: the op rejects it
     out = capsys.readouterr()
     assert "keys produced [1]" in out.out and "uncovered none" in out.out and "1 rejected by the op" in out.out
-    seeded = _seeded_is_inf(tmp_path)
     assert cli.main(["ops", "keys", str(seeded), "--product", PRODUCT, "--dtype", "float32",
                      "--shapes", "8x256:8x256/bool"]) == 1
     err = capsys.readouterr().err
