@@ -2,8 +2,8 @@
 
 The build follows the op build of CANN's operator repositories:
 
-* the kernel source for a product: the op CMakeLists' `add_kernel_sources(KERNEL_SRC arch35/add.cpp
-  COMPUTE_UNITS ascend950 ...)` entry for the product (ops-math), else `op_kernel/<opFile>.cpp` with the
+* the kernel source for a product: the `add_kernel_sources(KERNEL_SRC arch35/add.cpp COMPUTE_UNITS
+  ascend950 ...)` entry for the product in the op's CMakeLists (ops-math) or op_kernel's (ops-nn), else `op_kernel/<opFile>.cpp` with the
   definition's `opFile.value` for the product (ops-nn: `add_rms_norm_apt` on ascend950), else
   `op_kernel/<op>.cpp`;
 * the include path and kernel tree of the repository's CMake (ut/plan.kernel_include_path: the op's and its
@@ -48,7 +48,10 @@ def kernel_source(op_dir: Path, product) -> Path:
     if not kernel_dir.is_dir():
         raise OpTilingError(f"{op_dir}: no op_kernel folder, so no kernel to run (an operator folder holds "
                             "op_kernel/ with its kernel source beside op_host/)")
-    for m in _KERNEL_SOURCES.finditer(host_build.cmake_text(op_dir / "CMakeLists.txt")):
+    # add_kernel_sources is called in the op's CMakeLists or in op_kernel's (ops-nn's func.cmake takes both,
+    # KERNEL_SRC relative to op_kernel either way: vfusion/modulate's arch35 kernel is named in op_kernel's)
+    cmake_texts = "\n".join(host_build.cmake_text(folder / "CMakeLists.txt") for folder in (op_dir, kernel_dir))
+    for m in _KERNEL_SOURCES.finditer(cmake_texts):
         words = host_build.cmake_words(m.group(1))
         if "KERNEL_SRC" in words and "COMPUTE_UNITS" in words:
             src = words[words.index("KERNEL_SRC") + 1]

@@ -74,6 +74,9 @@ def test_kernel_source_of_a_product_is_the_op_builds():
         "add_rms_norm_apt.cpp"              # opFile.value of the ascend950 config
     assert kernel.kernel_source(root / "ops-math/math/add", products.get("ascend950")).as_posix().endswith(
         "op_kernel/arch35/add.cpp")         # add_kernel_sources(KERNEL_SRC arch35/add.cpp COMPUTE_UNITS ascend950)
+    assert kernel.kernel_source(root / "ops-nn/vfusion/modulate", products.get("ascend950")).as_posix().endswith(
+        "op_kernel/arch35/modulate.cpp")    # the same entry in op_kernel/CMakeLists.txt (found by the key coverage)
+    assert kernel.kernel_source(root / "ops-nn/vfusion/modulate", products.get("ascend910b")).name == "modulate.cpp"
     assert host_build.dependencies(root / "ops-nn/norm/add_rms_norm") == ("norm_common", "rms_norm")
 
 
