@@ -17,7 +17,9 @@ What counts as handled (docs/ops.md, "Tiling-key coverage"):
   and handled only by a kernel with no key test at all (the registration is then its dispatch);
 * a template kernel (ASCENDC_TPL): a key handled when it decodes to an instance its ASCENDC_TPL_SEL selects
   (ops/tpl.py), the binaries the op compiler builds;
-* a kernel with no key test: any key (the kernel ignores it);
+* a kernel with no key test: any key (the kernel ignores it); but when its files do test the key and every
+  test is in an `#if` branch this binary does not take (a body under `#if __CCE_AICORE__ == 220`), no key:
+  the kernel runs no branch;
 * a use of the key the reading does not follow (`switch (TILING_KEY_VAR)`, `>=`, a constant it cannot
   fold, `#if TILING_KEY_VAR == ...` in a file): a key no test names is then unknown, never unhandled.
 """
@@ -44,6 +46,7 @@ _REGISTERED = re.compile(r'\bauto\s+__enable_custom_tiling\s+\w+\s*=\s*"([^"]*)"
 _REGISTERED_KEY = re.compile(r"\bTILING_KEY_VAR\s*==\s*([^|&)\s]+)")
 _DIRECTIVE_TEST = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b[^\n]*\bTILING_KEY_VAR\b", re.M)
 _CONSTANT = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(\w+)\s*=\s*([^;,{}]+);")
+_SOURCE_TEST = re.compile(r"^(?![ \t]*//).*?\bTILING_KEY_(?:IS|LIST)\s*\(", re.M)
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 _ONLY_RETURNS = re.compile(r"^(?:\s*(?:return\s*;|;))*\s*$")
 
@@ -66,6 +69,7 @@ class KernelKeys:
     else_all: Site | None = None                       # a final else taking every key no test names
     template: tpl.Template | None = None
     unread: list = field(default_factory=list)         # "file:line: text" of key uses not followed
+    compiled_out: list = field(default_factory=list)   # Sites of key tests in #if branches this binary skips
 
     @property
     def dispatch(self) -> str:
@@ -73,7 +77,9 @@ class KernelKeys:
             return "template"
         if self.named or self.unread:
             return "keys"
-        return "registered" if self.registered else "none"
+        if self.registered:
+            return "registered"
+        return "compiled-out" if self.compiled_out else "none"
 
     def handles(self, key: int) -> bool | None:
         """True, False, or None when a key use the reading did not follow may take it."""
@@ -88,7 +94,7 @@ class KernelKeys:
             return True
         if self.dispatch == "registered":
             return key in self.registered
-        return None if self.unread else False
+        return None if self.unread else False       # "compiled-out" included: no branch is left
 
     def handled_keys(self) -> list[int] | None:
         """Every key handled, or None when that is any key (no dispatch, an else-all) or too many to list."""
@@ -108,6 +114,8 @@ class KernelKeys:
                     f"({self.template.header.name})")
         if self.dispatch == "none":
             return "no key dispatch: any key (the kernel ignores it)"
+        if self.dispatch == "compiled-out":
+            return f"no key test in this binary: the source's ({self._compiled_out()}) are in #if branches it skips"
         if self.dispatch == "registered":
             return f"no key test; REGISTER_TILING_FOR_TILINGKEY for {listing(self.registered)}"
         text = f"key tests for {listing(self.named)}"
@@ -116,6 +124,9 @@ class KernelKeys:
         if self.unread:
             text += f"; {len(self.unread)} key use(s) not followed ({self.unread[0]})"
         return text
+
+    def _compiled_out(self) -> str:
+        return ", ".join(map(str, self.compiled_out[:3])) + (" ..." if len(self.compiled_out) > 3 else "")
 
     def why_not(self, key: int) -> str:
         """Why a key is not handled, for the error."""
@@ -129,6 +140,9 @@ class KernelKeys:
                     f"{self.template.header} selects: the op compiler builds no binary for it")
         if self.dispatch == "registered":
             return f"REGISTER_TILING_FOR_TILINGKEY registers {listing(self.registered)} only"
+        if self.dispatch == "compiled-out":
+            return (f"every key test of the source ({self._compiled_out()}) is in an #if branch this binary does not "
+                    "take, so the kernel runs no branch and would leave its outputs untouched")
         return (f"its key tests name {listing(self.named)} and no final else takes other keys: the kernel would "
                 "leave its outputs untouched")
 
@@ -157,11 +171,15 @@ def read_source(source: Path, include_dirs, defines: dict, forced: Path | None =
     text = _preprocess(source, include_dirs, defines, forced)
     user, where, files = _own_lines(text, _library_roots())
     found = read_text(user, where, _original(source))
+    no_test = found.dispatch == "none"      # then: were there tests the #if branches removed?
     for path in files:
         own = Path(path).read_text(errors="replace")
         for m in _DIRECTIVE_TEST.finditer(own):
             line = own.count("\n", 0, m.start()) + 1
             found.unread.append(f"{_original(path)}:{line}: {m.group(0).strip()} (a preprocessor test of the key)")
+        if no_test:
+            found.compiled_out += [Site(_original(path), own.count("\n", 0, m.start()) + 1)
+                                   for m in _SOURCE_TEST.finditer(own)]
     return found
 
 

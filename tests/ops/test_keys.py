@@ -55,6 +55,20 @@ def test_tiling_key_is_branches_under_if_are_the_binarys(tmp_path):
     assert sorted(with_bf16.named) == [1, 3, 4, 1002] and with_bf16.handles(4) is True
 
 
+def test_a_body_whose_key_tests_are_all_compiled_out_handles_no_key(tmp_path):
+    # ops-nn heaviside on a product without __CCE_AICORE__ 220 / 310: the whole dispatch is under that #if
+    body = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+#if defined(WITH_BODY)
+    if (TILING_KEY_IS(1)) { x[0] = 1; }
+#endif
+}"""
+    out = _read(tmp_path, body)
+    assert out.dispatch == "compiled-out" and out.handles(1) is False and out.compiled_out[0].line == 7
+    assert "in an #if branch this binary does not take" in out.why_not(1)
+    assert _read(tmp_path, body, WITH_BODY=1).handles(1) is True
+
+
 def test_a_final_else_takes_every_other_key_unless_it_only_returns(tmp_path):
     chain = """
 extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
