@@ -243,9 +243,7 @@ def _own_lines(text: str, library: tuple[str, ...]):
         m = _LINE_MARKER.match(raw)
         if m:
             cur_line, cur_file = int(m.group(1)), m.group(2)
-            real = os.path.realpath(cur_file)
-            own = "3" not in m.group(3).split() and not cur_file.startswith("<") and \
-                not any(real.startswith(root + os.sep) for root in library)
+            own = "3" not in m.group(3).split() and not cur_file.startswith("<") and _own_file(cur_file, library)
             if own:
                 files.add(cur_file)
             continue
@@ -261,6 +259,14 @@ def _own_lines(text: str, library: tuple[str, ...]):
         k = max(bisect.bisect_right(offsets, pos) - 1, 0)
         return Site(_original(index[k][1]), index[k][2]) if index else Site("<source>", 1)
     return "\n".join(keep), where, sorted(files)
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_file(path: str, library: tuple[str, ...]) -> bool:
+    """Whether a file of the line markers is the op's (not under the library's or ascgen's folders); once per
+    file, as a kernel's output has thousands of markers."""
+    real = os.path.realpath(path)
+    return not any(real.startswith(root + os.sep) for root in library)
 
 
 def _original(path) -> str:
