@@ -6,7 +6,8 @@ and the kernel source is read once per binary (per dtype macros).
 takes them) and returns a `Coverage`: the keys produced with the first request producing each, the keys
 the kernel handles, the produced-but-unhandled ones (each an error naming the op, product, shapes, dtypes
 and attributes), the handled-but-never-produced ones (informational), and the requests the op itself
-rejected (its own error message: a shape it does not support produces no key).
+rejected (its own error message: a shape it does not support produces no key). An op whose tiling sources
+do not build raises that error once, before any shape.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ascgen.errors import KernelCrashError, SpecError
-from ascgen.ops import kernel, keys
+from ascgen.ops import host_build, kernel, keys
 from ascgen.ops.host_tiling import Op, TensorSpec
 
 
@@ -88,6 +89,7 @@ def coverage(op: Op, requests: Iterable[Request]) -> Coverage:
     """Run the op's tiling for every request and check each key it produces against its kernel."""
     result = Coverage(op)
     seen: dict = {}                                    # KernelBuild -> KernelKeys
+    host_build.runner(op.op_dir, op.product)           # an op whose tiling does not build fails here, once
     for request in requests:
         result.requests += 1
         ins = [None if t is None else TensorSpec.of(t, f"{op.definition.op_type} input {i}")
