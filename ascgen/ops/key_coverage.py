@@ -16,7 +16,8 @@ from typing import Any, Iterable
 
 from ascgen.errors import KernelCrashError, SpecError
 from ascgen.ops import host_build, kernel, keys
-from ascgen.ops.host_tiling import Op, TensorSpec
+from ascgen.ops.host_tiling import TensorSpec
+from ascgen.ops.op import Op
 
 
 @dataclass(frozen=True)
