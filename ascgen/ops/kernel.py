@@ -21,7 +21,10 @@ the tiling data; the block dim and the tiling key are the tiling function's.
 """
 from __future__ import annotations
 
+import functools
+import os
 import re
+import subprocess
 import threading
 import warnings
 import weakref
@@ -181,20 +184,47 @@ def instance(mod, name: str, build: KernelBuild, product, key: int) -> str:
 
 
 def template_of(build: KernelBuild, product, what: str, purpose: str) -> tpl.Template:
-    """The ASCENDC_TPL declaration of a template kernel: the first header of its kernel folder (and the one
-    above) declaring ASCENDC_TPL_ARGS_DECL, read with the build's include path and macros. `what` / `purpose`
-    name the kernel and what the declaration is needed for, in the error when no header declares it."""
+    """The ASCENDC_TPL declaration of a template kernel: the header declaring ASCENDC_TPL_ARGS_DECL among
+    those the kernel source includes as the build compiles it (its `#if`s honoured), read with the build's
+    include path and macros. Not any header of the folder: ops-math is_finite keeps its ascend950
+    declaration in op_kernel/arch35/ beside the ascend910b one, and taking the first by name decoded a
+    910b key with the 950 arguments. `what` / `purpose` name the kernel and what the declaration is needed
+    for, in the errors."""
+    from ascgen.runtime import build as builds
+    include_dirs, defines = compile_path(build, product)
+    included = _included_files(build.source, tuple(include_dirs), tuple(sorted(defines.items())),
+                               build.tiling_header)
+    declaring = [h for h in included if h.suffix in (".h", ".hpp") and tpl.declaration_header([h]) is not None]
+    if not declaring:
+        raise OpTilingError(f"{what}, and no header it includes declares its arguments (ASCENDC_TPL_ARGS_DECL) "
+                            f"to select an instance for {purpose}")
+    if len(declaring) > 1:
+        raise OpTilingError(f"{what}: the headers it includes declare ASCENDC_TPL_ARGS_DECL more than once "
+                            f"({', '.join(map(str, declaring))}); which one selects the instance for {purpose} "
+                            "is not known")
+    return tpl.read_template(declaring[0], builds.find_preprocessor(), [build.source.parent, *include_dirs],
+                             defines)
+
+
+@functools.lru_cache(maxsize=64)
+def _included_files(source: Path, include_dirs: tuple, defines: tuple, forced: Path) -> tuple[Path, ...]:
+    """The files the source includes (the preprocessor's dependency list), outside the library's and
+    ascgen's own folders, each once."""
+    from ascgen import resources
     from ascgen.runtime import build as builds
     from ascgen.runtime.backends.devkit import toolchain
-    folder = build.source.parent
-    headers = sorted(folder.rglob("*.h")) + sorted(folder.parent.rglob("*.h"))
-    header = tpl.declaration_header(headers)
-    if header is None:
-        raise OpTilingError(f"{what}, and no header of its kernel folder declares its arguments "
-                            f"(ASCENDC_TPL_ARGS_DECL) to select an instance for {purpose}")
-    include_dirs = [folder, *build.include_dirs, *toolchain.include_dirs(toolchain.tree())]
-    return tpl.read_template(header, builds.find_preprocessor(), include_dirs,
-                             {**dict(build.defines), **toolchain.defines(products.get(product))})
+    flags = [f"-I{d}" for d in include_dirs] + [f"-D{k}={v}" for k, v in defines]
+    proc = subprocess.run([builds.find_preprocessor(), "-std=c++17", "-M", "-MG", "-x", "c++", *flags,
+                           "-include", str(forced), str(source)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise OpTilingError(f"{source}: listing the headers it includes failed:\n" + proc.stderr[-2000:])
+    library = [os.path.realpath(p) for p in (toolchain.tree(), resources.runtime_dir())]
+    seen: dict[str, Path] = {}
+    for word in proc.stdout.replace("\\\n", " ").split()[1:]:
+        real = os.path.realpath(word)
+        if not any(real.startswith(root + os.sep) for root in library):
+            seen.setdefault(real, Path(word))
+    return tuple(seen.values())
 
 
 def compile_path(build: KernelBuild, product) -> tuple[list[Path], dict]:
@@ -329,6 +359,10 @@ def prepare(op_dir: Path, product, definition, result, ins, in_specs, out_specs,
         views.append(view)
     workspace, _ = device_buffer((sum(result.workspace_sizes),), np.uint8)
     tiling, _ = device_buffer((len(result.tiling_data),), np.uint8, data=np.frombuffer(result.tiling_data, np.uint8))
+    # GM is untyped: bound as bytes, so a kernel reading its tensor through another element type of the same
+    # memory (is_finite tests a half's bits as int16_t) is not refused by the binding's cast check; the
+    # tensors' types were checked against the op's definition before the tiling ran.
+    args = [None if a is None else a.view(np.uint8) for a in args]
     return Prepared(mod, name, result.block_dim, result.tiling_key, [*args, workspace, tiling], views, unwritten,
                     dict(defines or {}))
 

@@ -115,6 +115,10 @@ CASES = [
     Case("ops-math/math/is_inf", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [np.where(r.random(s) < 0.2, np.inf, _rand(s, d, r)).astype(d) * np.where(r.random(s) < 0.5, 1, -1).astype(d)],
          lambda ins: [(ins[0].shape, "bool")], lambda ins, a: [np.isinf(_f(ins[0]))]),
+    Case("ops-math/math/is_finite", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [np.where(r.random(s) < 0.3, np.array([np.inf, -np.inf, np.nan])[r.integers(0, 3, s)],
+                                   _rand(s, d, r)).astype(d)],
+         lambda ins: [(ins[0].shape, "bool")], lambda ins, a: [np.isfinite(_f(ins[0]))]),
     Case("ops-math/math/pows", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
          # the exponent: one value, one of the six the kernel computes (-2, -1, -0.5, 0.5, 2, 3: pows_base.h's
          # ComputePowsBase; CANN's aclnn layer sends the others elsewhere)

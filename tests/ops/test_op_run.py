@@ -39,6 +39,14 @@ def test_add_rms_norm_on_ascend950_normalizes_the_float_sum():
     assert all(bad == 0 for bad, _ in _run("add_rms_norm-bfloat16", "ascend950", (8, 256)))
 
 
+def test_a_template_kernel_decodes_its_key_with_the_declaration_it_includes():
+    # ops-math is_finite keeps two ASCENDC_TPL_ARGS_DECL headers: op_kernel/is_finite_struct.h (what the
+    # ascend910b kernel includes) and op_kernel/arch35/is_finite_struct_arch35.h (ascend950's). Taking the
+    # first header of the folder by name decoded 910b's key 2580 with the 950 arguments (a refusal here; with
+    # other widths, a wrong instance). The declaration is the one the source includes.
+    assert _run("is_finite-float16", "ascend910b", (37, 129)) == [(0, 0.0)]
+
+
 def test_is_inf_tail_tile_reads_the_allocation_slack_as_on_the_device():
     # 37 x 129 half values: the last core copies its tail with a 32-byte-aligned DataCopy, 22 bytes past the
     # tensor's end, into the slack aclrtMalloc adds (kernel.ALLOC_ALIGN); with exact-size buffers this was
