@@ -2,13 +2,20 @@
 // (==== block, ERROR line, details, Hint, SUMMARY line) so people and tools can read them.
 #include <cstdarg>
 #include <cstdio>
+#include <exception>
 
 #include "state.h"
 
 namespace ascgen {
 namespace core {
 
-[[noreturn]] void throw_cancelled() { throw rt::Cancelled{}; }
+// While a Cancelled (or the kernel's own exception) unwinds a core's stack, the destructors it runs (the
+// library's TPipe / TQue teardown: PipeBarrier, WaitFlag) reach the same hooks; throwing again there would
+// std::terminate the whole process, Python included. So then the hook returns and the core finishes
+// unwinding; its callers return without acting. rt::fail (a new fault found during unwinding) still throws.
+void throw_cancelled() {
+    if (std::uncaught_exceptions() == 0) throw rt::Cancelled{};
+}
 
 void note_loc(CoreState* c, rt::Loc loc) {
     if (c && loc.file) {
@@ -164,7 +171,7 @@ void fail(Fault kind, Loc loc, const char* fmt, ...) {
         loc = core::resolved(loc);
         fprintf(stderr, "ascgen: error outside a kernel launch at %s:%d: %s\n", loc.file ? loc.file : "?", loc.line, buf);
     }
-    core::throw_cancelled();
+    throw Cancelled{};          // never returns: the caller must not go on with the access it found invalid
 }
 }  // namespace rt
 }  // namespace ascgen

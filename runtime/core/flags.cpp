@@ -127,6 +127,7 @@ void flag_set(Run& run, CoreState& me, int mode, int pipe, int flag, rt::Loc loc
     if (run.cancelled.load()) {
         lk.unlock();
         throw_cancelled();
+        return;
     }
     Rounds& r = source_of_set(run, me, mode, flag);
     auto pos = std::find(r.participants.begin(), r.participants.end(), me.id) - r.participants.begin();
@@ -159,6 +160,7 @@ void flag_set(Run& run, CoreState& me, int mode, int pipe, int flag, rt::Loc loc
                 record_fault(run, rt::Fault::SyncCount, msg, &me, loc, true);
                 lk.unlock();
                 throw_cancelled();
+                return;
             }
             dst.cv.notify_all();
         }
@@ -176,6 +178,7 @@ void flag_wait(Run& run, CoreState& me, int flag, const WaitDesc& desc) {
     if (run.cancelled.load()) {
         lk.unlock();
         throw_cancelled();
+        return;
     }
     Incr in = me.flags[flag].front();
     me.flags[flag].pop_front();

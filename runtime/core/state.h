@@ -210,7 +210,7 @@ void record_fault(Run& run, rt::Fault kind, const std::string& message, CoreStat
 std::string fault_report(const char* title, const std::vector<std::string>& details, const std::string& hint,
                          const std::string& summary);
 void cancel_locked(Run& run);
-[[noreturn]] void throw_cancelled();
+void throw_cancelled();     // returns only while the core is already unwinding (faults.cpp)
 void note_loc(CoreState* c, rt::Loc loc);
 void add_lint(Run& run, rt::Loc loc, const char* severity, const char* rule, const std::string& message);
 std::string timeout_report(Run& run, const std::vector<int>& stuck);

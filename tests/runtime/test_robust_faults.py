@@ -2,6 +2,7 @@
 stay untouched, local memory is poisoned per launch, crashes name the user's line, and GM_ADDR casts
 decide the dtype an array must have."""
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -174,3 +175,40 @@ def test_guarded_launch_computes_the_same_and_keeps_aliasing(robust):
     views = np.arange(1001, dtype=np.float32)  # overlapping views: bound directly, the shift is visible
     robust.launch("raw_scale", 1, views[1:], views[:-1], 1000, 1.0)
     np.testing.assert_array_equal(views[:-1], np.arange(1, 1001, dtype=np.float32) + 1)
+
+
+# A destructor reaching a hook while a cancelled core unwinds: the library's TPipe / TQue teardown waits
+# on flags and barriers. Throwing Cancelled again there was std::terminate: the whole process, Python
+# included, aborted ("terminate called after throwing an instance of 'ascgen::rt::Cancelled'"). Run in a
+# child process, so the old behaviour fails this test instead of killing the test worker.
+UNWINDING = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+struct Teardown { ~Teardown() { PipeBarrier<PIPE_ALL>(); } };
+extern "C" __global__ __aicore__ void unwinding(GM_ADDR x) {
+    Teardown t;
+    GlobalTensor<float> gx;
+    gx.SetGlobalBuffer((__gm__ float*)x, 8);
+    if (GetBlockIdx() == 0) gx.SetValue(8, 1.0f);                // the fault: cancels every core
+    for (int i = 0; i < 100000000; ++i) PipeBarrier<PIPE_V>();   // the others are cancelled here
+}
+'''
+
+
+def test_a_hook_reached_from_a_destructor_while_unwinding_does_not_abort_the_process(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from ascgen.errors import KernelMemoryError\n"
+        "from ascgen.runtime import load\n"
+        f"mod = load({UNWINDING!r}, product='ascend910b', filename='unwinding.cpp')\n"
+        "try:\n"
+        "    mod.launch('unwinding', 4, np.zeros(8, np.float32))\n"
+        "except KernelMemoryError as e:\n"
+        "    print('raised', str(e).splitlines()[1])\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "raised ERROR: ascgen: memory error" in proc.stdout
