@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ascgen import ops  # noqa: E402
 from ascgen.ops import key_coverage  # noqa: E402
-from tests.ops.cases import CASES  # noqa: E402
+from tests.ops.cases import selected  # noqa: E402
 
 ROWS = (1, 2, 7, 48, 97, 4095, 100003)                 # one row ... huge row counts
 LASTS = (1, 2, 16, 33, 34, 130, 1001, 1282, 8194, 65538)  # one element, odd / even ragged, large
@@ -80,39 +80,34 @@ def main() -> None:
     rows, messages = [], []
     print("| op | product | dtype | shapes (rejected) | keys produced | keys handled | uncovered | s |")
     print("|---|---|---|---|---|---|---|---|")
-    for case in CASES:
-        if args.only and not any(o in (case.name, case.op.rsplit("/", 1)[-1]) for o in args.only):
-            continue
-        for product in case.products:
-            if args.products and product not in args.products:
-                continue
-            start = time.monotonic()
-            row = {"op": case.op, "product": product, "dtype": case.dtype}
-            try:
-                op = ops.load(Path(root) / case.op, product=product)
-                reqs, refused = requests(case)
-                result = key_coverage.coverage(op, reqs)
-            except Exception as exc:
-                row.update(status=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
-                print(f"| {case.op} | {product} | {case.dtype} | - | - | - | {row['status']} | - |", flush=True)
-                rows.append(row)
-                continue
-            handled = result.handled()
-            how = "; ".join(sorted({r.describe() for r in result.readings})) or "-"
-            row.update(shapes=len(reqs), rejected=len(result.rejected), refused=refused,
-                       produced=sorted(result.produced), handled=handled, dispatch=how,
-                       uncovered={u.key: u.request.describe(op) for u in result.uncovered},
-                       unknown=sorted({u.key for u in result.unknown}),
-                       never=result.never_produced(), seconds=round(time.monotonic() - start, 1),
-                       rejections=sorted({why[:200] for _, why in result.rejected})[:3])
-            messages += [u.message for u in result.uncovered + result.unknown]
-            shown_handled = "any key" if handled is None else keys_text(handled)
-            print(f"| {case.op} | {product} | {case.dtype} | {len(reqs)} ({len(result.rejected)}) | "
-                  f"{keys_text(row['produced'])} | {shown_handled} | "
-                  f"{', '.join(map(str, row['uncovered'])) or 'none'}"
-                  f"{' (unknown ' + keys_text(row['unknown']) + ')' if row['unknown'] else ''} | "
-                  f"{row['seconds']} |", flush=True)
+    for case, product in selected(args.only, args.products):
+        start = time.monotonic()
+        row = {"op": case.op, "product": product, "dtype": case.dtype}
+        try:
+            op = ops.load(Path(root) / case.op, product=product)
+            reqs, refused = requests(case)
+            result = key_coverage.coverage(op, reqs)
+        except Exception as exc:
+            row.update(status=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+            print(f"| {case.op} | {product} | {case.dtype} | - | - | - | {row['status']} | - |", flush=True)
             rows.append(row)
+            continue
+        handled = result.handled()
+        how = "; ".join(sorted({r.describe() for r in result.readings})) or "-"
+        row.update(shapes=len(reqs), rejected=len(result.rejected), refused=refused,
+                   produced=sorted(result.produced), handled=handled, dispatch=how,
+                   uncovered={u.key: u.request.describe(op) for u in result.uncovered},
+                   unknown=sorted({u.key for u in result.unknown}),
+                   never=result.never_produced(), seconds=round(time.monotonic() - start, 1),
+                   rejections=sorted({why[:200] for _, why in result.rejected})[:3])
+        messages += [u.message for u in result.uncovered + result.unknown]
+        shown_handled = "any key" if handled is None else keys_text(handled)
+        print(f"| {case.op} | {product} | {case.dtype} | {len(reqs)} ({len(result.rejected)}) | "
+              f"{keys_text(row['produced'])} | {shown_handled} | "
+              f"{', '.join(map(str, row['uncovered'])) or 'none'}"
+              f"{' (unknown ' + keys_text(row['unknown']) + ')' if row['unknown'] else ''} | "
+              f"{row['seconds']} |", flush=True)
+        rows.append(row)
     print()
     for m in messages:
         print(f"* {m}")

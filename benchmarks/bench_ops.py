@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ascgen import ops  # noqa: E402
 from ascgen.ops.kernel import UnwrittenOutput  # noqa: E402
-from tests.ops.cases import CASES, mismatches  # noqa: E402
+from tests.ops.cases import mismatches, selected  # noqa: E402
 
 
 def _inputs(case, shape):
@@ -87,18 +87,13 @@ def main() -> None:
     if not root:
         sys.exit("set ASCGEN_CANN_SOURCES to the folder holding the CANN source trees")
     rows = []
-    for case in CASES:
-        if args.only and not any(o in (case.name, case.op.rsplit("/", 1)[-1]) for o in args.only):
-            continue
-        for product in case.products:
-            if args.products and product not in args.products:
-                continue
-            row = run_case(case, product, Path(root))
-            rows.append(row)
-            first = f"{row['first_s']:.1f}" if row["first_s"] is not None else "-"
-            print(f"| {row['op']} | {row['dtype']} | {product} | {', '.join(row['shapes']) or '-'} | "
-                  f"{', '.join(map(str, row['keys'])) or '-'} | {row['status']} | {row['bad']} | "
-                  f"{row['max_error']:.2g} | {first} / {row['rest_s']:.1f} | {row['reason']} |", flush=True)
+    for case, product in selected(args.only, args.products):
+        row = run_case(case, product, Path(root))
+        rows.append(row)
+        first = f"{row['first_s']:.1f}" if row["first_s"] is not None else "-"
+        print(f"| {row['op']} | {row['dtype']} | {product} | {', '.join(row['shapes']) or '-'} | "
+              f"{', '.join(map(str, row['keys'])) or '-'} | {row['status']} | {row['bad']} | "
+              f"{row['max_error']:.2g} | {first} / {row['rest_s']:.1f} | {row['reason']} |", flush=True)
     passed = sum(r["status"] == "ok" for r in rows)
     print(f"\n{passed} of {len(rows)} (case, product) rows ran every shape and matched; "
           f"{sum(r['status'] == 'wrong' for r in rows)} wrong")

@@ -210,21 +210,26 @@ def template_of(build: KernelBuild, product, what: str, purpose: str) -> tpl.Tem
 def _included_files(source: Path, include_dirs: tuple, defines: tuple, forced: Path) -> tuple[Path, ...]:
     """The files the source includes (the preprocessor's dependency list), outside the library's and
     ascgen's own folders, each once."""
-    from ascgen import resources
     from ascgen.runtime import build as builds
-    from ascgen.runtime.backends.devkit import toolchain
     flags = [f"-I{d}" for d in include_dirs] + [f"-D{k}={v}" for k, v in defines]
     proc = subprocess.run([builds.find_preprocessor(), "-std=c++17", "-M", "-MG", "-x", "c++", *flags,
                            "-include", str(forced), str(source)], capture_output=True, text=True)
     if proc.returncode != 0:
         raise OpTilingError(f"{source}: listing the headers it includes failed:\n" + proc.stderr[-2000:])
-    library = [os.path.realpath(p) for p in (toolchain.tree(), resources.runtime_dir())]
+    library = library_roots()
     seen: dict[str, Path] = {}
     for word in proc.stdout.replace("\\\n", " ").split()[1:]:
         real = os.path.realpath(word)
         if not any(real.startswith(root + os.sep) for root in library):
             seen.setdefault(real, Path(word))
     return tuple(seen.values())
+
+
+def library_roots() -> tuple[str, ...]:
+    """Folders whose files are not the op's: the library's tree and ascgen's runtime headers (real paths)."""
+    from ascgen import resources
+    from ascgen.runtime.backends.devkit import toolchain
+    return tuple(os.path.realpath(p) for p in (toolchain.tree(), resources.runtime_dir()))
 
 
 def compile_path(build: KernelBuild, product) -> tuple[list[Path], dict]:

@@ -169,7 +169,7 @@ def read_source(source: Path, include_dirs, defines: dict, forced: Path | None =
     header), in the op compiler's precompile mode with the key marked (module docstring)."""
     defines = {**defines, "__CHECK_FEATURE_AT_PRECOMPILE": None, "TILING_KEY_VAR": MARKER}
     text = _preprocess(source, include_dirs, defines, forced)
-    user, where, files = _own_lines(text, _library_roots())
+    user, where, files = _own_lines(text, kernel.library_roots())
     found = read_text(user, where, _original(source))
     no_test = found.dispatch == "none"      # then: were there tests the #if branches removed?
     for path in files:
@@ -226,13 +226,6 @@ def _preprocess(source: Path, include_dirs, defines: dict, forced: Path | None) 
             raise OpTilingError(f"{_original(source)}: preprocessing the kernel to read its tiling keys failed "
                                 "(the same include path and macros as its build): " + " | ".join(first))
         return out.read_text(errors="replace")
-
-
-def _library_roots() -> tuple[str, ...]:
-    """Folders whose files are not the op's: the library's tree and ascgen's runtime headers."""
-    from ascgen import resources
-    from ascgen.runtime.backends.devkit import toolchain
-    return tuple(os.path.realpath(p) for p in (toolchain.tree(), resources.runtime_dir()))
 
 
 def _own_lines(text: str, library: tuple[str, ...]):

@@ -298,3 +298,14 @@ def mismatches(got: np.ndarray, ref: np.ndarray) -> tuple[int, float]:
     err = np.abs(g - ref) / (1.0 if got.dtype.kind in "iu" else np.maximum(np.abs(ref), 1.0))
     bad = ~(err <= tol)                     # NaN (an element never written: poisoned) counts as bad
     return int(bad.sum()), float(np.nanmax(err)) if np.isfinite(err).any() else float("inf")
+
+
+def selected(only=None, products=None):
+    """(case, product) pairs of CASES, filtered as the benchmarks' --only (case names op-dtype, or op names)
+    and --products say."""
+    for case in CASES:
+        if only and not any(o in (case.name, case.op.rsplit("/", 1)[-1]) for o in only):
+            continue
+        for product in case.products:
+            if not products or product in products:
+                yield case, product
