@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ascgen import ops
-from ascgen.errors import KernelMemoryError, SpecError
+from ascgen.errors import SpecError
 from ascgen.ops import host_build, kernel
 from tests.ops.cases import CASES, mismatches
 from tests.ops.test_host_tiling import _cann
