@@ -70,7 +70,7 @@ INFERSHAPE_RUNNER = "infershape_runner"
 TABLE = "ascgen_soc_table.h"
 # NO_OPERATOR_IMPL: metadef's own configuration for building the op definitions (base/host.cmake): its
 # register/op_def.h then declares ge::Operator instead of including graph/operator_reg.h, GE's closed graph API.
-FLAGS = ("-std=c++17", "-fPIC", "-O1", "-g1", "-w", "-DOS_TYPE=0", "-DNO_OPERATOR_IMPL")
+FLAGS = ("-std=c++17", "-fPIC", build.HOST_CODE_OPTIMISATION, "-g1", "-w", "-DOS_TYPE=0", "-DNO_OPERATOR_IMPL")
 REPOSITORIES = ("metadef", "opbase")
 
 

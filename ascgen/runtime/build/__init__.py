@@ -40,6 +40,10 @@ CACHE_VERSION = 3   # 2: the headers a compile read are recorded beside the key 
 BASE_FLAGS = ("-std=c++17", "-fPIC", "-shared", "-pthread")
 RELEASE_FLAGS = ("-O2", "-g0")
 DEBUG_FLAGS = ("-O0", "-g")
+# Host tiling code (the asc-devkit advanced API's tiling, op_host sources) runs once per launch on a few
+# numbers, so its speed is not the run's; -O1 compiles it in about 12% less CPU than -O2 (104 sources of the
+# devkit host library: 62 s instead of 71 s, docs/testing.md). Both host builds use it.
+HOST_CODE_OPTIMISATION = "-O1"
 # Kernel modules (module.py) on x86-64: the cube's matmul kernel (runtime/include/ascgen/gemm.h) runs
 # about 2x faster with AVX2 + FMA. -ffp-contract=off keeps every other float op rounding exactly as
 # before: without it GCC fuses a * b + c in kernels and library ops once FMA exists (gemm.h fuses

@@ -81,7 +81,10 @@ def library_sources(root: Path) -> list[Path]:
 
 def compile_flags(root: Path, product, table_dir: Path) -> list[str]:
     incs = [include_dir(), table_dir, devkit.tiling_dir(root), *(root / d for d in TREE_DIRS)]
-    flags = [f for f in build.build_flags(incs, {"__NPU_ARCH__": product.npu_arch}, HOST_FLAGS) if f != "-shared"]
+    # The host optimisation level after build_flags' own, so it wins (not under ASCGEN_DEBUG's -O0).
+    level = () if config.debug() else (build.HOST_CODE_OPTIMISATION,)
+    flags = [f for f in build.build_flags(incs, {"__NPU_ARCH__": product.npu_arch}, (*HOST_FLAGS, *level))
+             if f != "-shared"]
     return flags
 
 
