@@ -1,9 +1,11 @@
 """Verdicts: one status per test case from what its run left behind (exit status, gtest's lines, ascgen's
 report, the shim's records of the data scripts it ran). The rules, in the order they are applied:
 
-1. `fault`: ascgen reported a kernel error (memory error, hang, race, count mismatch, assert, crash) or
+1. `unsupported: data script needs M`: a data script stopped with `No module named 'M'` (torch...). Its
+   files were never written, so whatever the kernel did next ran on no data: a fault that follows (ops-nn
+   clipped_swiglu divides by a group count read from a missing file) is named after it, not instead of it.
+2. `fault`: ascgen reported a kernel error (memory error, hang, race, count mismatch, assert, crash) or
    the case was killed at its time limit; the reason is ascgen's report, which names file:line.
-2. `unsupported: data script needs M`: a data script stopped with `No module named 'M'` (torch...).
 3. `error: data script S failed`: a data script (not a comparison) exited non-zero.
 4. A comparison script is one whose file name contains "compare", or that printed a verdict line.
    Verdict lines: a line starting with PASS/PASSED or FAIL/FAILED (any case, `!` or `:` allowed after it),
@@ -103,14 +105,17 @@ def _last_line(text: str) -> str:
 
 def classify(outcome: Outcome, records: list[Record]) -> tuple[str, str]:
     """(status, reason) for one case."""
-    if outcome.fault:
-        return "fault", outcome.fault
     scripts = [r for r in records if r.script]
     for r in scripts:
         m = _NO_MODULE.search(r.stderr)
         if r.status != 0 and m:
-            return "unsupported", f"data script {Path(r.script).name} needs {m.group(1).split('.')[0]} " \
-                                  f"(No module named '{m.group(1)}'); install it for the --python used"
+            reason = f"data script {Path(r.script).name} needs {m.group(1).split('.')[0]} " \
+                     f"(No module named '{m.group(1)}'); install it for the --python used"
+            if outcome.fault:
+                reason += f"; the kernel then ran without that data: {outcome.fault.splitlines()[0]}"
+            return "unsupported", reason
+    if outcome.fault:
+        return "fault", outcome.fault
     verdicts = [(r, r.comparison()) for r in scripts]
     for r, v in verdicts:
         if v is None and r.status != 0:
