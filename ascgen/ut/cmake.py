@@ -363,7 +363,9 @@ def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) 
                 deps.append(word)
     if not re.fullmatch(r"\w+", op):
         raise SpecError(f"{where}: {op!r} is not an op name")
-    opts = tuple(o for o in options.split() if not o.startswith("-DUT_CUSTOM_TILING_DATA_KEYS="))
+    # The definitions turn spaces into `;` and walk the result as a CMake list, so a `;` inside the quoted
+    # argument separates options too (ops-nn average_pooling_grad: "-DDTYPE_GRAD_OUTPUT=float;-DORIG_...").
+    opts = tuple(o for o in re.split(r"[\s;]+", options) if o and not o.startswith("-DUT_CUSTOM_TILING_DATA_KEYS="))
     return Rule(root, op, tuple(s for s in re.split(r"[\s;]+", socs) if s), opts, tuple(deps), ut_dir, op_dir,
                 multi, where)
 
