@@ -370,6 +370,32 @@ def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) 
                 multi, where)
 
 
+def directory_definitions(rule: Rule, variables: dict) -> dict[str, str | None]:
+    """The macros the folders around a rule define for every target made in them: `add_compile_definitions(
+    X=V)` and `add_definitions(-DX=V)` in the CMakeLists.txt of the rule's folder and of each folder above
+    it, up to the repository, the outer ones first (a directory property the kernel UT target inherits:
+    ops-nn silu_mul's tests/CMakeLists.txt says `add_compile_definitions(DTYPE_X=${TEST_DTYPE})`). Each
+    file's own `set()` variables resolve them; an item naming a variable that does not resolve is left out."""
+    rule_file = Path(rule.where.rsplit(":", 1)[0])
+    root = rule.repository.resolve()
+    folders = [f for f in (rule_file.parent, *rule_file.parent.parents) if f.resolve().is_relative_to(root)]
+    defines: dict[str, str | None] = {}
+    for folder in reversed(folders):
+        path = folder / "CMakeLists.txt"
+        if not path.is_file():
+            continue
+        text = strip_comments(path.read_text(errors="replace"))
+        local = set_variables(text, {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(folder)})
+        items = [a for _, raw in calls(text, "add_compile_definitions") for a in arguments(raw, local)]
+        items += [a for _, raw in calls(text, "add_definitions") for a in arguments(raw, local) if a.startswith("-D")]
+        for item in items:
+            if "${" in item or "$<" in item:
+                continue
+            name, eq, value = item.removeprefix("-D").partition("=")
+            defines[name] = value if eq else None
+    return defines
+
+
 def discover(paths) -> tuple[list[Rule], list[str]]:
     """(rules under the given paths, problems). A problem is a CMakeLists.txt that could not be read:
     one line each, and the other rules are still found."""

@@ -17,7 +17,8 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
 * `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
   (`_tiling_def.h`, `_tiling.h`), else the header the definition includes for the op's whole category
   (`if(${opCategory} STREQUAL "foreach") ... -include ${foreachTilingFile}`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
-* the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
+* the macros of the folders around the rule (`add_compile_definitions(DTYPE_X=...)` in the op's
+  tests/CMakeLists.txt), then the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
   "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
   `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
 * the UT helper sources (`tests/ut/op_kernel/data_utils.cpp`...): `<stem>.cpp` of each header `<stem>.h` the
@@ -382,8 +383,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     variables, include_dirs = kernel_include_path(rule)
     kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
     kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) else []
-    defines, flags = {}, []
-    for option in rule.options:
+    defines, flags = cmake.directory_definitions(rule, variables), []
+    for option in rule.options:         # after the folders' macros, as the build's command line has them
         if option.startswith("-D"):
             name, eq, value = option[2:].partition("=")
             defines[name] = value if eq else None

@@ -33,6 +33,21 @@ def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
     assert [t.name for t in p.tests] == ["test_two_step_arch35.cpp"]
 
 
+def test_the_folders_around_the_rule_define_macros_and_the_rules_options_override_them(tmp_path):
+    # ops-nn silu_mul: tests/CMakeLists.txt says add_compile_definitions(DTYPE_X=${TEST_DTYPE}), a directory
+    # property the kernel UT target in tests/ut/op_kernel inherits
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    op = repo / "cat" / "add_one"
+    (op / "tests" / "CMakeLists.txt").write_text(
+        "if(NOT DEFINED TEST_DTYPE)\n  set(TEST_DTYPE bfloat16_t)  # float / half\nendif()\n"
+        "add_compile_definitions(DTYPE_Y=${TEST_DTYPE} ORIG_DTYPE_Y=DT_BF16 ${UNSET}=1 DTYPE_X=half)\n")
+    (op / "CMakeLists.txt").write_text("add_definitions(-DOUTER=1 -Wall)\n")
+    p = _plan(repo, "add_one", "ascend910B1")
+    assert p.defines["DTYPE_Y"] == "bfloat16_t" and p.defines["ORIG_DTYPE_Y"] == "DT_BF16"
+    assert p.defines["OUTER"] == "1" and p.defines["DTYPE_X"] == "float"     # the rule's -DDTYPE_X=float wins
+    assert not any("$" in name or name.startswith("-W") for name in p.defines)
+
+
 def test_math_plan_maps_short_socs_to_full_names(tmp_path):
     repo = synthetic.math_repo(tmp_path / "math")
     p = _plan(repo, "scale", "ascend910b")
