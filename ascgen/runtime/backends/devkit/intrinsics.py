@@ -52,7 +52,7 @@ AscendCRecordPoolHierarchy     hooks                          I     I     I
 AscendCTBufPoolInit            hooks                          I     I     I
 AscendCTBufPoolResetCheck      hooks                          I     I     I
 AscendCUpdateTbufPoolStatus    hooks                          I     I     I
-VagCpuSim                      vector                         -     -     M
+VagCpuSim                      dav3510/vreg                   -     -     I
 __ib_set_stub                  sync                           I     I     I
 __ib_wait_stub                 sync                           I     I     I
 __sync_all_stub                sync                           I     I     I
@@ -429,7 +429,7 @@ vgather                        rearrange                      P     I     P
 vgather2                       vector                         -     -     M
 vgatherb                       rearrange                      I     I     I
 vintlv                         dav3510/valu                   -     -     F
-vld                            vector                         -     -     M
+vld                            dav3510/vreg                   -     -     F
 vld_va_reg                     vector                         M     M     M
 vlda                           vector                         -     -     M
 vldas                          dav3510/vreg                   -     -     F
@@ -473,7 +473,7 @@ vsldb                          dav3510/vblock                 -     -     I
 vsqrt                          dav3510/valu,vector            I     I     F
 vsqz                           dav3510/vreg                   -     -     F
 vsstb                          dav3510/vblock                 -     -     I
-vst                            vector                         -     -     M
+vst                            dav3510/vreg                   -     -     F
 vsta                           vector                         -     -     M
 vstar                          dav3510/vreg                   -     -     F
 vstas                          dav3510/vreg                   -     -     F
