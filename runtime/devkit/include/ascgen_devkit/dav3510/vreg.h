@@ -385,6 +385,13 @@ inline void vldus(D& dst, vector_align&, P*& src, uint32_t count, std::integral_
     std::memcpy(d.b, src, bytes);
     src += count;
 }
+// Without POST_UPDATE (the library's LoadUnAlign(dst, ureg, src)): a whole register from src, which stays.
+template <class D, class P, ASCGEN_D3510_REG_ONLY(D)>
+inline void vldus(D& dst, vector_align&, P* src) {
+    auto& d = ascgen_devkit::d3510::vr(dst);
+    ascgen_devkit::d3510::check_local(src, ascgen_devkit::d3510::VL, false, "vldus");
+    std::memcpy(d.b, src, ascgen_devkit::d3510::VL);
+}
 template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
 inline void vstus(vector_align&, uint32_t count, S& src, P*& dst, std::integral_constant<Post, Post(1)>) {
     auto& s = ascgen_devkit::d3510::vr(src);
