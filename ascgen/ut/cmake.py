@@ -45,6 +45,7 @@ class Convention:
     full_soc: dict = field(default_factory=dict)   # short soc name -> full name (ops-math)
     definition: str = ""                # file:line of the definition
     kernel_from_op_info: bool = False   # kernel and tests named by the op's opFile (get_opfile_from_opsinfo)
+    kernel_glob: str = ""               # the definition's file(GLOB ...) of the kernel file, when it globs it
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,18 @@ def convention(root: Path) -> Convention:
     return Convention(params=tuple(signature.split()), optional_name='MATCHES "^ascend"' in body,
                       value_keywords=value_kw, flag_keywords=flag_kw, tiling_headers=headers,
                       kernelut="-DKERNELUT=1" in whole, full_soc=full_soc, definition=where,
-                      kernel_from_op_info=bool(re.search(r"get_opfile_from_opsinfo", whole)))
+                      kernel_from_op_info=bool(re.search(r"get_opfile_from_opsinfo", whole)),
+                      kernel_glob=_kernel_glob(whole))
+
+
+def _kernel_glob(definition: str) -> str:
+    """The pattern of the definition's first `file(GLOB VAR "...op_kernel/....cpp")` (ops-math:
+    `${PROJECT_SOURCE_DIR}/*/${MODULE_OP_NAME}/op_kernel/${MODULE_OP_NAME}.cpp`), "" when it has none."""
+    for _, raw in calls(definition, "file"):
+        args = arguments(raw, {})
+        if len(args) >= 3 and args[0] == "GLOB" and "/op_kernel/" in args[2] and args[2].endswith(".cpp"):
+            return args[2]
+    return ""
 
 
 # ---- the rules -------------------------------------------------------------------------------------

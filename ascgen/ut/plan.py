@@ -6,7 +6,8 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   those); `<name>` is the op, or the op definition's `opFile.value` for the soc when the definition takes
   the kernel from the op's info (kernel_name) and tests of that name exist;
 * the kernel `<op>/op_kernel/<name>.cpp` when it exists (ops-nn compiles it from its build copy,
-  `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob), unless a test source #includes it already;
+  `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob, which misses experimental/<cat>/<op>: then only when the
+  tests call one of its entry points), unless a test source #includes it already;
 * include folders: the definition's `target_include_directories(...)` entries whose variables resolve
   (cmake_variables: sibling source trees through CANN_3RD_LIB_PATH = ASCGEN_CANN_SOURCES):
   `${PROJECT_SOURCE_DIR}` is the repository, `${CMAKE_BINARY_DIR}` a folder in ascgen's cache that replays
@@ -270,6 +271,33 @@ def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
     return any(re.search(rf'#\s*include\s*[<"][^">]*\b{name}[">]', t.read_text(errors="replace")) for t in tests)
 
 
+def _built_by_definition(rule: cmake.Rule, conv: cmake.Convention, kernel: Path) -> bool:
+    """Whether the definition compiles the op's kernel file: always when it names the file itself (ops-nn: its
+    build copy), else when its glob finds it. A glob's `*` does not cross folders, so ops-math's
+    `${PROJECT_SOURCE_DIR}/*/${MODULE_OP_NAME}/op_kernel/${MODULE_OP_NAME}.cpp` misses experimental/<cat>/<op>."""
+    if not conv.kernel_glob:
+        return True
+    names = {"PROJECT_SOURCE_DIR": str(rule.repository), "CMAKE_SOURCE_DIR": str(rule.repository),
+             "MODULE_OP_NAME": rule.op, "opName": rule.op}
+    pattern = _resolved(conv.kernel_glob, names)
+    if pattern is None or not pattern.startswith(str(rule.repository)):
+        return True                     # a pattern ascgen cannot evaluate: as if found
+    relative = pattern[len(str(rule.repository)):].lstrip("/")
+    return any(p.resolve() == kernel.resolve() for p in rule.repository.glob(relative))
+
+
+def _tests_call_kernel(tests: list[Path], kernel: Path) -> bool:
+    """Whether the tests call an entry point of the kernel file (`extern "C" ... void sign(...)` and
+    `ICPU_RUN_KF(sign, ...)`): such a program does not link without it, so ascgen compiles the file even where
+    the definition's glob misses it (ops-math experimental/math/sign). Tests that instantiate the kernel's
+    classes themselves (arange: its own wrappers around `arange.h`) get no kernel file, as in the build; it
+    reads `DTYPE_START`, which no rule defines."""
+    from ascgen.source.signature import find_kernels      # the kernels a source defines (ascgen/source)
+    names = [k.name for k in find_kernels(kernel.read_text(errors="replace"))]
+    text = "\n".join(t.read_text(errors="replace") for t in tests)
+    return any(re.search(rf"\b{re.escape(n)}\s*[(,]", text) for n in names)
+
+
 def category_header(rule: cmake.Rule, variables: dict) -> Path | None:
     """The header the definition force-includes for a whole category (ops-nn: `if(${opCategory} STREQUAL
     "foreach") set(compileOptions -include ${foreachTilingFile})`, the variable set in the definition)."""
@@ -382,7 +410,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
         raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
     variables, include_dirs = kernel_include_path(rule)
     kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
-    kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) else []
+    kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) and \
+        (_built_by_definition(rule, conv, kernel) or _tests_call_kernel(tests, kernel)) else []
     defines, flags = cmake.directory_definitions(rule, variables), []
     for option in rule.options:         # after the folders' macros, as the build's command line has them
         if option.startswith("-D"):

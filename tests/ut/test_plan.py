@@ -56,6 +56,28 @@ def test_math_plan_maps_short_socs_to_full_names(tmp_path):
     assert _plan(repo, "scale", "ascend950").product == "ascend950"
 
 
+def test_a_kernel_the_definitions_glob_misses_is_compiled_only_when_the_tests_call_it(tmp_path):
+    # ops-math globs ${PROJECT_SOURCE_DIR}/*/<op>/op_kernel/<op>.cpp: experimental/math/<op> is one folder too
+    # deep. sign's tests declare and launch the kernel (they need it to link); arange's instantiate its
+    # classes themselves, and its kernel reads DTYPE_START, which nothing defines.
+    repo = synthetic.math_repo(tmp_path / "math")
+    assert cmake.convention(repo).kernel_glob == "${PROJECT_SOURCE_DIR}/*/${MODULE_OP_NAME}/op_kernel/${MODULE_OP_NAME}.cpp"
+    for op, test in (("sign", 'extern "C" __global__ __aicore__ void sign(GM_ADDR x);\nvoid t() { ICPU_RUN_KF(sign, 1, 0); }\n'),
+                     ("arange", "#include \"../../../op_kernel/arange.h\"\nvoid arange_ut_fp32() {}\n")):
+        folder = repo / "experimental" / "math" / op
+        (folder / "op_kernel").mkdir(parents=True)
+        (folder / "op_kernel" / f"{op}.cpp").write_text(
+            f"template <int M> __global__ __aicore__ void {op}(GM_ADDR x) {{ Op<DTYPE_START> k; }}\n")
+        ut = folder / "tests" / "ut" / "op_kernel"
+        ut.mkdir(parents=True)
+        (ut / "CMakeLists.txt").write_text(f'AddOpTestCase({op} "ascend910b" "" "")\n')
+        (ut / f"test_{op}.cpp").write_text(test)
+        (ut / f"{op}_tiling.h").write_text("#pragma once\n")
+    assert [k.name for k in _plan(repo, "sign", "ascend910b").kernels] == ["sign.cpp"]
+    assert not any(k.name == "arange.cpp" for k in _plan(repo, "arange", "ascend910b").kernels)
+    assert [k.name for k in _plan(repo, "scale", "ascend910b").kernels][:1] == ["scale.cpp"]   # found by the glob
+
+
 def test_an_unknown_soc_is_unsupported_with_its_name(tmp_path):
     repo = synthetic.nn_repo(tmp_path / "nn")
     rule = next(r for r in cmake.discover([repo])[0] if r.op == "add_one")
