@@ -14,7 +14,8 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   the build's copy rules (`cp -r SRC/* DST`, `cp -r SRC DST`, `copy_directory SRC DST`, and
   kernel_src_copy's `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops)
   as real folders of linked files; CANN installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are
-  what ascgen itself provides;
+  what ascgen itself provides, and, last, the installation's include/ as the sibling source trees' install
+  rules lay it out (ascgen/ut/installed.py: metadef's graph/c_types.h...);
 * `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
   (`_tiling_def.h`, `_tiling.h`), else the header the definition includes for the op's whole category
   (`if(${opCategory} STREQUAL "foreach") ... -include ${foreachTilingFile}`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
@@ -41,6 +42,7 @@ from ascgen import config, products
 from ascgen.errors import SpecError, UnsupportedProductError
 from ascgen.runtime.build.cache_integrity import writable_root
 from ascgen.ut import cmake
+from ascgen.ut.installed import installed_include
 
 KERNEL_SRC_DST = "ASCEND_KERNEL_SRC_DST"
 GTEST_MAIN = ("// gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)\n"
@@ -423,6 +425,9 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
                 include_dirs.append(Path(resolved))
         elif option:
             flags.append(option)
+    installed = installed_include()     # the installation's include/, last: only what nothing else supplies
+    if installed is not None:
+        include_dirs.append(installed)
     full = conv.full_soc.get(soc.lower(), soc)
     defines.update({"UT_SOC_VERSION": '"' + full.replace("ascend", "Ascend") + '"', "__CCE_KT_TEST__": "1"})
     if conv.kernelut:
