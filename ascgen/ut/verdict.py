@@ -39,6 +39,8 @@ _COUNTS = re.compile(r"(\d+)\s+PASSED\s*,\s*(\d+)\s+FAILED", re.I)
 _PASS_WORD = re.compile(r"\bPASS(?:ED)?\b")
 _FAIL_WORD = re.compile(r"\bFAIL(?:ED)?\b")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+# Joins a missing module's reason and the fault that followed it (rule 1): what comes after it is a consequence.
+CONSEQUENCE = "; the kernel then ran without that data: "
 
 
 @dataclass
@@ -112,7 +114,7 @@ def classify(outcome: Outcome, records: list[Record]) -> tuple[str, str]:
             reason = f"data script {Path(r.script).name} needs {m.group(1).split('.')[0]} " \
                      f"(No module named '{m.group(1)}'); install it for the --python used"
             if outcome.fault:
-                reason += f"; the kernel then ran without that data: {outcome.fault.splitlines()[0]}"
+                reason += CONSEQUENCE + outcome.fault.splitlines()[0]
             return "unsupported", reason
     if outcome.fault:
         return "fault", outcome.fault
