@@ -15,7 +15,8 @@ report, the shim's records of the data scripts it ran). The rules, in the order 
    least one passing verdict and no failing one; a comparison that printed no verdict is not a pass
    (`error: ... printed no verdict`).
    Any failed comparison: `wrong`.
-5. gtest reported the case failed (an EXPECT/ASSERT): `wrong`, with gtest's first failure line.
+5. gtest reported the case failed (an EXPECT/ASSERT): `wrong`, with gtest's first failure line; the test
+   skipped itself (GTEST_SKIP): `unsupported`, with its file:line and message.
 6. Every comparison passed: `passed-compared`; none ran and the case passed: `passed-ran`.
 7. Anything else (the program ended without gtest's verdict, a non-zero exit...): `error` with the first
    error line.
@@ -92,8 +93,8 @@ def read_log(path: Path) -> list[Record]:
 
 @dataclass
 class Outcome:
-    """What one isolated run of a case left: gtest's verdict ("ok", "failed", None), the first gtest failure
-    line, ascgen's kernel report (fault), a note of a kill at the time limit, and the first error line."""
+    """What one isolated run of a case left: gtest's verdict ("ok", "failed", "skipped", None), the first gtest
+    failure (or skip) line, ascgen's kernel report (fault), a note of a kill at the time limit, and the first error line."""
     gtest: str | None
     failure: str = ""
     fault: str = ""
@@ -130,6 +131,8 @@ def classify(outcome: Outcome, records: list[Record]) -> tuple[str, str]:
             return "wrong", f"{Path(r.script).name} {' '.join(r.argv[1:])}".strip() + f": {line}"
     if outcome.gtest == "failed":
         return "wrong", outcome.failure or "gtest reported the case failed"
+    if outcome.gtest == "skipped":
+        return "unsupported", "the test skips itself (GTEST_SKIP)" + (f": {outcome.failure}" if outcome.failure else "")
     for r, v in compared:
         if v == "silent":
             return "error", f"{Path(r.script).name} printed no verdict (exit {r.status}); a comparison that " \

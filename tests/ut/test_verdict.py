@@ -68,6 +68,16 @@ def test_a_fault_after_a_data_script_that_needs_a_module_is_named_after_the_miss
     assert reason.endswith("the kernel then ran without that data: crashed with SIGFPE at k.hpp:169")
 
 
+def test_a_case_that_skips_itself_is_unsupported_with_its_message(tmp_path):
+    # ops-nn swiglu_group_grad: GTEST_SKIP() << "tikicpulib CPU simulator does not execute RegBase ..."
+    out = ("[ RUN      ] S.t\n/a/t.cpp:64: Skipped\ntikicpulib CPU simulator does not execute RegBase\n\n"
+           "[  SKIPPED ] S.t (0 ms)\n")
+    o = runner.outcome("S.t", 0, out, "", 1.0)
+    assert o.gtest == "skipped"
+    assert verdict.classify(o, []) == \
+        ("unsupported", "the test skips itself (GTEST_SKIP): /a/t.cpp:64: tikicpulib CPU simulator does not execute RegBase")
+
+
 def test_run_outcomes_from_gtest_and_ascgen_output():
     out = "[ RUN      ] S.t\n/a/t.cpp:9: Failure\nExpected equality\n[  FAILED  ] S.t (0 ms)\n"
     o = runner.outcome("S.t", 1, out, "", 1.0)
