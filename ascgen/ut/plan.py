@@ -45,12 +45,34 @@ from ascgen.ut import cmake
 from ascgen.ut.installed import installed_include
 
 KERNEL_SRC_DST = "ASCEND_KERNEL_SRC_DST"
-GTEST_MAIN = ("// gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)\n"
-              "#include <gtest/gtest.h>\n"
-              "int main(int argc, char** argv) {\n"
-              "    testing::InitGoogleTest(&argc, argv);\n"
-              "    return RUN_ALL_TESTS();\n"
-              "}\n")
+GTEST_MAIN = """\
+// gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)
+#include <gtest/gtest.h>
+#include <cstring>
+#include <string>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The program runs inside ascgen's case server, whose executable is the Python interpreter. Tests that find
+// their data next to their executable (readlink("/proc/self/exe") + "../../../../<cat>/<op>/...") get
+// <working folder>/ut_program: the build puts the executable 4 levels below the repository root, where
+// the working folder is. Defined in this module only (hidden), so nothing outside the program sees it.
+extern "C" __attribute__((visibility("hidden"))) ssize_t readlink(const char* __restrict path, char* __restrict buf,
+                                                         size_t size) noexcept {
+    if (std::strcmp(path, "/proc/self/exe") != 0) return syscall(SYS_readlink, path, buf, size);
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) == nullptr) return -1;
+    const std::string exe = std::string(cwd) + "/ut_program";
+    const size_t n = exe.size() < size ? exe.size() : size;
+    std::memcpy(buf, exe.data(), n);
+    return static_cast<ssize_t>(n);
+}
+
+int main(int argc, char** argv) {
+    testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
+"""
 
 
 class Unsupported(Exception):
