@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ascgen.errors import SpecError  # noqa: E402
-from ascgen.ut import cmake  # noqa: E402
+from ascgen.ut import cmake, verdict  # noqa: E402
 from ascgen.ut.verdict import STATUSES  # noqa: E402
 
 
@@ -46,8 +46,10 @@ def op_folders(paths) -> list[Path]:
 
 
 def blocker(reason: str) -> str:
-    """A reason with its paths, addresses and numbers folded, so one cause is counted once."""
-    text = re.sub(r"(/[\w.+-]+)+/?", "<path>", reason)
+    """A reason with its paths, addresses and numbers folded, so one cause is counted once (a fault that only
+    followed a data script's missing module counts as that module)."""
+    text = reason.split(verdict.CONSEQUENCE)[0]
+    text = re.sub(r"(/[\w.+-]+)+/?", "<path>", text)
     text = re.sub(r"0x[0-9a-f]+", "<addr>", text)
     text = re.sub(r"\b\d+(\.\d+)?\b", "N", text)
     text = re.sub(r"\bAI[VC]N\b", "<core>", text)

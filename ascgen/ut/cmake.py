@@ -45,6 +45,7 @@ class Convention:
     full_soc: dict = field(default_factory=dict)   # short soc name -> full name (ops-math)
     definition: str = ""                # file:line of the definition
     kernel_from_op_info: bool = False   # kernel and tests named by the op's opFile (get_opfile_from_opsinfo)
+    kernel_glob: str = ""               # the definition's file(GLOB ...) of the kernel file, when it globs it
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,18 @@ def convention(root: Path) -> Convention:
     return Convention(params=tuple(signature.split()), optional_name='MATCHES "^ascend"' in body,
                       value_keywords=value_kw, flag_keywords=flag_kw, tiling_headers=headers,
                       kernelut="-DKERNELUT=1" in whole, full_soc=full_soc, definition=where,
-                      kernel_from_op_info=bool(re.search(r"get_opfile_from_opsinfo", whole)))
+                      kernel_from_op_info=bool(re.search(r"get_opfile_from_opsinfo", whole)),
+                      kernel_glob=_kernel_glob(whole))
+
+
+def _kernel_glob(definition: str) -> str:
+    """The pattern of the definition's first `file(GLOB VAR "...op_kernel/....cpp")` (ops-math:
+    `${PROJECT_SOURCE_DIR}/*/${MODULE_OP_NAME}/op_kernel/${MODULE_OP_NAME}.cpp`), "" when it has none."""
+    for _, raw in calls(definition, "file"):
+        args = arguments(raw, {})
+        if len(args) >= 3 and args[0] == "GLOB" and "/op_kernel/" in args[2] and args[2].endswith(".cpp"):
+            return args[2]
+    return ""
 
 
 # ---- the rules -------------------------------------------------------------------------------------
@@ -363,9 +375,37 @@ def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) 
                 deps.append(word)
     if not re.fullmatch(r"\w+", op):
         raise SpecError(f"{where}: {op!r} is not an op name")
-    opts = tuple(o for o in options.split() if not o.startswith("-DUT_CUSTOM_TILING_DATA_KEYS="))
+    # The definitions turn spaces into `;` and walk the result as a CMake list, so a `;` inside the quoted
+    # argument separates options too (ops-nn average_pooling_grad: "-DDTYPE_GRAD_OUTPUT=float;-DORIG_...").
+    opts = tuple(o for o in re.split(r"[\s;]+", options) if o and not o.startswith("-DUT_CUSTOM_TILING_DATA_KEYS="))
     return Rule(root, op, tuple(s for s in re.split(r"[\s;]+", socs) if s), opts, tuple(deps), ut_dir, op_dir,
                 multi, where)
+
+
+def directory_definitions(rule: Rule, variables: dict) -> dict[str, str | None]:
+    """The macros the folders around a rule define for every target made in them: `add_compile_definitions(
+    X=V)` and `add_definitions(-DX=V)` in the CMakeLists.txt of the rule's folder and of each folder above
+    it, up to the repository, the outer ones first (a directory property the kernel UT target inherits:
+    ops-nn silu_mul's tests/CMakeLists.txt says `add_compile_definitions(DTYPE_X=${TEST_DTYPE})`). Each
+    file's own `set()` variables resolve them; an item naming a variable that does not resolve is left out."""
+    rule_file = Path(rule.where.rsplit(":", 1)[0])
+    root = rule.repository.resolve()
+    folders = [f for f in (rule_file.parent, *rule_file.parent.parents) if f.resolve().is_relative_to(root)]
+    defines: dict[str, str | None] = {}
+    for folder in reversed(folders):
+        path = folder / "CMakeLists.txt"
+        if not path.is_file():
+            continue
+        text = strip_comments(path.read_text(errors="replace"))
+        local = set_variables(text, {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(folder)})
+        items = [a for _, raw in calls(text, "add_compile_definitions") for a in arguments(raw, local)]
+        items += [a for _, raw in calls(text, "add_definitions") for a in arguments(raw, local) if a.startswith("-D")]
+        for item in items:
+            if "${" in item or "$<" in item:
+                continue
+            name, eq, value = item.removeprefix("-D").partition("=")
+            defines[name] = value if eq else None
+    return defines
 
 
 def discover(paths) -> tuple[list[Rule], list[str]]:

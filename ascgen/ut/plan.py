@@ -6,18 +6,21 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   those); `<name>` is the op, or the op definition's `opFile.value` for the soc when the definition takes
   the kernel from the op's info (kernel_name) and tests of that name exist;
 * the kernel `<op>/op_kernel/<name>.cpp` when it exists (ops-nn compiles it from its build copy,
-  `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob), unless a test source #includes it already;
+  `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob, which misses experimental/<cat>/<op>: then only when the
+  tests call one of its entry points), unless a test source #includes it already;
 * include folders: the definition's `target_include_directories(...)` entries whose variables resolve
   (cmake_variables: sibling source trees through CANN_3RD_LIB_PATH = ASCGEN_CANN_SOURCES):
   `${PROJECT_SOURCE_DIR}` is the repository, `${CMAKE_BINARY_DIR}` a folder in ascgen's cache that replays
   the build's copy rules (`cp -r SRC/* DST`, `cp -r SRC DST`, `copy_directory SRC DST`, and
   kernel_src_copy's `<op>/op_kernel` -> `${ASCEND_KERNEL_SRC_DST}/<op>` for the op and its dependency ops)
   as real folders of linked files; CANN installation folders (`${ASCEND_DIR}`, `${GTEST_INCLUDE}`...) are
-  what ascgen itself provides;
+  what ascgen itself provides, and, last, the installation's include/ as the sibling source trees' install
+  rules lay it out (ascgen/ut/installed.py: metadef's graph/c_types.h...);
 * `-include <ut dir>/<op><suffix>` for the hand-written tiling header the definition tests for
   (`_tiling_def.h`, `_tiling.h`), else the header the definition includes for the op's whole category
   (`if(${opCategory} STREQUAL "foreach") ... -include ${foreachTilingFile}`), else the generated `<op>_tiling_data.h` (ascgen.source.op_tiling);
-* the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
+* the macros of the folders around the rule (`add_compile_definitions(DTYPE_X=...)` in the op's
+  tests/CMakeLists.txt), then the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
   "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
   `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
 * the UT helper sources (`tests/ut/op_kernel/data_utils.cpp`...): `<stem>.cpp` of each header `<stem>.h` the
@@ -39,14 +42,37 @@ from ascgen import config, products
 from ascgen.errors import SpecError, UnsupportedProductError
 from ascgen.runtime.build.cache_integrity import writable_root
 from ascgen.ut import cmake
+from ascgen.ut.installed import installed_include
 
 KERNEL_SRC_DST = "ASCEND_KERNEL_SRC_DST"
-GTEST_MAIN = ("// gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)\n"
-              "#include <gtest/gtest.h>\n"
-              "int main(int argc, char** argv) {\n"
-              "    testing::InitGoogleTest(&argc, argv);\n"
-              "    return RUN_ALL_TESTS();\n"
-              "}\n")
+GTEST_MAIN = """\
+// gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)
+#include <gtest/gtest.h>
+#include <cstring>
+#include <string>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The program runs inside ascgen's case server, whose executable is the Python interpreter. Tests that find
+// their data next to their executable (readlink("/proc/self/exe") + "../../../../<cat>/<op>/...") get
+// <working folder>/ut_program: the build puts the executable 4 levels below the repository root, where
+// the working folder is. Defined in this module only (hidden), so nothing outside the program sees it.
+extern "C" __attribute__((visibility("hidden"))) ssize_t readlink(const char* __restrict path, char* __restrict buf,
+                                                         size_t size) noexcept {
+    if (std::strcmp(path, "/proc/self/exe") != 0) return syscall(SYS_readlink, path, buf, size);
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) == nullptr) return -1;
+    const std::string exe = std::string(cwd) + "/ut_program";
+    const size_t n = exe.size() < size ? exe.size() : size;
+    std::memcpy(buf, exe.data(), n);
+    return static_cast<ssize_t>(n);
+}
+
+int main(int argc, char** argv) {
+    testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
+"""
 
 
 class Unsupported(Exception):
@@ -269,6 +295,33 @@ def _includes_kernel(tests: list[Path], kernel: Path) -> bool:
     return any(re.search(rf'#\s*include\s*[<"][^">]*\b{name}[">]', t.read_text(errors="replace")) for t in tests)
 
 
+def _built_by_definition(rule: cmake.Rule, conv: cmake.Convention, kernel: Path) -> bool:
+    """Whether the definition compiles the op's kernel file: always when it names the file itself (ops-nn: its
+    build copy), else when its glob finds it. A glob's `*` does not cross folders, so ops-math's
+    `${PROJECT_SOURCE_DIR}/*/${MODULE_OP_NAME}/op_kernel/${MODULE_OP_NAME}.cpp` misses experimental/<cat>/<op>."""
+    if not conv.kernel_glob:
+        return True
+    names = {"PROJECT_SOURCE_DIR": str(rule.repository), "CMAKE_SOURCE_DIR": str(rule.repository),
+             "MODULE_OP_NAME": rule.op, "opName": rule.op}
+    pattern = _resolved(conv.kernel_glob, names)
+    if pattern is None or not pattern.startswith(str(rule.repository)):
+        return True                     # a pattern ascgen cannot evaluate: as if found
+    relative = pattern[len(str(rule.repository)):].lstrip("/")
+    return any(p.resolve() == kernel.resolve() for p in rule.repository.glob(relative))
+
+
+def _tests_call_kernel(tests: list[Path], kernel: Path) -> bool:
+    """Whether the tests call an entry point of the kernel file (`extern "C" ... void sign(...)` and
+    `ICPU_RUN_KF(sign, ...)`): such a program does not link without it, so ascgen compiles the file even where
+    the definition's glob misses it (ops-math experimental/math/sign). Tests that instantiate the kernel's
+    classes themselves (arange: its own wrappers around `arange.h`) get no kernel file, as in the build; it
+    reads `DTYPE_START`, which no rule defines."""
+    from ascgen.source.signature import find_kernels      # the kernels a source defines (ascgen/source)
+    names = [k.name for k in find_kernels(kernel.read_text(errors="replace"))]
+    text = "\n".join(t.read_text(errors="replace") for t in tests)
+    return any(re.search(rf"\b{re.escape(n)}\s*[(,]", text) for n in names)
+
+
 def category_header(rule: cmake.Rule, variables: dict) -> Path | None:
     """The header the definition force-includes for a whole category (ops-nn: `if(${opCategory} STREQUAL
     "foreach") set(compileOptions -include ${foreachTilingFile})`, the variable set in the definition)."""
@@ -381,9 +434,10 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
         raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
     variables, include_dirs = kernel_include_path(rule)
     kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
-    kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) else []
-    defines, flags = {}, []
-    for option in rule.options:
+    kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) and \
+        (_built_by_definition(rule, conv, kernel) or _tests_call_kernel(tests, kernel)) else []
+    defines, flags = cmake.directory_definitions(rule, variables), []
+    for option in rule.options:         # after the folders' macros, as the build's command line has them
         if option.startswith("-D"):
             name, eq, value = option[2:].partition("=")
             defines[name] = value if eq else None
@@ -393,6 +447,9 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
                 include_dirs.append(Path(resolved))
         elif option:
             flags.append(option)
+    installed = installed_include()     # the installation's include/, last: only what nothing else supplies
+    if installed is not None:
+        include_dirs.append(installed)
     full = conv.full_soc.get(soc.lower(), soc)
     defines.update({"UT_SOC_VERSION": '"' + full.replace("ascend", "Ascend") + '"', "__CCE_KT_TEST__": "1"})
     if conv.kernelut:

@@ -282,9 +282,10 @@ def outcome(test: str, code: int | None, out: str, err: str, time_limit: float) 
     """The Outcome of one run from its exit code and output."""
     name = re.escape(test)
     gtest = "ok" if re.search(rf"^\[\s+OK \] {name}\b", out, re.M) else \
-        "failed" if re.search(rf"^\[\s+FAILED\s+\] {name}\b", out, re.M) else None
+        "failed" if re.search(rf"^\[\s+FAILED\s+\] {name}\b", out, re.M) else \
+        "skipped" if re.search(rf"^\[\s+SKIPPED\s+\] {name}\b", out, re.M) else None
     failure = ""
-    m = re.search(r"^(.+:\d+): Failure\n(.*(?:\n(?!\[).*){0,3})", out, re.M)
+    m = re.search(r"^(.+:\d+): (?:Failure|Skipped)\n(.*(?:\n(?!\[).*){0,3})", out, re.M)
     if m:
         failure = f"{m.group(1)}: " + " ".join(s.strip() for s in m.group(2).splitlines() if s.strip())
     if code is None:

@@ -1,9 +1,11 @@
 """Verdicts: one status per test case from what its run left behind (exit status, gtest's lines, ascgen's
 report, the shim's records of the data scripts it ran). The rules, in the order they are applied:
 
-1. `fault`: ascgen reported a kernel error (memory error, hang, race, count mismatch, assert, crash) or
+1. `unsupported: data script needs M`: a data script stopped with `No module named 'M'` (torch...). Its
+   files were never written, so whatever the kernel did next ran on no data: a fault that follows (ops-nn
+   clipped_swiglu divides by a group count read from a missing file) is named after it, not instead of it.
+2. `fault`: ascgen reported a kernel error (memory error, hang, race, count mismatch, assert, crash) or
    the case was killed at its time limit; the reason is ascgen's report, which names file:line.
-2. `unsupported: data script needs M`: a data script stopped with `No module named 'M'` (torch...).
 3. `error: data script S failed`: a data script (not a comparison) exited non-zero.
 4. A comparison script is one whose file name contains "compare", or that printed a verdict line.
    Verdict lines: a line starting with PASS/PASSED or FAIL/FAILED (any case, `!` or `:` allowed after it),
@@ -13,7 +15,8 @@ report, the shim's records of the data scripts it ran). The rules, in the order 
    least one passing verdict and no failing one; a comparison that printed no verdict is not a pass
    (`error: ... printed no verdict`).
    Any failed comparison: `wrong`.
-5. gtest reported the case failed (an EXPECT/ASSERT): `wrong`, with gtest's first failure line.
+5. gtest reported the case failed (an EXPECT/ASSERT): `wrong`, with gtest's first failure line; the test
+   skipped itself (GTEST_SKIP): `unsupported`, with its file:line and message.
 6. Every comparison passed: `passed-compared`; none ran and the case passed: `passed-ran`.
 7. Anything else (the program ended without gtest's verdict, a non-zero exit...): `error` with the first
    error line.
@@ -37,6 +40,8 @@ _COUNTS = re.compile(r"(\d+)\s+PASSED\s*,\s*(\d+)\s+FAILED", re.I)
 _PASS_WORD = re.compile(r"\bPASS(?:ED)?\b")
 _FAIL_WORD = re.compile(r"\bFAIL(?:ED)?\b")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+# Joins a missing module's reason and the fault that followed it (rule 1): what comes after it is a consequence.
+CONSEQUENCE = "; the kernel then ran without that data: "
 
 
 @dataclass
@@ -88,8 +93,8 @@ def read_log(path: Path) -> list[Record]:
 
 @dataclass
 class Outcome:
-    """What one isolated run of a case left: gtest's verdict ("ok", "failed", None), the first gtest failure
-    line, ascgen's kernel report (fault), a note of a kill at the time limit, and the first error line."""
+    """What one isolated run of a case left: gtest's verdict ("ok", "failed", "skipped", None), the first gtest
+    failure (or skip) line, ascgen's kernel report (fault), a note of a kill at the time limit, and the first error line."""
     gtest: str | None
     failure: str = ""
     fault: str = ""
@@ -103,14 +108,17 @@ def _last_line(text: str) -> str:
 
 def classify(outcome: Outcome, records: list[Record]) -> tuple[str, str]:
     """(status, reason) for one case."""
-    if outcome.fault:
-        return "fault", outcome.fault
     scripts = [r for r in records if r.script]
     for r in scripts:
         m = _NO_MODULE.search(r.stderr)
         if r.status != 0 and m:
-            return "unsupported", f"data script {Path(r.script).name} needs {m.group(1).split('.')[0]} " \
-                                  f"(No module named '{m.group(1)}'); install it for the --python used"
+            reason = f"data script {Path(r.script).name} needs {m.group(1).split('.')[0]} " \
+                     f"(No module named '{m.group(1)}'); install it for the --python used"
+            if outcome.fault:
+                reason += CONSEQUENCE + outcome.fault.splitlines()[0]
+            return "unsupported", reason
+    if outcome.fault:
+        return "fault", outcome.fault
     verdicts = [(r, r.comparison()) for r in scripts]
     for r, v in verdicts:
         if v is None and r.status != 0:
@@ -123,6 +131,8 @@ def classify(outcome: Outcome, records: list[Record]) -> tuple[str, str]:
             return "wrong", f"{Path(r.script).name} {' '.join(r.argv[1:])}".strip() + f": {line}"
     if outcome.gtest == "failed":
         return "wrong", outcome.failure or "gtest reported the case failed"
+    if outcome.gtest == "skipped":
+        return "unsupported", "the test skips itself (GTEST_SKIP)" + (f": {outcome.failure}" if outcome.failure else "")
     for r, v in compared:
         if v == "silent":
             return "error", f"{Path(r.script).name} printed no verdict (exit {r.status}); a comparison that " \

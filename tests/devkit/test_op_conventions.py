@@ -182,6 +182,16 @@ int main() {
     Print("member", out, n);
     ICPU_RUN_KF([](GM_ADDR a, GM_ADDR b, GM_ADDR c) { tpl_scale<3>(a, b, c); }, 1, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
     Print("inline", out, n);
+    // lambdas that capture, by value (the UTs' `[mode](GM_ADDR ...) { if (mode == ...) op<A>(...); ... }`) and
+    // by reference, on two cores (each runs the closure in its own module copy)
+    uint64_t mode = 2;
+    auto by_value = [mode](GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+        if (mode == 2) tpl_scale<2>(a, b, c); else tpl_scale<1>(a, b, c);
+    };
+    ICPU_RUN_KF(by_value, 2, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
+    Print("by value", out, n);
+    ICPU_RUN_KF([&](GM_ADDR a, GM_ADDR b) { tpl_scale<1>(a, b, (GM_ADDR)t); }, 2, (GM_ADDR)x, (GM_ADDR)out);
+    Print("by reference", out, n);
     auto pointer = &with_struct;
     ICPU_SET_TILING_KEY(1);
     ICPU_RUN_KF(pointer, 1, (GM_ADDR)x, (GM_ADDR)out, (GM_ADDR)t);
@@ -266,6 +276,8 @@ def test_icpu_set_tiling_key_selects_the_branch_of_each_icpu_run_kf(module, capf
     assert "paren: 100 102 104 106 108 110 112 114" in out      # tpl_scale<2>
     assert "member: 100 101 102 103 104 105 106 107" in out     # tpl_scale<1>
     assert "inline: 100 103 106 109 112 115 118 121" in out
+    assert "by value: 100 102 104 106 108 110 112 114" in out
+    assert "by reference: 100 101 102 103 104 105 106 107" in out
     assert "pointer: 0 2 4 6 8 10 12 14" in out                 # with_struct, key 1: x * scale
     assert "key 2: 100 101 102 103 104 105 106 107" in out
     assert "key 1: 0 2 4 6 8 10 12 14" in out

@@ -46,6 +46,14 @@ def test_math_shape_rules(tmp_path):
     assert rule.options == ("-DDTYPE_X=float",)
 
 
+def test_options_are_a_cmake_list_a_semicolon_separates_them_as_a_space_does(tmp_path):
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    rules = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel" / "CMakeLists.txt"
+    rules.write_text('AddOpTestCase(add_one "ascend910B1" "-DDTYPE_X=float;-DORIG_DTYPE_X=DT_FLOAT -DN=2")\n')
+    (rule,), _ = cmake.discover([rules.parent])
+    assert rule.options == ("-DDTYPE_X=float", "-DORIG_DTYPE_X=DT_FLOAT", "-DN=2")
+
+
 def test_root_is_found_walking_up(tmp_path):
     repo = synthetic.nn_repo(tmp_path / "nn")
     assert cmake.find_root(repo / "cat" / "add_one" / "op_kernel") == repo.resolve()

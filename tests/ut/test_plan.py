@@ -33,12 +33,49 @@ def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
     assert [t.name for t in p.tests] == ["test_two_step_arch35.cpp"]
 
 
+def test_the_folders_around_the_rule_define_macros_and_the_rules_options_override_them(tmp_path):
+    # ops-nn silu_mul: tests/CMakeLists.txt says add_compile_definitions(DTYPE_X=${TEST_DTYPE}), a directory
+    # property the kernel UT target in tests/ut/op_kernel inherits
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    op = repo / "cat" / "add_one"
+    (op / "tests" / "CMakeLists.txt").write_text(
+        "if(NOT DEFINED TEST_DTYPE)\n  set(TEST_DTYPE bfloat16_t)  # float / half\nendif()\n"
+        "add_compile_definitions(DTYPE_Y=${TEST_DTYPE} ORIG_DTYPE_Y=DT_BF16 ${UNSET}=1 DTYPE_X=half)\n")
+    (op / "CMakeLists.txt").write_text("add_definitions(-DOUTER=1 -Wall)\n")
+    p = _plan(repo, "add_one", "ascend910B1")
+    assert p.defines["DTYPE_Y"] == "bfloat16_t" and p.defines["ORIG_DTYPE_Y"] == "DT_BF16"
+    assert p.defines["OUTER"] == "1" and p.defines["DTYPE_X"] == "float"     # the rule's -DDTYPE_X=float wins
+    assert not any("$" in name or name.startswith("-W") for name in p.defines)
+
+
 def test_math_plan_maps_short_socs_to_full_names(tmp_path):
     repo = synthetic.math_repo(tmp_path / "math")
     p = _plan(repo, "scale", "ascend910b")
     assert p.defines["UT_SOC_VERSION"] == '"Ascend910B1"' and "KERNELUT" not in p.defines
     assert p.forced_includes[0].name == "scale_tiling.h"
     assert _plan(repo, "scale", "ascend950").product == "ascend950"
+
+
+def test_a_kernel_the_definitions_glob_misses_is_compiled_only_when_the_tests_call_it(tmp_path):
+    # ops-math globs ${PROJECT_SOURCE_DIR}/*/<op>/op_kernel/<op>.cpp: experimental/math/<op> is one folder too
+    # deep. sign's tests declare and launch the kernel (they need it to link); arange's instantiate its
+    # classes themselves, and its kernel reads DTYPE_START, which nothing defines.
+    repo = synthetic.math_repo(tmp_path / "math")
+    assert cmake.convention(repo).kernel_glob == "${PROJECT_SOURCE_DIR}/*/${MODULE_OP_NAME}/op_kernel/${MODULE_OP_NAME}.cpp"
+    for op, test in (("sign", 'extern "C" __global__ __aicore__ void sign(GM_ADDR x);\nvoid t() { ICPU_RUN_KF(sign, 1, 0); }\n'),
+                     ("arange", "#include \"../../../op_kernel/arange.h\"\nvoid arange_ut_fp32() {}\n")):
+        folder = repo / "experimental" / "math" / op
+        (folder / "op_kernel").mkdir(parents=True)
+        (folder / "op_kernel" / f"{op}.cpp").write_text(
+            f"template <int M> __global__ __aicore__ void {op}(GM_ADDR x) {{ Op<DTYPE_START> k; }}\n")
+        ut = folder / "tests" / "ut" / "op_kernel"
+        ut.mkdir(parents=True)
+        (ut / "CMakeLists.txt").write_text(f'AddOpTestCase({op} "ascend910b" "" "")\n')
+        (ut / f"test_{op}.cpp").write_text(test)
+        (ut / f"{op}_tiling.h").write_text("#pragma once\n")
+    assert [k.name for k in _plan(repo, "sign", "ascend910b").kernels] == ["sign.cpp"]
+    assert not any(k.name == "arange.cpp" for k in _plan(repo, "arange", "ascend910b").kernels)
+    assert [k.name for k in _plan(repo, "scale", "ascend910b").kernels][:1] == ["scale.cpp"]   # found by the glob
 
 
 def test_an_unknown_soc_is_unsupported_with_its_name(tmp_path):

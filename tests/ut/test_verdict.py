@@ -59,6 +59,25 @@ def test_a_fault_wins_and_a_gtest_failure_is_wrong(tmp_path):
     assert verdict.classify(verdict.Outcome(None, error="exit status 3"), [])[0] == "error"
 
 
+def test_a_fault_after_a_data_script_that_needs_a_module_is_named_after_the_missing_module(tmp_path):
+    # the script never wrote its files: the kernel ran on no data (ops-nn clipped_swiglu: SIGFPE)
+    records = _records(tmp_path, (["gen_data.py"], 1, "", "ModuleNotFoundError: No module named 'torch'\n"))
+    status, reason = verdict.classify(verdict.Outcome(None, fault="crashed with SIGFPE at k.hpp:169\nmore"), records)
+    assert status == "unsupported"
+    assert reason.startswith("data script gen_data.py needs torch")
+    assert reason.endswith("the kernel then ran without that data: crashed with SIGFPE at k.hpp:169")
+
+
+def test_a_case_that_skips_itself_is_unsupported_with_its_message(tmp_path):
+    # ops-nn swiglu_group_grad: GTEST_SKIP() << "tikicpulib CPU simulator does not execute RegBase ..."
+    out = ("[ RUN      ] S.t\n/a/t.cpp:64: Skipped\ntikicpulib CPU simulator does not execute RegBase\n\n"
+           "[  SKIPPED ] S.t (0 ms)\n")
+    o = runner.outcome("S.t", 0, out, "", 1.0)
+    assert o.gtest == "skipped"
+    assert verdict.classify(o, []) == \
+        ("unsupported", "the test skips itself (GTEST_SKIP): /a/t.cpp:64: tikicpulib CPU simulator does not execute RegBase")
+
+
 def test_run_outcomes_from_gtest_and_ascgen_output():
     out = "[ RUN      ] S.t\n/a/t.cpp:9: Failure\nExpected equality\n[  FAILED  ] S.t (0 ms)\n"
     o = runner.outcome("S.t", 1, out, "", 1.0)

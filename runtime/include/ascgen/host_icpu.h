@@ -21,30 +21,58 @@ inline void SetKernelMode(KernelMode /*mode*/) {}
 }  // namespace AscendC
 
 namespace ascgen::host {
-// The function pointer a launch needs from any kernel callable ICPU_RUN_KF is given (CANN's takes any
-// callable by value): a kernel function or one instance of a kernel template (`k<0>`, `(k<N>)`), a pointer
-// to one, or a capture-less lambda wrapping one, named or written in place, const or not (the operator
-// repositories' UTs write `auto kernel = [](GM_ADDR x, ...) { op<T>(x, ...); };`), which unary + converts.
+// ICPU_RUN_KF takes what CANN's launcher takes (any callable, by value): a kernel function or one instance
+// of a kernel template (`k<0>`, `(k<N>)`), a pointer to one, a lambda that captures nothing (the operator
+// repositories' UTs write `auto kernel = [](GM_ADDR x, ...) { op<T>(x, ...); };`), which unary + converts
+// to a kernel function, or a lambda that captures (`[mode](GM_ADDR x, ...) { if (mode == 0) ... }`).
 template <class F, class = void>
 struct converts_to_function : std::false_type {};
 template <class F>
 struct converts_to_function<F, std::void_t<decltype(+std::declval<F&>())>> : std::true_type {};
 
+// The parameter types of a lambda's call operator (none for a generic lambda: `[&](auto x)`).
+template <class M>
+struct call_operator {
+    static constexpr bool known = false;
+};
+template <class L, class R, class... P>
+struct call_operator<R (L::*)(P...) const> {
+    static constexpr bool known = true;
+    template <class Closure>
+    static auto launcher(Closure* c, const char* name, uint32_t block_dim, rt::Loc loc) {
+        return BasicLauncher<::ascgen::host::Closure<Closure, P...>, P...>({c}, name, block_dim, loc);
+    }
+};
+template <class L, class R, class... P>
+struct call_operator<R (L::*)(P...)> : call_operator<R (L::*)(P...) const> {};   // a mutable lambda
+template <class L, class R, class... P>
+struct call_operator<R (L::*)(P...) const noexcept> : call_operator<R (L::*)(P...) const> {};
+template <class L, class R, class... P>
+struct call_operator<R (L::*)(P...) noexcept> : call_operator<R (L::*)(P...) const> {};
+
+template <class F, class = void>
+struct has_call_operator : std::false_type {};
 template <class F>
-auto kernel_pointer(F&& kernel) {
+struct has_call_operator<F, std::void_t<decltype(&F::operator())>>
+    : std::bool_constant<call_operator<decltype(&F::operator())>::known> {};
+
+// A capturing lambda runs like CANN's forked cores for what it reads; what it captures by reference is the
+// host's one object for every core (CANN's cores each write their own copy, lost at the end).
+template <class F>
+auto icpu_launch(F&& kernel, const char* name, uint32_t block_dim, rt::Loc loc = ASCGEN_HERE) {
     using K = std::remove_reference_t<F>;
     if constexpr (std::is_function_v<K>) {
-        return &kernel;
+        return launch(&kernel, name, block_dim, nullptr, nullptr, loc);
+    } else if constexpr (converts_to_function<K>::value) {
+        return launch(+kernel, name, block_dim, nullptr, nullptr, loc);
     } else {
-        static_assert(converts_to_function<K>::value,
-                      "ICPU_RUN_KF: the kernel must be a function, a template instance or a lambda that captures "
-                      "nothing (a launch calls a plain function; CANN forks per core, ascgen runs the cores in "
-                      "one process)");
-        return +kernel;
+        static_assert(has_call_operator<std::remove_cv_t<K>>::value,
+                      "ICPU_RUN_KF: the kernel must be a function, a template instance or a lambda whose "
+                      "parameters have types (a generic lambda, `[](auto x)`, gives no kernel signature)");
+        return call_operator<decltype(&std::remove_cv_t<K>::operator())>::launcher(&kernel, name, block_dim, loc);
     }
 }
 }  // namespace ascgen::host
 
 // ICPU_RUN_KF(kernel, blockDim, args...): run `kernel` on blockDim emulated blocks.
-#define ICPU_RUN_KF(func, blockDim, ...) \
-    ::ascgen::host::launch(::ascgen::host::kernel_pointer(func), #func, (blockDim))(__VA_ARGS__)
+#define ICPU_RUN_KF(func, blockDim, ...) ::ascgen::host::icpu_launch(func, #func, (blockDim))(__VA_ARGS__)

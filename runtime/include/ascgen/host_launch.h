@@ -43,11 +43,37 @@ inline const char* bare_name(const char* written, char* buf, std::size_t size) {
     return buf;
 }
 
+// What a launch calls on each core: a kernel function (a pointer taken in the module the host code runs in,
+// which backend::on_host_core moves to the core's module copy)...
 template <class... P>
-class Launcher {
+struct KernelFunction {
+    void (*kernel)(P...);
+
+    void call(std::tuple<P...>& values, const void* thunk) const {
+        std::apply(backend::on_host_core(kernel, thunk), values);
+    }
+};
+
+// ... or a closure: ICPU_RUN_KF's lambda that captures (host_icpu.h). The closure object is the host's and
+// is read through its address from every core; its call operator runs in the core's module copy, reached
+// through `enter`, a plain function placed like a kernel.
+template <class L, class... P>
+struct Closure {
+    L* closure;
+
+    static void enter(L* closure, P... args) { (*closure)(args...); }
+
+    void call(std::tuple<P...>& values, const void* thunk) const {
+        auto entry = backend::on_host_core(&enter, thunk);
+        std::apply([&](P&... args) { entry(closure, args...); }, values);
+    }
+};
+
+template <class Target, class... P>
+class BasicLauncher {
 public:
-    Launcher(void (*kernel)(P...), const char* name, uint32_t block_dim, rt::Loc loc)
-        : kernel_(kernel), name_(name), block_dim_(block_dim), loc_(loc) {}
+    BasicLauncher(Target target, const char* name, uint32_t block_dim, rt::Loc loc)
+        : target_(target), name_(name), block_dim_(block_dim), loc_(loc) {}
 
     template <class... A>
     void operator()(A&&... args) const {
@@ -56,13 +82,13 @@ public:
         std::tuple<P...> values(std::forward<A>(args)...);   // converted once, like a direct call
         char buf[256];
         const char* bare = bare_name(name_, buf, sizeof buf);
-        Ctx ctx{kernel_, &values, bare};
+        Ctx ctx{&target_, &values, bare};
         backend::host_launch(bare, &thunk, &ctx, block_dim_, loc_);
     }
 
 private:
     struct Ctx {
-        void (*kernel)(P...);
+        const Target* target;
         std::tuple<P...>* values;
         const char* name;
     };
@@ -75,19 +101,22 @@ private:
         } mark;
         crash::current_kernel = ctx->name;
         crash::on_core_thread();
-        std::apply(backend::on_host_core(ctx->kernel, reinterpret_cast<const void*>(&thunk)), *ctx->values);
+        ctx->target->call(*ctx->values, reinterpret_cast<const void*>(&thunk));
     }
-    void (*kernel_)(P...);
+    Target target_;
     const char* name_;
     uint32_t block_dim_;
     rt::Loc loc_;
 };
 
+template <class... P>
+using Launcher = BasicLauncher<KernelFunction<P...>, P...>;
+
 // `l2ctrl` and `stream` are accepted and ignored: launches are synchronous on the emulator.
 template <class... P>
 Launcher<P...> launch(void (*kernel)(P...), const char* name, uint32_t block_dim, const void* /*l2ctrl*/ = nullptr,
                       const void* /*stream*/ = nullptr, rt::Loc loc = ASCGEN_HERE) {
-    return Launcher<P...>(kernel, name, block_dim, loc);
+    return Launcher<P...>(KernelFunction<P...>{kernel}, name, block_dim, loc);
 }
 
 }  // namespace host

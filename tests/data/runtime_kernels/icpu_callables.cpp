@@ -1,5 +1,7 @@
 // ICPU_RUN_KF with the callables operator-repository UTs pass: a capture-less lambda wrapping a kernel
-// template instance (their `auto kernel = [](GM_ADDR ...) { op<T>(...); };`), and a template instance itself.
+// template instance (their `auto kernel = [](GM_ADDR ...) { op<T>(...); };`), a template instance itself,
+// and lambdas that capture, by value (`[mode](GM_ADDR ...) { if (mode == ...) op<A>(...); else ... }`) and by
+// reference, named or written in place.
 #include <cstdio>
 #include "tikicpulib.h"
 #include "kernel_operator.h"
@@ -25,6 +27,15 @@ int main()
     for (uint32_t i = 0; i < n; ++i) bad += y[i] != 3.0f * i;
     ICPU_RUN_KF(scale_k<2>, 2, (GM_ADDR)x, (GM_ADDR)y, n);
     for (uint32_t i = 0; i < n; ++i) bad += y[i] != 2.0f * i;
+    int mode = 5;
+    auto by_value = [mode](GM_ADDR a, GM_ADDR b, uint32_t m) {
+        if (mode == 5) scale_k<5>(a, b, m); else scale_k<1>(a, b, m);
+    };
+    ICPU_RUN_KF(by_value, 4, (GM_ADDR)x, (GM_ADDR)y, n);
+    for (uint32_t i = 0; i < n; ++i) bad += y[i] != 5.0f * i;
+    uint32_t half = n / 2;
+    ICPU_RUN_KF([&](GM_ADDR a, GM_ADDR b) { scale_k<7>(a, b, half); }, 3, (GM_ADDR)x, (GM_ADDR)y);
+    for (uint32_t i = 0; i < n; ++i) bad += y[i] != (i < half ? 7.0f : 5.0f) * i;
     std::printf("bad %d\n", bad);
     AscendC::GmFree(x); AscendC::GmFree(y);
     return bad;

@@ -52,7 +52,7 @@ AscendCRecordPoolHierarchy     hooks                          I     I     I
 AscendCTBufPoolInit            hooks                          I     I     I
 AscendCTBufPoolResetCheck      hooks                          I     I     I
 AscendCUpdateTbufPoolStatus    hooks                          I     I     I
-VagCpuSim                      vector                         -     -     M
+VagCpuSim                      dav3510/vreg                   -     -     I
 __ib_set_stub                  sync                           I     I     I
 __ib_wait_stub                 sync                           I     I     I
 __sync_all_stub                sync                           I     I     I
@@ -291,8 +291,8 @@ vbrcb                          rearrange                      I     I     I
 vcadd                          cmpsel,dav3510/vreduce         I     I     F
 vcbd_s322s16                   convert                        -     M     -
 vcgadd                         cmpsel,dav3510/vreduce         I     I     F
-vcgmax                         cmpsel                         I     I     P
-vcgmin                         cmpsel                         I     I     P
+vcgmax                         cmpsel,dav3510/vreduce         I     I     I
+vcgmin                         cmpsel,dav3510/vreduce         I     I     I
 vci                            dav3510/vreduce                -     -     F
 vcmax                          cmpsel,dav3510/vreduce         I     P     F
 vcmin                          cmpsel,dav3510/vreduce         I     P     F
@@ -425,11 +425,12 @@ vdiv                           dav3510/valu,vector            I     I     F
 vdup                           dav3510/valu,dav3510/vreduce   -     -     F
 vector_dup                     vector                         I     I     I
 vexp                           dav3510/valu,vector            I     I     F
+vexpdif                        dav3510/valu                   -     -     I
 vgather                        rearrange                      P     I     P
 vgather2                       vector                         -     -     M
 vgatherb                       rearrange                      I     I     I
 vintlv                         dav3510/valu                   -     -     F
-vld                            vector                         -     -     M
+vld                            dav3510/vreg                   -     -     F
 vld_va_reg                     vector                         M     M     M
 vlda                           vector                         -     -     M
 vldas                          dav3510/vreg                   -     -     F
@@ -473,7 +474,7 @@ vsldb                          dav3510/vblock                 -     -     I
 vsqrt                          dav3510/valu,vector            I     I     F
 vsqz                           dav3510/vreg                   -     -     F
 vsstb                          dav3510/vblock                 -     -     I
-vst                            vector                         -     -     M
+vst                            dav3510/vreg                   -     -     F
 vsta                           vector                         -     -     M
 vstar                          dav3510/vreg                   -     -     F
 vstas                          dav3510/vreg                   -     -     F
@@ -499,7 +500,7 @@ NOTES = {
     **dict.fromkeys(('copy_matrix_cc_to_cbuf', 'get_imm', 'vaddrelu', 'vcmax', 'vcmin', 'vconv_f162s16r', 'vconv_s162f16', 'vconv_s322s16', 'vlrelu', 'vsel'), 'dav_m200: its own arity, declared only'),
     **dict.fromkeys(('img2colv2_cbuf_to_ca_s4', 'load_cbuf_to_ca_s4', 'load_cbuf_to_cb_s4', 'load_cbuf_to_cb_transpose_s4'), "the form the library's LoadData uses; the config-word and hwWaitCtrl forms are declared only"),
     **dict.fromkeys(('mad_s4',), "the form the library's Mmad uses; the 13-argument form is declared only"),
-    **dict.fromkeys(('vaxpy', 'vcgmax', 'vcgmin', 'vrec', 'vrsqrt'), 'dav_3510: the level-0 (dav_c220) form only'),
+    **dict.fromkeys(('vaxpy', 'vrec', 'vrsqrt'), 'dav_3510: the level-0 (dav_c220) form only'),
     **dict.fromkeys(('vconv_f162s4',), "the 7-argument form; dav_m200's with repeatStrideMode / strideSizeMode is declared only"),
     **dict.fromkeys(('vmadd',), "the repeat form the library's FusedMulAdd uses and dav_3510's register form (MulDstAdd, fused: one rounding); the config-word form is declared only"),
     **dict.fromkeys(('vgather',), 'the five-operand form (dav_c220); the config-word form (dst, offsets, config) on dav_m200 only'),

@@ -181,6 +181,26 @@ ASCGEN_D3510_FLOAT_UNARY(vln, std::log)
 ASCGEN_D3510_FLOAT_UNARY(vsqrt, std::sqrt)
 #undef ASCGEN_D3510_FLOAT_UNARY
 
+// vexpdif(dst, src0, src1, mask, part): the library's ExpSub (Reg::ExpSub, FusedExpSubImpl): on the active
+// float lanes of dst, exp(src0 - src1) computed in float, the others zero (it takes only ZEROING). Float
+// sources give lane i; half sources lane 2i + part (RegLayout ZERO: even, ONE: odd), widened exactly, as the
+// level-2 ExpSub says: e^(cast_f16_to_f32(src0) - cast_f16_to_f32(src1)).
+template <class D, class S, Part P, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vexpdif(D& dst, S& src0, S& src1, vector_bool& mask, std::integral_constant<Part, P>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src0); auto& b = ASCGEN_D3510_VR(src1);
+    using V = std::remove_reference_t<decltype(d)>;
+    using W = std::remove_reference_t<decltype(a)>;
+    static_assert(std::is_same<typename V::elem, float>::value, "vexpdif writes float lanes");
+    static_assert(W::esize == 4 || W::esize == 2, "vexpdif reads float or half lanes");
+    namespace k = ascgen_devkit::d3510;
+    const int step = W::esize == 4 ? 1 : 2, first = W::esize == 4 ? 0 : int(P);
+    k::apply(d, mask, 0, [&](int i) {
+        const int j = step * i + first;
+        return std::exp(float(k::compute_t<typename W::elem>(a.e()[j])) - float(k::compute_t<typename W::elem>(b.e()[j])));
+    });
+    k::cost(V::lanes);
+}
+
 // Compares into a predicate: active lanes where the relation holds; lanes outside mask are false.
 #define ASCGEN_D3510_CMP(suffix, op)                                                                          \
     template <class A, class B, ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>                                     \

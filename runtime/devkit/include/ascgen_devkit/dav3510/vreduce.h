@@ -4,7 +4,7 @@
 // the other lanes zero. The sum is a pairwise tree over the lanes in order (inactive lanes count as 0);
 // low floats add in float and round once at the end. vcmax / vcmin: the extreme value of the active
 // lanes in lane 0 and the index of its first occurrence in lane 1 (as an integer of the lane's width),
-// the rest zero. vcgadd: one sum per 32-byte block, block k's into lane k. vci: scalar + i (increasing)
+// the rest zero. vcgadd / vcgmax / vcgmin: one sum / extreme per 32-byte block, block k's into lane k. vci: scalar + i (increasing)
 // or scalar - i (decreasing) in lane i.
 #pragma once
 #include "valu.h"
@@ -33,6 +33,26 @@ inline void group_sums(D& d, const S& s, const vector_bool& m, int group_bytes) 
     for (int k = 0; k < VL / group_bytes; ++k) reduce_sum(out, s, m, k * per_group, per_group, k);
     d = out;
     cost(S::lanes);
+}
+// The extreme of each 32-byte block's active lanes into lane k of d (block k), the other lanes zero; a block
+// with no active lane gives zero, as reduce_extreme does for a register with none (ZEROING, the only mode the
+// library's ReduceMaxWithDataBlock / ReduceMinWithDataBlock take).
+template <class V>
+inline void group_extremes(V& d, const V& s, const vector_bool& m, bool want_max) {
+    using C = compute_t<typename V::elem>;
+    V out;
+    std::memset(out.b, 0, VL);
+    const int per_group = 32 / V::esize;
+    for (int k = 0; k < VL / 32; ++k) {
+        int best = -1;
+        for (int i = k * per_group; i < (k + 1) * per_group; ++i) {
+            if (!active(m, i, V::esize)) continue;
+            if (best < 0 || (want_max ? C(s.e()[i]) > C(s.e()[best]) : C(s.e()[i]) < C(s.e()[best]))) best = i;
+        }
+        if (best >= 0) out.e()[k] = s.e()[best];
+    }
+    d = out;
+    cost(V::lanes);
 }
 template <class V>
 inline void reduce_extreme(V& d, const V& s, const vector_bool& m, bool want_max) {
@@ -70,6 +90,15 @@ inline void vcmax(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuM
 template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
 inline void vcmin(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
     ascgen_devkit::d3510::reduce_extreme(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, false);
+}
+// vcgmax / vcgmin (dst, src, mask, mode): per 32-byte block (the library's ReduceMax/MinWithDataBlock).
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcgmax(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    ascgen_devkit::d3510::group_extremes(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, true);
+}
+template <class D, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(S)>
+inline void vcgmin(D& dst, S& src, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    ascgen_devkit::d3510::group_extremes(ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src), mask, false);
 }
 template <class D, class S, Order O, ASCGEN_D3510_REG(D), std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
 inline void vci(D& dst, S start, std::integral_constant<Order, O>) {

@@ -22,7 +22,8 @@ namespace ascgen_devkit {
 namespace unimpl {
 // Declared only: a form of a dav_3510 intrinsic the register engine does not model.
 #define ASCGEN_D3510_UNIMPL(name) template <class... A> ::ascgen_devkit::Missing name(A&&...);
-ASCGEN_D3510_UNIMPL(vlds) ASCGEN_D3510_UNIMPL(vsts) ASCGEN_D3510_UNIMPL(vdup) ASCGEN_D3510_UNIMPL(pset)
+ASCGEN_D3510_UNIMPL(vlds) ASCGEN_D3510_UNIMPL(vsts) ASCGEN_D3510_UNIMPL(vld) ASCGEN_D3510_UNIMPL(vst)
+ASCGEN_D3510_UNIMPL(vdup) ASCGEN_D3510_UNIMPL(pset)
 ASCGEN_D3510_UNIMPL(vcvt) ASCGEN_D3510_UNIMPL(vtrc) ASCGEN_D3510_UNIMPL(vexp) ASCGEN_D3510_UNIMPL(vln) ASCGEN_D3510_UNIMPL(vsqrt)
 #undef ASCGEN_D3510_UNIMPL
 }  // namespace unimpl
@@ -308,6 +309,60 @@ inline void vsts(S& src0, S& src1, P*& dst, int32_t stride, std::integral_consta
     dst += stride;
 }
 
+// ---- loads / stores at an address register: vld / vst (the library's LoadAlign / StoreAlign with an AddrReg)
+// CreateAddrReg<T>(index0, stride0, ... index3, stride3) is, in the library's CPU-debug build,
+// VagCpuSim(sizeof(T), index0, stride0, ...): the offset sum(index_k * stride_k) elements of T (on the device
+// the indices are the hardware loops' counters and vag_b* take only the strides). It is kept in bytes, since
+// vld / vst receive the address through another pointer type (b64 data as int32_t*); vld / vst are then vlds /
+// vsts at that address with the same distributions.
+inline vector_address VagCpuSim(uint64_t esize, uint16_t i0, uint32_t s0, uint16_t i1 = 0, uint32_t s1 = 0,
+                                uint16_t i2 = 0, uint32_t s2 = 0, uint16_t i3 = 0, uint32_t s3 = 0) {
+    const int64_t elements = int64_t(i0) * s0 + int64_t(i1) * s1 + int64_t(i2) * s2 + int64_t(i3) * s3;
+    return vector_address{elements * int64_t(esize)};
+}
+namespace ascgen_devkit {
+namespace d3510 {
+template <class P> inline P* at_address(P* base, const vector_address& a) {
+    return reinterpret_cast<P*>(reinterpret_cast<uint8_t*>(base) + a.offset);
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
+inline void vld(D& dst, P* src, vector_address a, std::integral_constant<Dist, Dt>) {
+    if constexpr (!ascgen_devkit::d3510::load_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vld(dst, src, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
+    ascgen_devkit::d3510::load_one(ascgen_devkit::d3510::vr(dst), ascgen_devkit::d3510::at_address(src, a), int(Dt));
+}
+template <class D, class P, Dist Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<D>, int> = 0>
+inline void vld(D& dst0, D& dst1, P* src, vector_address a, std::integral_constant<Dist, Dt>) {
+    if constexpr (!ascgen_devkit::d3510::load_two_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vld(dst0, dst1, src, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
+    ascgen_devkit::d3510::load_two(ascgen_devkit::d3510::vr(dst0), ascgen_devkit::d3510::vr(dst1),
+                                   ascgen_devkit::d3510::at_address(src, a), int(Dt));
+}
+template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vst(S& src, P* dst, vector_address a, std::integral_constant<DistVST, Dt>, vector_bool& mask) {
+    if constexpr (!ascgen_devkit::d3510::store_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vst(src, dst, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
+    ascgen_devkit::d3510::store_one(ascgen_devkit::d3510::vr(src), ascgen_devkit::d3510::at_address(dst, a), int(Dt),
+                                   mask);
+}
+template <class S, class P, DistVST Dt, std::enable_if_t<ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vst(S& src0, S& src1, P* dst, vector_address a, std::integral_constant<DistVST, Dt>, vector_bool& mask) {
+    if constexpr (!ascgen_devkit::d3510::store_two_modelled(int(Dt))) {
+        ascgen_devkit::unimpl::vst(src0, src1, dst, std::integral_constant<decltype(Dt), Dt>{});
+        return;
+    }
+    ascgen_devkit::d3510::store_two(ascgen_devkit::d3510::vr(src0), ascgen_devkit::d3510::vr(src1),
+                                    ascgen_devkit::d3510::at_address(dst, a), int(Dt), mask);
+}
+
 // Ordering barriers between the vector and scalar memory pipes: a core runs them in program order.
 template <Mem_bar B> inline void mem_bar(std::integral_constant<Mem_bar, B>) {}
 
@@ -329,6 +384,13 @@ inline void vldus(D& dst, vector_align&, P*& src, uint32_t count, std::integral_
     std::memset(d.b, 0, ascgen_devkit::d3510::VL);
     std::memcpy(d.b, src, bytes);
     src += count;
+}
+// Without POST_UPDATE (the library's LoadUnAlign(dst, ureg, src)): a whole register from src, which stays.
+template <class D, class P, ASCGEN_D3510_REG_ONLY(D)>
+inline void vldus(D& dst, vector_align&, P* src) {
+    auto& d = ascgen_devkit::d3510::vr(dst);
+    ascgen_devkit::d3510::check_local(src, ascgen_devkit::d3510::VL, false, "vldus");
+    std::memcpy(d.b, src, ascgen_devkit::d3510::VL);
 }
 template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
 inline void vstus(vector_align&, uint32_t count, S& src, P*& dst, std::integral_constant<Post, Post(1)>) {
