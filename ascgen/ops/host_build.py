@@ -348,13 +348,33 @@ def supported_units(op_dir: Path) -> list[str]:
 
 def _cmake_lists(op_dir: Path) -> tuple[list[str], list[str]]:
     """(compute units, tiling dirs) the op's CMakeLists names (`set(SUPPORT_COMPUTE_UNIT ...)`,
-    `set(SUPPORT_TILING_DIR ...)`), empty when it names none (every product, sources in op_host/)."""
+    `set(SUPPORT_TILING_DIR ...)`, or the literal `COMPUTE_UNIT a b` / `TILING_DIR d` arguments of its
+    add_modules_sources call: ops-nn activation/softplus_grad's `COMPUTE_UNIT ascend950 TILING_DIR arch35`),
+    empty when it names none (every product, sources in op_host/)."""
     found: dict[str, list[str]] = {}
     for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
-        if path.is_file():
-            for name, values in _SET.findall(cmake_text(path)):
-                found[name] = re.findall(r'"?([\w.-]+)"?', values)
+        text = cmake_text(path)
+        for name, values in _SET.findall(text):
+            found[name] = re.findall(r'"?([\w.-]+)"?', values)
+        for m in _DEPENDENCIES.finditer(text):
+            words = cmake_words(m.group(1))
+            for keyword, name in (("COMPUTE_UNIT", "SUPPORT_COMPUTE_UNIT"), ("TILING_DIR", "SUPPORT_TILING_DIR")):
+                values = _keyword_values(words, keyword)
+                if values and not any("${" in v for v in values):
+                    found.setdefault(name, values)
     return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
+
+
+def _keyword_values(words: list[str], keyword: str) -> list[str]:
+    """The words after `keyword` in a CMake call's arguments, up to the next keyword."""
+    if keyword not in words:
+        return []
+    values = []
+    for word in words[words.index(keyword) + 1:]:
+        if word in _KEYWORDS:
+            break
+        values.append(word)
+    return values
 
 
 _DEPENDENCIES = re.compile(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)")
