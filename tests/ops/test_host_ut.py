@@ -73,3 +73,16 @@ def test_a_real_tiling_ut_passes_unchanged():
     assert len(cases) == 9 and {c["status"] for c in cases.values()} == {"passed-ran"}, proc.stderr[-2000:]
     assert {c["product"] for c in cases.values()} == {"ascend950"}
     assert proc.returncode == 0
+
+
+def test_compute_units_from_the_add_modules_sources_arguments():
+    """ops-nn activation/softplus_grad names its unit and tiling folder only as arguments:
+    `add_modules_sources(... COMPUTE_UNIT ascend950 TILING_DIR arch35 ...)` (op_host/CMakeLists.txt)."""
+    from ascgen import products
+    from ascgen.errors import OpTilingError
+    from ascgen.ops import host_build
+    op = _cann() / "ops-nn" / "activation" / "softplus_grad"
+    sources = host_build.tiling_sources(op, products.get("ascend950"))
+    assert [s.relative_to(op).as_posix() for s in sources] == ["op_host/arch35/softplus_grad_tiling.cpp"]
+    with pytest.raises(OpTilingError, match="ascend950 only"):
+        host_build.tiling_sources(op, products.get("ascend910b"))
