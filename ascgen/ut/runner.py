@@ -284,8 +284,9 @@ def outcome(test: str, code: int | None, out: str, err: str, time_limit: float) 
     gtest = "ok" if re.search(rf"^\[\s+OK \] {name}\b", out, re.M) else \
         "failed" if re.search(rf"^\[\s+FAILED\s+\] {name}\b", out, re.M) else None
     failure = ""
-    # "unknown file": gtest's place for a C++ exception thrown in the test body
-    m = re.search(r"^(.+:\d+|unknown file): Failure\n(.*(?:\n(?!\[).*){0,3})", out, re.M)
+    # "unknown file": gtest's place for a C++ exception thrown in the test body; up to 5 lines: an EXPECT_EQ's
+    # message ends with the expected value's "Which is: ..."
+    m = re.search(r"^(.+:\d+|unknown file): Failure\n(.*(?:\n(?!\[).*){0,4})", out, re.M)
     if m:
         failure = f"{m.group(1)}: " + " ".join(s.strip() for s in m.group(2).splitlines() if s.strip())
     if code is None:
