@@ -40,7 +40,10 @@ PROGRAM = "tiling_ut"
 # (AddSoToRegistry: OpImplRegistryHolderManager, OppSoDesc, file_utils) reaches much of CANN's closed OS layer
 # (mmpa); a UT never loads a plug-in, so the program is linked with --gc-sections, which drops those paths
 # instead of ascgen standing in for mmpa.
-SPACE_REGISTRY = ("base/registry/op_impl_space_registry_v2.cc", "base/registry/op_impl_space_registry_v2_impl.cc")
+# metadef's shape-range context builder, which the ops-nn helper infer_shaperange_context_faker.cpp calls, joins
+# them the same way (the host runtime builds the other context builders).
+FRAMEWORK_SOURCES = ("base/registry/op_impl_space_registry_v2.cc", "base/registry/op_impl_space_registry_v2_impl.cc",
+                     "base/context_builder/op_infer_shape_range_context_builder.cc")
 # The UT build's compile options (cmake/ut.cmake of ops-nn and ops-math); CANN's _GLIBCXX_USE_CXX11_ABI=0 is
 # left out: it matches CANN's prebuilt libraries, and here every piece is compiled from source.
 FLAGS = ("-fno-access-control", "-DLOG_CPP")
@@ -162,7 +165,7 @@ def build(target: HostTarget) -> Path:
     libs = ["-Wl,--gc-sections", *([f"-L{lib}"] if lib else []), "-lgtest", "-lpthread"]
     exe = host_build.program(target.op_dir.resolve(), product, sources, MAIN, PROGRAM, "op_host tiling UT",
                              extra_dirs=extra_dirs, extra_flags=[*FLAGS, f"-DBUILD_SOC_VERSION={product.id}"],
-                             libs=libs, framework=[metadef / s for s in SPACE_REGISTRY])
+                             libs=libs, framework=[metadef / s for s in FRAMEWORK_SOURCES])
     return exe.path
 
 
