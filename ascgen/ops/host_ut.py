@@ -213,8 +213,14 @@ def run_target(target: HostTarget, procs: runner.Processes, time_limit: float, j
                                        timeout=runner.case_limit(time_limit))
             status, reason = classify(test, code, out, err, time_limit)
             done(test, status, reason, time.monotonic() - start)
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=jobs)
+        try:
             list(pool.map(one, enumerate(c for c in cases if chosen(c))))
+        except KeyboardInterrupt:
+            procs.kill_all()            # the running cases die, the queued ones do not start
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def classify(test: str, code, out: str, err: str, time_limit: float) -> tuple[str, str]:

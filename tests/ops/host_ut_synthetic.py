@@ -1,8 +1,8 @@
 """A small operator repository laid out like ops-nn / ops-math, with op_host tiling UTs whose verdicts are known
 (`ascgen ut --host`, tests/ops/test_host_ut.py): a registered tiling function the test finds through the space
 registry and a repository helper (tests/ut/common), a failing EXPECT, a crash, a private member read (the UT
-build's -fno-access-control), a platform value ascgen's stand-in does not model, and an op whose test needs a
-header no public CANN tree has."""
+build's -fno-access-control), a platform value ascgen's stand-in does not model, an op whose test needs a
+header no public CANN tree has, and one whose second case hangs (Ctrl-C)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -74,6 +74,15 @@ TEST(ClosedTiling, needs_closed_header) { EXPECT_TRUE(true); }
 TEST(ClosedTiling, second) { EXPECT_TRUE(true); }
 """
 
+SLOW_TEST = """\
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+TEST(SlowTiling, a_first) { EXPECT_TRUE(true); }
+TEST(SlowTiling, b_hang) { sleep(600); }
+TEST(SlowTiling, c_never_started) { EXPECT_TRUE(true); }
+"""
+
 CASES = {"PlusTiling.registered": "passed-ran", "PlusTiling.private_member": "passed-ran",
          "PlusTiling.wrong": "wrong", "PlusTiling.crash": "fault",
          "PlusTiling.unmodelled_platform_value": "unsupported"}
@@ -89,7 +98,7 @@ def repository(root: Path) -> Path:
     _write(root / "CMakeLists.txt", "project(synthetic)\n")
     _write(root / "tests" / "ut" / "common" / "twice_util.h", HELPER_H)
     _write(root / "tests" / "ut" / "common" / "twice_util.cpp", HELPER_CPP)
-    for op, test in (("plus", TEST), ("closed", CLOSED_TEST)):
+    for op, test in (("plus", TEST), ("closed", CLOSED_TEST), ("slow", SLOW_TEST)):
         _write(root / "cat" / op / "op_host" / f"{op}_tiling.cpp", TILING.replace("Plus", op.title()))
         _write(root / "cat" / op / "tests" / "ut" / "op_host" / f"test_{op}_tiling.cpp", test)
     return root

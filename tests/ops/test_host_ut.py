@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -55,6 +56,20 @@ def test_a_closed_header_is_unsupported_by_name(repo):
         assert case["status"] == "unsupported"
         assert "runtime/rt_closed_only.h" in case["reason"], case["reason"]
     assert proc.returncode == 0
+
+
+def test_ctrl_c_kills_the_running_case_and_starts_no_other(repo):
+    _cann()
+    _gtest()
+    proc = subprocess.Popen([sys.executable, "-m", "ascgen", "ut", "--host", str(repo / "cat" / "slow")], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    first = proc.stdout.readline()                    # SlowTiling.a_first; then b_hang starts
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert "SlowTiling.a_first" in first
+    assert proc.returncode == 130, err[-2000:]
+    assert "never_started" not in out + err
+    assert "1 case(s): 1 passed-ran (interrupted" in err
 
 
 def test_no_host_uts_under_a_path_is_bad_input(tmp_path, repo):
