@@ -119,8 +119,8 @@ def _product(name: str) -> str | None:
 def _top_product(op_dir: Path, wanted: str | None, default: str) -> str:
     if wanted:
         return wanted
-    units = [u for u in host_build.supported_units(op_dir) if _product(u)]
-    return default if not units or default in units else products.get(units[0]).id
+    supported = [p for u in host_build.supported_units(op_dir) if (p := _product(u))]
+    return default if not supported or default in supported else supported[0]
 
 
 def targets(root: Path, op_dir: Path, wanted: str | None, default: str) -> list[HostTarget]:
