@@ -8,6 +8,8 @@ order, until the time budget is spent (ops not started are listed as not swept).
 K-th op only (a stated subset when the whole sweep does not fit the time); `--offset O` starts at the O-th,
 so `--every 10 --offset 0` ... `--offset 9` are ten disjoint shards that together are the whole sweep, run
 one at a time (one a session if need be) and read back together with `--report a.json b.json ...`.
+`--host` sweeps the op_host tiling UTs instead (`ascgen ut --host`: each op folder with
+tests/ut/op_host/test_*tiling*.cpp).
 Printed (markdown):
 
 * per category: cases by status (passed-compared, passed-ran, wrong, fault, unsupported, error);
@@ -33,11 +35,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ascgen.errors import SpecError  # noqa: E402
+from ascgen.ops import host_ut  # noqa: E402
 from ascgen.ut import cmake, verdict  # noqa: E402
 from ascgen.ut.verdict import STATUSES  # noqa: E402
 
 
-def op_folders(paths) -> list[Path]:
+def op_folders(paths, host: bool = False) -> list[Path]:
+    if host:
+        return [op for _, op in host_ut.op_dirs(paths)]
     rules, _ = cmake.discover(paths)
     seen = {}
     for rule in rules:
@@ -67,6 +72,8 @@ def sweep(ops, args) -> tuple[list[dict], list[dict]]:
                "--time-limit", args.time_limit]
         if args.product:
             cmd += ["--product", args.product]
+        if args.host:
+            cmd.append("--host")
         t0 = time.monotonic()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         wall = time.monotonic() - t0
@@ -147,6 +154,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="ascgen ut --jobs")
     parser.add_argument("--product", help="ascgen ut --product")
     parser.add_argument("--time-limit", default="20", help="ascgen ut --time-limit (a case is killed at 2x + 10 s)")
+    parser.add_argument("--host", action="store_true", help="sweep the op_host tiling UTs (ascgen ut --host)")
     parser.add_argument("--top", type=int, default=15, help="blockers listed")
     parser.add_argument("--out", type=Path, help="write every case and run as JSON here")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
@@ -154,14 +162,14 @@ def main() -> int:
     args = parser.parse_args()
     if not 0 <= args.offset < args.every:
         parser.error(f"--offset {args.offset} must be in [0, --every {args.every})")
-    ops = op_folders(args.paths)
+    ops = op_folders(args.paths, args.host)
     chosen = ops[args.offset::args.every]
     if args.report:
         cases, runs = merged(args.report)
         label = "shards " + ", ".join(p.name for p in args.report)
     else:
         label = f"every {args.every} from {args.offset}"
-        print(f"{len(ops)} op folders with kernel UT rules; sweeping {len(chosen)} "
+        print(f"{len(ops)} op folders with {'op_host tiling' if args.host else 'kernel'} UTs; sweeping {len(chosen)} "
               f"(every {args.every} from {args.offset})", file=sys.stderr)
         cases, runs = sweep(chosen, args)
     roots = {cmake.find_root(Path(p)).name: cmake.find_root(Path(p)) for p in args.paths}

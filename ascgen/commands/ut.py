@@ -2,6 +2,7 @@
 
     ascgen ut ops-nn/activation/gelu --product ascend910b --format json
     ascgen ut ops-math --filter '*int32*' --jobs 2
+    ascgen ut --host ops-nn/norm/add_rms_norm          # the op_host tiling UTs, against the ops host runtime
 
 Each case gets one status (docs/ut.md): passed-compared, passed-ran, wrong, fault, unsupported, error.
 Exit 0 when none is wrong, fault or error; 130 after Ctrl-C (the cases already run are printed).
@@ -14,6 +15,7 @@ import threading
 import time
 
 from ascgen import config, products
+from ascgen.commands import DEFAULT_PRODUCT
 from ascgen.errors import SpecError
 from ascgen.runtime import backends, limits
 from ascgen.ut import cmake, report, runner, targets
@@ -34,6 +36,9 @@ def add_arguments(parser) -> None:
                         help="the Python the tests' data scripts run with (default: the one running ascgen)")
     parser.add_argument("--backend", choices=backends.names(), default="devkit",
                         help="the emulation backend (default devkit: the real asc-devkit library the kernels include)")
+    parser.add_argument("--host", action="store_true",
+                        help="run the op_host tiling UTs (tests/ut/op_host/test_*tiling*.cpp) instead of the kernel "
+                             "UTs: built against the op's tiling sources and the host runtime of ascgen.ops")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                         help="wall-clock limit per kernel launch in seconds (default 60); a case is killed at "
                              "twice this plus 30 s")
@@ -93,6 +98,8 @@ def run(args) -> int:
         raise SpecError(f"googletest is not installed: {config.GTEST_HINT}")
     if args.backend == "devkit" and config.asc_devkit() is None:
         raise SpecError(f"ascgen ut builds on the devkit backend: {config.ASC_DEVKIT_HINT}")
+    if args.host:
+        return _run_host(args, wanted)
     rules, problems = cmake.discover(args.paths)
     for problem in problems:
         print(f"ascgen: error: {problem}", file=sys.stderr)
@@ -124,3 +131,36 @@ def run(args) -> int:
                                           args.filter and f"--filter {args.filter}") if f)
         raise SpecError(f"no case matched{' ' + chosen if chosen else ''} under {', '.join(args.paths)}")
     return 1 if problems or any(c.status in FAILING for c in done) else 0
+
+
+def _run_host(args, wanted) -> int:
+    """`--host`: each op's tiling UT program per product (ascgen/ops/host_ut.py), one verdict per case."""
+    from ascgen.ops import host_ut
+    found = host_ut.op_dirs(args.paths)
+    if not found:
+        raise SpecError(f"{', '.join(args.paths)}: no op_host tiling UTs ({host_ut.UT_SUBDIR}/{host_ut.TEST_GLOB}) found")
+    done: list = []
+    lock = threading.Lock()
+    globs = _globs(args.filter)
+    procs = runner.Processes()
+    try:
+        for root, op_dir in found:
+            for target in host_ut.targets(root, op_dir, wanted, products.get(DEFAULT_PRODUCT).id):
+                def finished(test, status, reason, seconds, target=target):
+                    if procs.stopping:
+                        raise KeyboardInterrupt
+                    case = runner.Case(root.name, target.op, target.file, target.product, test, status, reason, seconds)
+                    with lock:
+                        done.append(case)
+                        report.emit(case, args.format)
+                host_ut.run_target(target, procs, args.time_limit, args.jobs, lambda c: _chosen(c, globs), finished)
+    except KeyboardInterrupt:
+        procs.kill_all()
+        report.print_summary(done, interrupted=True)
+        return 130
+    report.print_summary(done)
+    if not done:
+        chosen = " and ".join(f for f in (args.product and f"--product {args.product}",
+                                          args.filter and f"--filter {args.filter}") if f)
+        raise SpecError(f"no host UT case matched{' ' + chosen if chosen else ''} under {', '.join(args.paths)}")
+    return 1 if any(c.status in FAILING for c in done) else 0

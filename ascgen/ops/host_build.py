@@ -72,6 +72,9 @@ TABLE = "ascgen_soc_table.h"
 # register/op_def.h then declares ge::Operator instead of including graph/operator_reg.h, GE's closed graph API.
 FLAGS = ("-std=c++17", "-fPIC", build.HOST_CODE_OPTIMISATION, "-g1", "-w", "-DOS_TYPE=0", "-DNO_OPERATOR_IMPL")
 REPOSITORIES = ("metadef", "opbase")
+# How `framework` sources compile (program()): each function in its own section, hidden (a runner links with
+# -rdynamic, which would keep every exported function), so --gc-sections can drop what the program never reaches.
+SECTION_FLAGS = ("-ffunction-sections", "-fdata-sections", "-fvisibility=hidden")
 
 
 def own_dir() -> Path:
@@ -338,15 +341,40 @@ def _declared_by_advanced_api(names) -> bool:
 _SET = re.compile(r"\bset\s*\(\s*(SUPPORT_COMPUTE_UNIT|SUPPORT_TILING_DIR)\b([^)]*)\)")
 
 
+def supported_units(op_dir: Path) -> list[str]:
+    """The compute units the op's CMakeLists builds it for (SUPPORT_COMPUTE_UNIT); empty: every product."""
+    return _cmake_lists(op_dir)[0]
+
+
 def _cmake_lists(op_dir: Path) -> tuple[list[str], list[str]]:
     """(compute units, tiling dirs) the op's CMakeLists names (`set(SUPPORT_COMPUTE_UNIT ...)`,
-    `set(SUPPORT_TILING_DIR ...)`), empty when it names none (every product, sources in op_host/)."""
+    `set(SUPPORT_TILING_DIR ...)`, or the literal `COMPUTE_UNIT a b` / `TILING_DIR d` arguments of its
+    add_modules_sources call: ops-nn activation/softplus_grad's `COMPUTE_UNIT ascend950 TILING_DIR arch35`),
+    empty when it names none (every product, sources in op_host/)."""
     found: dict[str, list[str]] = {}
     for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
-        if path.is_file():
-            for name, values in _SET.findall(cmake_text(path)):
-                found[name] = re.findall(r'"?([\w.-]+)"?', values)
+        text = cmake_text(path)
+        for name, values in _SET.findall(text):
+            found[name] = re.findall(r'"?([\w.-]+)"?', values)
+        for m in _DEPENDENCIES.finditer(text):
+            words = cmake_words(m.group(1))
+            for keyword, name in (("COMPUTE_UNIT", "SUPPORT_COMPUTE_UNIT"), ("TILING_DIR", "SUPPORT_TILING_DIR")):
+                values = _keyword_values(words, keyword)
+                if values and not any("${" in v for v in values):
+                    found.setdefault(name, values)
     return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
+
+
+def _keyword_values(words: list[str], keyword: str) -> list[str]:
+    """The words after `keyword` in a CMake call's arguments, up to the next keyword."""
+    if keyword not in words:
+        return []
+    values = []
+    for word in words[words.index(keyword) + 1:]:
+        if word in _KEYWORDS:
+            break
+        values.append(word)
+    return values
 
 
 _DEPENDENCIES = re.compile(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)")
@@ -423,14 +451,14 @@ def tiling_sources(op_dir: Path, product, with_dependencies: bool = True) -> lis
 def runner(op_dir: Path, product) -> Runner:
     """The op's tiling runner for a product, built once into the cache."""
     op_dir = Path(op_dir).resolve()
-    return _program(op_dir, product, tiling_sources(op_dir, product), RUNNER_SOURCE, RUNNER, "op_host tiling")
+    return program(op_dir, product, tiling_sources(op_dir, product), RUNNER_SOURCE, RUNNER, "op_host tiling")
 
 
 def infershape_runner(op_dir: Path, product) -> Runner:
     """The op's InferShape runner (its op_host/*_infershape*.cpp and infershape_runner.cpp), a sibling of the
     tiling runner on the same host runtime: an InferShape source that does not build never stops the tiling."""
     op_dir = Path(op_dir).resolve()
-    return _program(op_dir, product, infershape_sources(op_dir), INFERSHAPE_SOURCE, INFERSHAPE_RUNNER, "InferShape")
+    return program(op_dir, product, infershape_sources(op_dir), INFERSHAPE_SOURCE, INFERSHAPE_RUNNER, "InferShape")
 
 
 def infershape_sources(op_dir: Path) -> list[Path]:
@@ -448,15 +476,19 @@ def infershape_sources_exist(op_dir: Path) -> bool:
     return any((Path(op_dir) / "op_host").glob("*_infershape*.cpp"))
 
 
-def _program(op_dir: Path, product, sources: list[Path], main: str, name: str, what: str) -> Runner:
-    """One op's runner program: its sources and ascgen's main `main` linked with the host runtime, in the cache."""
+def program(op_dir: Path, product, sources: list[Path], main: str, name: str, what: str, *,
+             extra_dirs=(), extra_flags=(), libs=(), framework=()) -> Runner:
+    """One op's runner program: its sources and ascgen's main `main` linked with the host runtime, in the cache.
+    `extra_dirs` / `extra_flags` / `libs`: what a program beyond the runners needs (a tiling UT program: the
+    repository's test helper folder, googletest, the UT build's flags; ascgen/ut/host.py); `framework`: public
+    sources outside the host runtime it links, compiled once for every op as the main is."""
     compiler = build.find_compiler()
     base = config.cache_dir()
-    flags = _flags(_table_dir(), include_dirs(op_dir))
+    flags = [*_flags(_table_dir(), [*extra_dirs, *include_dirs(op_dir)]), *extra_flags]
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
     all_sources = [*sources, resources.runtime_dir() / main]
     runtime = _runtime_folder(compiler)[0].name        # the whole host runtime's key: what the runner links from
-    folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, runtime, *(_identity(s) for s in all_sources))}"
+    folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, runtime, *libs, *(_identity(s) for s in [*all_sources, *framework]))}"
     exe = folder / name
     if exe.is_file():
         cache_folder.touch(exe)
@@ -465,14 +497,14 @@ def _program(op_dir: Path, product, sources: list[Path], main: str, name: str, w
         if not exe.is_file():
             objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
                                f"compiling the {what} of {op_dir.name} for {product.id}", op=op_dir.name)
-            objects += _runner_main(compiler, main)
+            objects += _runner_main(compiler, main, extra_dirs, framework)
             work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
             try:
                 # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
                 # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
                 link = _link_runner(lambda archive: build.run_tool(
                     [compiler, "-rdynamic", "-o", str(work / name), *map(str, objects), str(archive),
-                     "-ldl", "-lpthread"]))
+                     *libs, "-ldl", "-lpthread"]))
                 if link.returncode != 0:
                     raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout, what))
                 if folder.exists():
@@ -483,14 +515,20 @@ def _program(op_dir: Path, product, sources: list[Path], main: str, name: str, w
     return Runner(exe, tuple(sources))
 
 
-def _runner_main(compiler: str, main: str = RUNNER_SOURCE) -> list[Path]:
+def _runner_main(compiler: str, main: str = RUNNER_SOURCE, extra_dirs=(), framework=()) -> list[Path]:
     """A runner's main (tiling_runner.cpp, infershape_runner.cpp), one object for every op: it includes only the
     framework's headers, so it is compiled with the host runtime's flags (no op's folders on its include path),
-    not once per op."""
-    flags = _flags(_table_dir(), include_dirs())
+    not once per op; so are the `framework` sources, with SECTION_FLAGS, so that a link with --gc-sections
+    drops the functions of theirs the program never reaches (and what only they call)."""
+    flags = _flags(_table_dir(), [*extra_dirs, *include_dirs()])
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
-    return _compile(config.cache_dir() / "ops-host-objects", compiler, flags, key,
-                    [resources.runtime_dir() / main], f"compiling the runner main {Path(main).name}")
+    objects = _compile(config.cache_dir() / "ops-host-objects", compiler, flags, key,
+                       [resources.runtime_dir() / main], f"compiling the runner main {Path(main).name}")
+    if framework:
+        sectioned = [*flags, *SECTION_FLAGS]
+        objects += _compile(config.cache_dir() / "ops-host-objects", compiler, sectioned,
+                            _digest(key, *SECTION_FLAGS), list(framework), "compiling the framework sources")
+    return objects
 
 
 _UNDEFINED = re.compile(r"undefined reference to [`'](.+?)'")

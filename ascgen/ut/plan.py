@@ -154,15 +154,26 @@ def _definition_text(root: Path) -> str:
 
 def target_dir(root: Path, soc: str) -> str:
     """get_target_dir's folder for a soc ("arch35" for ascend950pr_9599), "" when the definition has none."""
-    functions = cmake._functions(root)
-    if "get_target_dir" not in functions or "get_target_dir" not in _definition_text(root):
+    if "get_target_dir" not in _definition_text(root):
         return ""
-    lists = [cmake.arguments(raw, {})[1:] for _, raw in cmake.calls(functions["get_target_dir"][1], "set")][:2]
-    if len(lists) < 2:
-        return ""
-    keys, values = lists
+    keys, values = _target_lists(root)
     soc = soc.lower()
     return values[keys.index(soc)] if soc in keys and keys.index(soc) < len(values) else ""
+
+
+def target_socs(root: Path, folder: str) -> list[str]:
+    """The socs get_target_dir maps to a folder ("arch35" -> ascend950pr_9599...), whoever calls it."""
+    keys, values = _target_lists(root)
+    return [k for k, v in zip(keys, values) if v == folder]
+
+
+def _target_lists(root: Path) -> tuple[list[str], list[str]]:
+    """get_target_dir's (socs, folders) lists in cmake/, empty when the repository has no such function."""
+    functions = cmake._functions(root)
+    if "get_target_dir" not in functions:
+        return [], []
+    lists = [cmake.arguments(raw, {})[1:] for _, raw in cmake.calls(functions["get_target_dir"][1], "set")][:2]
+    return (lists[0], lists[1]) if len(lists) == 2 else ([], [])
 
 
 def _resolved(text: str, variables: dict) -> str | None:

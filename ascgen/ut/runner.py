@@ -59,8 +59,7 @@ class Processes:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                     start_new_session=True)
-            with self._lock:
-                self._live.add(proc)
+            self._register(proc)
             try:
                 code = proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -79,8 +78,7 @@ class Processes:
         with open(err_path, "wb") as err:
             proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=err,
                                     stdin=subprocess.DEVNULL, start_new_session=True, text=True)
-            with self._lock:
-                self._live.add(proc)
+            self._register(proc)
             try:
                 for line in proc.stdout or ():          # stdout=PIPE: always a stream
                     each(line)
@@ -90,6 +88,16 @@ class Processes:
                 with self._lock:
                     self._live.discard(proc)
         return code, err_path.read_text(errors="replace")
+
+    def _register(self, proc: subprocess.Popen) -> None:
+        """Track a started process; one started while kill_all ran (another thread's case, launched as Ctrl-C
+        came) is killed at once: kill_all sets `stopping` before it takes the lock, so either it sees the
+        process or the process sees `stopping`."""
+        with self._lock:
+            self._live.add(proc)
+            stopping = self.stopping
+        if stopping:
+            kill_group(proc)
 
     def kill_all(self) -> None:
         self.stopping = True
@@ -285,7 +293,9 @@ def outcome(test: str, code: int | None, out: str, err: str, time_limit: float) 
         "failed" if re.search(rf"^\[\s+FAILED\s+\] {name}\b", out, re.M) else \
         "skipped" if re.search(rf"^\[\s+SKIPPED\s+\] {name}\b", out, re.M) else None
     failure = ""
-    m = re.search(r"^(.+:\d+): (?:Failure|Skipped)\n(.*(?:\n(?!\[).*){0,3})", out, re.M)
+    # "unknown file": gtest's place for a C++ exception thrown in the test body; up to 5 lines: an EXPECT_EQ's
+    # message ends with the expected value's "Which is: ..."; "Skipped": a GTEST_SKIP's place and message
+    m = re.search(r"^(.+:\d+|unknown file): (?:Failure|Skipped)\n(.*(?:\n(?!\[).*){0,4})", out, re.M)
     if m:
         failure = f"{m.group(1)}: " + " ".join(s.strip() for s in m.group(2).splitlines() if s.strip())
     if code is None:

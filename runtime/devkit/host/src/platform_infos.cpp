@@ -112,6 +112,10 @@ void PlatFormInfos::SetPlatformResWithLock(const std::string& label, std::map<st
     res_[label] = result;
 }
 
+void PlatFormInfos::SetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) {
+    res_[label] = res;
+}
+
 void PlatFormInfos::GetLocalMemSize(const LocalMemType& type, uint64_t& size) {
     std::lock_guard<std::mutex> lk(mu_);
     const char* key = mem_key(type);
@@ -134,7 +138,9 @@ void PlatFormInfos::GetLocalMemBw(const LocalMemType& type, uint64_t& /*bw*/) {
 void PlatFormInfos::SetCoreNumByCoreType(const std::string& core_type) {
     std::lock_guard<std::mutex> lk(mu_);
     const auto& info = res_["SoCInfo"];
-    const char* key = core_type == "VectorCore" ? "vector_core_cnt" : core_type == "AiCore" ? "ai_core_cnt" : nullptr;
+    // "AICore" is how the repositories' tiling UTs spell the AI core type, "AiCore" the platform files' list
+    const char* key = core_type == "VectorCore" ? "vector_core_cnt"
+                      : core_type == "AiCore" || core_type == "AICore" ? "ai_core_cnt" : nullptr;
     if (key == nullptr) throw std::runtime_error("ascgen devkit host: unknown core type " + core_type);
     core_num_ = static_cast<uint32_t>(std::stoul(info.at(key)));
 }

@@ -21,6 +21,8 @@ public:
     bool GetPlatformResWithLock(const std::string& label, std::map<std::string, std::string>& result);
     void SetPlatformResWithLock(const std::string& label, std::map<std::string, std::string>& result);
     bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value);
+    // CANN's unlocked setter, how an op's tiling UT describes its machine (SoCInfo, AICoreSpec, version...).
+    void SetPlatformRes(const std::string& label, std::map<std::string, std::string>& res);
     void GetLocalMemSize(const LocalMemType& type, uint64_t& size);
     void GetLocalMemBw(const LocalMemType& type, uint64_t& bw);
     uint32_t GetCoreNum() const { return core_num_; }

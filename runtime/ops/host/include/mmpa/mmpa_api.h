@@ -1,7 +1,10 @@
 // ascgen: the part of CANN's closed OS layer (mmpa) that metadef's operator registry reaches through
 // common/plugin/plugin_manager.h: the shared-library path of an address (used only for a log line),
-// over glibc. Nothing else of mmpa is declared, so a new use fails to compile and is seen.
+// over glibc; and what metadef's op-implementation space registry (an op_host tiling UT's way to the tiling
+// functions, ascgen/ops/host_ut.py) names: dlopen / dlclose, and the directory types graph/utils/file_utils.h
+// declares its Scandir with. Nothing else of mmpa is declared, so a new use fails to compile and is seen.
 #pragma once
+#include <dirent.h>
 #include <dlfcn.h>
 #include <cerrno>
 #include <climits>
@@ -15,6 +18,15 @@
 #define MMPA_MAX_PATH PATH_MAX
 
 typedef int INT32;
+typedef char CHAR;
+typedef struct dirent mmDirent;
+typedef int (*mmFilter)(const mmDirent* entry);
+typedef int (*mmSort)(const mmDirent** a, const mmDirent** b);
+#define MMPA_RTLD_NOW RTLD_NOW
+#define MMPA_RTLD_GLOBAL RTLD_GLOBAL
+
+inline void* mmDlopen(const char* path, INT32 mode) { return dlopen(path, mode); }
+inline INT32 mmDlclose(void* handle) { return dlclose(handle); }
 
 typedef struct {
     const char* dli_fname;
