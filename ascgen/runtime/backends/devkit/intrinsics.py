@@ -427,7 +427,7 @@ vector_dup                     vector                         I     I     I
 vexp                           dav3510/valu,vector            I     I     F
 vgather                        rearrange                      P     I     P
 vgather2                       vector                         -     -     M
-vgatherb                       rearrange                      I     I     I
+vgatherb                       rearrange,dav3510/vblock       I     I     I
 vintlv                         dav3510/valu                   -     -     F
 vld                            vector                         -     -     M
 vld_va_reg                     vector                         M     M     M

@@ -1,5 +1,6 @@
 // dav_3510 block-strided register loads and stores: vsldb / vsstb, the library's LoadAlign / StoreAlign
-// with DataCopyMode::DATA_BLOCK_COPY (its level-0 GatherMask, BilinearInterpolation... reach them).
+// with DataCopyMode::DATA_BLOCK_COPY (its level-0 GatherMask, BilinearInterpolation... reach them); and the
+// block gather vgatherb (Reg::GatherB: opbase's atvoss broadcast schedule, through the library's Broadcast).
 //
 // A register is 8 data blocks of 32 bytes; block k moves from / to UB at address + k * blockStride * 32.
 // The configuration word is (blockStride << 16) | repeatStride, both counted in 32-byte blocks (the
@@ -54,6 +55,19 @@ template <class V, class P> inline void store_blocks(const V& s, P* dst, uint32_
         if (block_selected(m, k)) std::memcpy(block_at(dst, config, k, "vsstb"), s.b + k * kBlock, kBlock);
     cost(V::lanes);
 }
+// vgatherb: block k comes from UB at base + index lane k, a byte offset (the library's reg_load_gather example
+// passes block number * 32); lanes 8 and up of the uint32 index register are not read.
+// The mask selects whole blocks, as for vsldb.
+template <class V, class P, class I> inline void gather_blocks(V& d, P* base, const I& index, const vector_bool& m) {
+    static_assert(sizeof(typename I::elem) == 4, "vgatherb: the index register holds uint32 byte offsets");
+    for (int k = 0; k < kBlocks; ++k) {
+        if (!block_selected(m, k)) continue;
+        uint8_t* p = reinterpret_cast<uint8_t*>(base) + uint64_t(index.e()[k]);
+        check_local(p, kBlock, true, "vgatherb");
+        std::memcpy(d.b + k * kBlock, p, kBlock);
+    }
+    cost(V::lanes);
+}
 template <class P> inline P* after_repeat(P* p, uint32_t config) {
     return reinterpret_cast<P*>(reinterpret_cast<uint8_t*>(p) + uint64_t(repeat_stride_of(config)) * kBlock);
 }
@@ -79,4 +93,9 @@ template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
 inline void vsstb(S& src, P*& dst, uint32_t config, vector_bool& mask, std::integral_constant<Post, Post(1)>) {
     ascgen_devkit::d3510::store_blocks(ascgen_devkit::d3510::vr(src), dst, config, mask);
     dst = ascgen_devkit::d3510::after_repeat(dst, config);
+}
+// The register form (the level-0 vgatherb over a UB list of offsets is rearrange.h's).
+template <class D, class P, class I, ASCGEN_D3510_REG_ONLY(D), ASCGEN_D3510_REG_ONLY(I)>
+inline void vgatherb(D& dst, P* base, I& index, vector_bool& mask) {
+    ascgen_devkit::d3510::gather_blocks(ascgen_devkit::d3510::vr(dst), base, ascgen_devkit::d3510::vr(index), mask);
 }
