@@ -274,6 +274,7 @@ st_dev                         dma                            I     I     I
 trap                           sync                           I     I     I
 v4dtrans                       vector                         -     M     -
 vabs                           dav3510/valu,vector            I     I     F
+vabsdif                        dav3510/valu                   -     -     I
 vadd                           dav3510/valu,vector            I     I     F
 vaddc                          vector                         -     -     M
 vaddcs                         vector                         -     -     M

@@ -57,6 +57,8 @@ ASCGEN_D3510_BINARY(vmul, ::ascgen::elem::mul(a, C(b)))
 ASCGEN_D3510_BINARY(vdiv, ::ascgen::elem::div(a, C(b)))
 ASCGEN_D3510_BINARY(vmax, ::ascgen::elem::max(a, C(b)))
 ASCGEN_D3510_BINARY(vmin, ::ascgen::elem::min(a, C(b)))
+// |src0 - src1|: the difference rounded as vsub rounds it, then its magnitude (the library's AbsSub).
+ASCGEN_D3510_BINARY(vabsdif, ::ascgen::elem::abs(::ascgen::elem::sub(a, C(b))))
 #undef ASCGEN_D3510_BINARY
 
 // vmula(dst, src0, src1, mask, mode): dst = dst + src0 * src1 on the active lanes (the library's MulAddDst;
