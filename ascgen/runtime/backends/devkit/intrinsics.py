@@ -427,7 +427,7 @@ vdup                           dav3510/valu,dav3510/vreduce   -     -     F
 vector_dup                     vector                         I     I     I
 vexp                           dav3510/valu,vector            I     I     F
 vgather                        rearrange                      P     I     P
-vgather2                       vector                         -     -     M
+vgather2                       dav3510/vblock                 -     -     F
 vgatherb                       rearrange,dav3510/vblock       I     I     I
 vintlv                         dav3510/valu                   -     -     F
 vld                            vector                         -     -     M

@@ -59,6 +59,7 @@ ascgen_devkit::Missing vdintlv(...);
 ascgen_devkit::Missing vdiv(...);
 ascgen_devkit::Missing vdup(...);
 ascgen_devkit::Missing vexp(...);
+ascgen_devkit::Missing vgather2(...);
 ascgen_devkit::Missing vintlv(...);
 ascgen_devkit::Missing vldas(...);
 ascgen_devkit::Missing vlds(...);
