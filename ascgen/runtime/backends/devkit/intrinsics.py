@@ -285,7 +285,7 @@ vag_b16                        vector                         -     -     M
 vag_b32                        vector                         -     -     M
 vag_b8                         vector                         -     -     M
 vand                           dav3510/valu,vector            I     I     F
-vaxpy                          vector                         I     I     P
+vaxpy                          vector,dav3510/valu            I     I     P
 vbitsort                       sort                           I     I     I
 vbr                            dav3510/valu                   -     -     F
 vbrcb                          rearrange                      I     I     I

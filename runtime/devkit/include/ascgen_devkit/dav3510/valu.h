@@ -79,6 +79,26 @@ inline void vmula(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_con
     k::cost(std::remove_reference_t<decltype(d)>::lanes);
 }
 
+// vaxpy(dst, src, scalar, mask, mode): dst = scalar * src + dst on the active lanes (the library's Axpy; half
+// and float lanes, its 64-bit form is Muls then Add). Computed as the level-0 vaxpy (vector.h) computes it:
+// the product and the sum in the compute type, each rounded there, then once to the lane's type. Whether the
+// register instruction fuses the float product is not documented (vmula's is: its name and the library's
+// Newton residuals say so); for half lanes and a half scalar the float product is exact, so it cannot differ.
+template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A),
+          std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vaxpy(D& dst, A& src, S scalar, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    static_assert(!std::is_integral<T>::value, "vaxpy takes half or float lanes");
+    namespace k = ascgen_devkit::d3510;
+    using C = k::compute_t<T>;
+    const C s = k::scalar_as<T>(scalar);
+    k::apply(d, mask, int(M), [&](int i) {
+        return k::narrow<T>(::ascgen::elem::add(::ascgen::elem::mul(s, C(a.e()[i])), C(d.e()[i])));
+    });
+    k::cost(std::remove_reference_t<decltype(d)>::lanes);
+}
+
 // vmadd(dst, src0, src1, mask, mode): dst = dst * src0 + src1 on the active lanes, fused (the library's
 // MulDstAdd, FusedMulDstAddImpl; half, float and bfloat16 lanes only, as its static_assert says).
 template <class D, class A, class B, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
