@@ -16,12 +16,14 @@ expanded. A value that is not an integer expression after that (a constexpr vari
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascgen import config
 from ascgen.errors import OpTilingError
 
 UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2         # template_argument.h's ASCENDC_TPL_UI_* encodings
@@ -124,7 +126,26 @@ def _selections(text: str, header: Path, arguments: list[Argument]) -> tuple[dic
 
 
 def _numbers(body: str, where: str) -> list[int]:
-    return [integer(w, where) for w in (w.strip() for w in body.split(",")) if w]
+    names = c_data_types()
+    return [integer(str(names.get(w, w)), where) for w in (w.strip() for w in body.split(",")) if w]
+
+
+def c_types_header() -> Path | None:
+    """metadef's graph/c_types.h, the C data type enumerators (C_DT_FLOAT = 0, ...), or None without metadef.
+    A DATATYPE declaration lists them (ops-nn mse_loss_v2, ops-math bessel_i1e on ascend950); the op_host
+    side has them through graph/types.h, the kernel through its tiling header (kernel.py)."""
+    metadef = config.cann_repository("metadef")
+    header = metadef / "inc" / "external" / "graph" / "c_types.h" if metadef is not None else None
+    return header if header is not None and header.is_file() else None
+
+
+@functools.lru_cache(maxsize=1)
+def c_data_types() -> dict:
+    """The enumerators of c_types_header() by name: the op compiler reads a declaration's C_DT_FLOAT as its
+    value, as the enum gives it."""
+    header = c_types_header()
+    text = header.read_text(errors="replace") if header is not None else ""
+    return {name: int(value) for name, value in re.findall(r"\b(C_DT_\w+)\s*=\s*(\d+)", text)}
 
 
 def decode(key: int, arguments: list[Argument], where: str) -> list[tuple[Argument, int]]:
