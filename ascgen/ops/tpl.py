@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ascgen import config
 from ascgen.errors import OpTilingError
+from ascgen.ops import dtypes
 
 UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2         # template_argument.h's ASCENDC_TPL_UI_* encodings
 WIDTHS = {"BOOL": 1, "DTYPE": 8, "DATATYPE": 8, "FORMAT": 8, "SHARED_KERNEL_TYPE": 8}
@@ -166,9 +167,22 @@ def decode(key: int, arguments: list[Argument], where: str) -> list[tuple[Argume
 
 
 def instance_name(kernel: str, values: list[tuple[Argument, int]]) -> str:
-    """`add_example<1>` for the decoded values, in the declaration's order (bools as true / false)."""
-    shown = [("true" if v else "false") if a.kind == "BOOL" else str(v) for a, v in values]
+    """`add_example<1>` for the decoded values, in the declaration's order (bools as true / false, a DATATYPE
+    argument as its C type: the kernel's parameter is a typename, `template <typename D_T_X>`)."""
+    shown = [("true" if v else "false") if a.kind == "BOOL" else
+             datatype_name(v, f"{kernel}: ASCENDC_TPL_DATATYPE {a.name}") if a.kind == "DATATYPE" else str(v)
+             for a, v in values]
     return f"{kernel}<{', '.join(shown)}>"
+
+
+def datatype_name(value: int, where: str) -> str:
+    """The C type a DATATYPE value instantiates, as the library's TypeFromId maps it (DT_FLOAT -> float): the
+    data type whose C enumerator has this value (c_data_types), its kernel type (dtypes.py)."""
+    for name, number in c_data_types().items():
+        if number == value:
+            return dtypes.kernel_type(name[len("C_"):], where)
+    raise OpTilingError(f"{where}: {value} is no data type of metadef's graph/c_types.h"
+                        + ("" if c_types_header() else " (metadef not found: set ASCGEN_CANN_SOURCES)"))
 
 
 def _uint_values(words: list[int], where: str) -> tuple[int, ...]:
