@@ -356,6 +356,14 @@ CASES += [
 ]
 
 
+def _bessel_i1e(x):
+    """exp(-|x|) I1(x), I1 by its power series sum (x/2)^(2k+1) / (k! (k+1)!): 60 terms are exact to float64's
+    precision for |x| <= 10, the range the case draws from."""
+    k = np.arange(60)
+    denominators = np.array([math.factorial(i) * math.factorial(i + 1) for i in k], np.float64)
+    return np.exp(-np.abs(x)) * ((x[..., None] / 2.0) ** (2 * k + 1) / denominators).sum(-1)
+
+
 def _deep_norm_ref(ins, attrs):
     x = attrs["alpha"] * _f(ins[0]) + _f(ins[1])
     mean = x.mean(-1, keepdims=True)
@@ -374,6 +382,9 @@ def _smooth_l1(z):
 
 # Ops built for ascend910b and ascend950 alike.
 CASES += [
+    Case("ops-math/math/bessel_i1e", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -10.0, 10.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_bessel_i1e(_f(ins[0]))]),
     Case("ops-nn/loss/smooth_l1_loss", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
          lambda ins, a: [_smooth_l1(np.abs(_f(ins[0]) - _f(ins[1])))], {"sigma": 1.0}),
