@@ -364,6 +364,11 @@ def _bessel_i1e(x):
     return np.exp(-np.abs(x)) * ((x[..., None] / 2.0) ** (2 * k + 1) / denominators).sum(-1)
 
 
+def _hard_swish_slope(x):
+    """HardSwishGradV2's documented gradSelf: 0 for x <= -3, x / 3 + 0.5 between, 1 for x >= 3."""
+    return np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, x / 3 + 0.5))
+
+
 def _deep_norm_ref(ins, attrs):
     x = attrs["alpha"] * _f(ins[0]) + _f(ins[1])
     mean = x.mean(-1, keepdims=True)
@@ -385,6 +390,11 @@ CASES += [
     Case("ops-math/math/bessel_i1e", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r, -10.0, 10.0)], lambda ins: _same(ins[0]),
          lambda ins, a: [_bessel_i1e(_f(ins[0]))]),
+    Case("ops-nn/activation/hard_swish_grad_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         # some x exactly 3, where the derivative's documented cases meet (x >= 3: 1)
+         lambda s, d, r: [_rand(s, d, r), np.where(r.random(s) < 0.05, 3.0, _rand(s, d, r, -5.0, 5.0)).astype(d)],
+         lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) * _hard_swish_slope(_f(ins[1]))]),
     Case("ops-nn/loss/smooth_l1_loss", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
          lambda ins, a: [_smooth_l1(np.abs(_f(ins[0]) - _f(ins[1])))], {"sigma": 1.0}),
