@@ -463,7 +463,7 @@ vreduce                        vector                         -     M     -
 vreducev2                      rearrange                      I     I     I
 vrelu                          dav3510/valu,vector            I     I     F
 vrsqrt                         vector                         I     I     P
-vscatter                       vector                         -     M     M
+vscatter                       dav3510/vblock                 -     M     F
 vsel                           cmpsel,dav3510/valu            I     P     F
 vselr                          dav3510/valu                   -     -     F
 vshl                           dav3510/valu,vector            I     I     F

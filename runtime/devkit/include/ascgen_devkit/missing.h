@@ -79,11 +79,6 @@ ASCGEN_DEVKIT_MISSING(set_l3d_rpt)
 ASCGEN_DEVKIT_MISSING(set_st_atomic_cfg)
 #endif
 
-// dav_m200, dav_3510
-#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 3510)
-ASCGEN_DEVKIT_MISSING(vscatter)
-#endif
-
 // dav_c220, dav_3510
 #if !(defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002))
 ASCGEN_DEVKIT_MISSING(vgather)
@@ -117,6 +112,7 @@ ASCGEN_DEVKIT_MISSING(vconv_s322s16)
 ASCGEN_DEVKIT_MISSING(vlrelu)
 ASCGEN_DEVKIT_MISSING(vpadding)
 ASCGEN_DEVKIT_MISSING(vreduce)
+ASCGEN_DEVKIT_MISSING(vscatter)
 ASCGEN_DEVKIT_MISSING(vsel)
 #endif
 

@@ -77,6 +77,7 @@ ascgen_devkit::Missing vneg(...);
 ascgen_devkit::Missing vnot(...);
 ascgen_devkit::Missing vor(...);
 ascgen_devkit::Missing vrelu(...);
+ascgen_devkit::Missing vscatter(...);
 ascgen_devkit::Missing vsel(...);
 ascgen_devkit::Missing vselr(...);
 ascgen_devkit::Missing vshl(...);

@@ -1,7 +1,7 @@
 // dav_3510 block-strided register loads and stores: vsldb / vsstb, the library's LoadAlign / StoreAlign
 // with DataCopyMode::DATA_BLOCK_COPY (its level-0 GatherMask, BilinearInterpolation... reach them); and the
 // register gathers vgatherb (Reg::GatherB, whole blocks) and vgather2 (Reg::Gather, elements), which opbase's
-// atvoss broadcast schedule reaches through the library's Broadcast.
+// atvoss broadcast schedule reaches through the library's Broadcast, and the scatter vscatter (Reg::Scatter).
 //
 // A register is 8 data blocks of 32 bytes; block k moves from / to UB at address + k * blockStride * 32.
 // The configuration word is (blockStride << 16) | repeatStride, both counted in 32-byte blocks (the
@@ -88,6 +88,20 @@ template <class V, class P, class I> inline void gather_lanes(V& d, P* base, con
     d = out;
     cost(V::lanes);
 }
+// vscatter, same-width forms: base[index lane i] = lane i for the active lanes, in lane order (two lanes with
+// one index: the later lane's value stays; the order is not documented). The b8 form (u16 indices) stays
+// declared-only (others.h).
+template <class V, class P, class I> inline void scatter_lanes(const V& s, P* base, const I& index, const vector_bool& m) {
+    using T = typename V::elem;
+    static_assert(sizeof(T) == sizeof(P) && sizeof(typename I::elem) == sizeof(T), "vscatter: same-width form");
+    for (int i = 0; i < V::lanes; ++i) {
+        if (!active(m, i, sizeof(T))) continue;
+        P* p = base + uint64_t(index.e()[i]);
+        check_local(p, sizeof(T), false, "vscatter");
+        std::memcpy(p, &s.e()[i], sizeof(T));
+    }
+    cost(V::lanes);
+}
 template <class P> inline P* after_repeat(P* p, uint32_t config) {
     return reinterpret_cast<P*>(reinterpret_cast<uint8_t*>(p) + uint64_t(repeat_stride_of(config)) * kBlock);
 }
@@ -125,4 +139,11 @@ template <class D, class P, class I, ASCGEN_D3510_REG_ONLY(D), ASCGEN_D3510_REG_
                            int> = 0>
 inline void vgather2(D& dst, P* base, I& index, vector_bool& mask) {
     ascgen_devkit::d3510::gather_lanes(ascgen_devkit::d3510::vr(dst), base, ascgen_devkit::d3510::vr(index), mask);
+}
+template <class S, class P, class I, ASCGEN_D3510_REG_ONLY(S), ASCGEN_D3510_REG_ONLY(I),
+          std::enable_if_t<sizeof(P) == sizeof(typename std::remove_reference_t<
+                                                  decltype(ascgen_devkit::d3510::vr(std::declval<S&>()))>::elem),
+                           int> = 0>
+inline void vscatter(S& src, P* base, I& index, vector_bool& mask) {
+    ascgen_devkit::d3510::scatter_lanes(ascgen_devkit::d3510::vr(src), base, ascgen_devkit::d3510::vr(index), mask);
 }
