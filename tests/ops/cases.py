@@ -369,6 +369,13 @@ def _hard_swish_slope(x):
     return np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, x / 3 + 0.5))
 
 
+def _swi_glu_grad_ref(ins, attrs):
+    """d/dx of y = silu(a) * b, x = [a, b] on the last axis, times y_grad: [g b silu'(a), g silu(a)]."""
+    g, (a, b) = _f(ins[0]), _halves(ins[1])
+    s = _sigmoid(a)
+    return [np.concatenate([g * b * s * (1 + a * (1 - s)), g * a * s], -1)]
+
+
 def _deep_norm_ref(ins, attrs):
     x = attrs["alpha"] * _f(ins[0]) + _f(ins[1])
     mean = x.mean(-1, keepdims=True)
@@ -395,6 +402,9 @@ CASES += [
          lambda s, d, r: [_rand(s, d, r), np.where(r.random(s) < 0.05, 3.0, _rand(s, d, r, -5.0, 5.0)).astype(d)],
          lambda ins: _same(ins[0]),
          lambda ins, a: [_f(ins[0]) * _hard_swish_slope(_f(ins[1]))]),
+    Case("ops-nn/activation/swi_glu_grad", "float32", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s[:-1] + (s[-1] // 2,), d, r), _rand(s, d, r)], lambda ins: _same(ins[1]),
+         _swi_glu_grad_ref, {"dim": -1}),
     Case("ops-nn/loss/smooth_l1_loss", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
          lambda ins, a: [_smooth_l1(np.abs(_f(ins[0]) - _f(ins[1])))], {"sigma": 1.0}),
