@@ -276,8 +276,8 @@ v4dtrans                       vector                         -     M     -
 vabs                           dav3510/valu,vector            I     I     F
 vabsdif                        dav3510/valu                   -     -     I
 vadd                           dav3510/valu,vector            I     I     F
-vaddc                          vector                         -     -     M
-vaddcs                         vector                         -     -     M
+vaddc                          dav3510/valu                   -     -     I
+vaddcs                         dav3510/valu                   -     -     I
 vadddeqrelu                    vector                         -     M     -
 vaddrelu                       vector                         I     P     I
 vadds                          dav3510/valu,vector            I     I     F
@@ -483,8 +483,8 @@ vstu                           vector                         -     -     M
 vstur                          dav3510/vreg                   -     -     F
 vstus                          dav3510/vreg                   -     -     F
 vsub                           dav3510/valu,vector            I     I     F
-vsubc                          vector                         -     -     M
-vsubcs                         vector                         -     -     M
+vsubc                          dav3510/valu                   -     -     I
+vsubcs                         dav3510/valu                   -     -     I
 vsubrelu                       vector                         I     I     I
 vtranspose                     rearrange                      I     I     I
 vtrc                           dav3510/vconv                  -     -     F
