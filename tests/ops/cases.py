@@ -319,6 +319,9 @@ CASES += [
     Case("ops-math/math/cast", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r, -300.0, 300.0)], lambda ins: [(ins[0].shape, "float16")],
          lambda ins, a: [_f(ins[0].astype(np.float16))], {"dst_type": 1}, products=_950),      # DT_FLOAT16
+    Case("ops-math/math/sign", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [np.where(r.random(s) < 0.2, 0, _rand(s, d, r)).astype(d)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.sign(_f(ins[0]))], products=_950),
     Case("ops-math/math/add", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
          # x2 broadcast along the first axis; computed in the input type, as numpy's float16 add rounds once
          lambda s, d, r: [_rand(s, d, r), _rand((1,) + s[1:], d, r)], lambda ins: _same(ins[0]),
@@ -376,6 +379,12 @@ def _swi_glu_grad_ref(ins, attrs):
     return [np.concatenate([g * b * s * (1 + a * (1 - s)), g * a * s], -1)]
 
 
+def _grouped_bias_add_grad_ref(ins, attrs):
+    """Each group's rows of grad_y summed: group j is rows group_idx[j - 1] (0 for j = 0) to group_idx[j]."""
+    ends = [int(e) for e in ins[1]]
+    return [np.stack([_f(ins[0])[lo:hi].sum(0) for lo, hi in zip([0] + ends[:-1], ends)])]
+
+
 def _deep_norm_ref(ins, attrs):
     x = attrs["alpha"] * _f(ins[0]) + _f(ins[1])
     mean = x.mean(-1, keepdims=True)
@@ -405,6 +414,12 @@ CASES += [
     Case("ops-nn/activation/swi_glu_grad", "float32", [(8, 256), (37, 258), (3, 5, 1002)],
          lambda s, d, r: [_rand(s[:-1] + (s[-1] // 2,), d, r), _rand(s, d, r)], lambda ins: _same(ins[1]),
          _swi_glu_grad_ref, {"dim": -1}),
+    Case("ops-math/math/grouped_bias_add_grad", "float32", [(64, 256), (100, 129), (37, 1001)],
+         # grad_y (rows, H) in 3 groups of rows; group_idx: each group's end row, the last the row count
+         lambda s, d, r: [_rand(s, d, r),
+                          np.array(sorted(r.choice(np.arange(1, s[0]), 2, replace=False)) + [s[0]], np.int32)],
+         lambda ins: [((ins[1].shape[0], ins[0].shape[1]), "float32")], _grouped_bias_add_grad_ref,
+         {"group_idx_type": 0}),
     Case("ops-nn/loss/smooth_l1_loss", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
          lambda ins, a: [_smooth_l1(np.abs(_f(ins[0]) - _f(ins[1])))], {"sigma": 1.0}),
