@@ -385,6 +385,15 @@ def _grouped_bias_add_grad_ref(ins, attrs):
     return [np.stack([_f(ins[0])[lo:hi].sum(0) for lo, hi in zip([0] + ends[:-1], ends)])]
 
 
+def _histogram_ref(ins, attrs):
+    """torch.histc's counts, as the op's documentation describes them: `bins` equal bins from min to max, max
+    itself in the last one, values outside not counted."""
+    x, lo, hi, bins = _f(ins[0]), float(ins[1][0]), float(ins[2][0]), attrs["bins"]
+    inside = x[(x >= lo) & (x <= hi)]
+    return [np.bincount(np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1),
+                        minlength=bins).astype(np.float64)]
+
+
 def _deep_norm_ref(ins, attrs):
     x = attrs["alpha"] * _f(ins[0]) + _f(ins[1])
     mean = x.mean(-1, keepdims=True)
@@ -420,6 +429,10 @@ CASES += [
                           np.array(sorted(r.choice(np.arange(1, s[0]), 2, replace=False)) + [s[0]], np.int32)],
          lambda ins: [((ins[1].shape[0], ins[0].shape[1]), "float32")], _grouped_bias_add_grad_ref,
          {"group_idx_type": 0}),
+    Case("ops-math/math/histogram_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         # 50 bins over [-2, 2] of values drawn in [-3, 3]: those outside are not counted (int32 counts)
+         lambda s, d, r: [_rand(s, d, r, -3.0, 3.0), np.array([-2.0], d), np.array([2.0], d)],
+         lambda ins: [((50,), "int32")], _histogram_ref, {"bins": 50}),
     Case("ops-nn/loss/smooth_l1_loss", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
          lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
          lambda ins, a: [_smooth_l1(np.abs(_f(ins[0]) - _f(ins[1])))], {"sigma": 1.0}),
