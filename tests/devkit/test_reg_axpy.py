@@ -1,5 +1,5 @@
 """dav_3510 vaxpy (dav3510/valu.h) through the library's Reg::Axpy: dst = scalar * src + dst on the active lanes,
-the rest zero (ZEROING, the only mode the library allows). ops-math mish and ops-nn gelu_quant (tanh form) on
+the rest zero (ZEROING, the only mode the library allows). ops-nn mish, gelu and gelu_quant (tanh form) on
 ascend950 stopped at `vaxpy`. Checked bit-exact against numpy computing as the model documents (the product
 and the sum in float32, then one rounding to the lane's type), on lanes where a fused float product would
 give another answer, so a change of that choice shows here."""
