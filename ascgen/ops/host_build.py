@@ -416,6 +416,16 @@ def op_folder(repository: Path, op_dir: Path, name: str) -> Path | None:
     return next((p for p in sorted(repository.glob(f"*/{name}")) if (p / "op_host").is_dir()), None)
 
 
+def other_tiling_dirs(op_dir: Path, product) -> list[Path]:
+    """The op_host folders holding other products' tiling sources (`SUPPORT_TILING_DIR` entries that are not
+    the product's), which its build leaves out."""
+    units, dirs = _cmake_lists(op_dir)
+    if not units or len(dirs) != len(units):
+        return []
+    mine = dirs[units.index(product.id)] if product.id in units else None
+    return [op_dir / "op_host" / d for d in sorted(set(dirs)) if d != mine]
+
+
 def tiling_sources(op_dir: Path, product, with_dependencies: bool = True) -> list[Path]:
     """The op's tiling sources for a product, as its repository's add_modules_sources collects them."""
     host = op_dir / "op_host"

@@ -119,12 +119,22 @@ def kernel_build(op_dir: Path, product, definition, ins, outs, extra_defines: di
     prefix_maps = [f"-ffile-prefix-map={copies / name}={folder / 'op_kernel'}"
                    for name, folder in [(op_dir.name, op_dir), *((d.name, d) for d in dep_dirs)]]
     text = op_tiling.kernel_tiling_header(op_dir, asc_devkit=devkit, op_type=definition.op_type,
-                                          search_dirs=(repository,), dependency_ops=dep_dirs)
-    header = plan.cached_text(f"tiling/{op_dir.name}", f"{op_dir.name}_tiling_data.h", text)
+                                          search_dirs=(repository,), dependency_ops=dep_dirs,
+                                          skip_dirs=host_build.other_tiling_dirs(op_dir, product))
+    header = plan.cached_text(f"tiling/{op_dir.name}", f"{op_dir.name}_tiling_data.h", _c_data_types() + text)
     defines = {**binary_defines(definition, ins, outs), "__CCE_KT_TEST__": "1",
                **{k: None if v is None else str(v) for k, v in (extra_defines or {}).items()}}
     return KernelBuild(copies / op_dir.name / source.relative_to(op_dir / "op_kernel"), tuple(include_dirs), header,
                        tuple(sorted(defines.items())), tuple(prefix_maps))
+
+
+def _c_data_types() -> str:
+    """The include of metadef's C data type enumerators for the kernel's tiling header: a tiling-key header's
+    ASCENDC_TPL_DATATYPE_DECL names them (tpl.c_types_header), and CANN's kernel build has them in scope (a UT
+    building without it passes the ones it uses: ops-nn data_format_dim_map, -DC_DT_INT32=3). Empty without
+    metadef: a kernel naming them then fails to compile with the name."""
+    header = tpl.c_types_header()
+    return f'#include "{header}"\n' if header is not None else ""
 
 
 def module(build: KernelBuild, product):

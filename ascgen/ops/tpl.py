@@ -16,13 +16,16 @@ expanded. A value that is not an integer expression after that (a constexpr vari
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascgen import config
 from ascgen.errors import OpTilingError
+from ascgen.ops import dtypes
 
 UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2         # template_argument.h's ASCENDC_TPL_UI_* encodings
 WIDTHS = {"BOOL": 1, "DTYPE": 8, "DATATYPE": 8, "FORMAT": 8, "SHARED_KERNEL_TYPE": 8}
@@ -124,7 +127,26 @@ def _selections(text: str, header: Path, arguments: list[Argument]) -> tuple[dic
 
 
 def _numbers(body: str, where: str) -> list[int]:
-    return [integer(w, where) for w in (w.strip() for w in body.split(",")) if w]
+    names = c_data_types()
+    return [integer(str(names.get(w, w)), where) for w in (w.strip() for w in body.split(",")) if w]
+
+
+def c_types_header() -> Path | None:
+    """metadef's graph/c_types.h, the C data type enumerators (C_DT_FLOAT = 0, ...), or None without metadef.
+    A DATATYPE declaration lists them (ops-nn mse_loss_v2, ops-math bessel_i1e on ascend950); the op_host
+    side has them through graph/types.h, the kernel through its tiling header (kernel.py)."""
+    metadef = config.cann_repository("metadef")
+    header = metadef / "inc" / "external" / "graph" / "c_types.h" if metadef is not None else None
+    return header if header is not None and header.is_file() else None
+
+
+@functools.lru_cache(maxsize=1)
+def c_data_types() -> dict:
+    """The enumerators of c_types_header() by name: the op compiler reads a declaration's C_DT_FLOAT as its
+    value, as the enum gives it."""
+    header = c_types_header()
+    text = header.read_text(errors="replace") if header is not None else ""
+    return {name: int(value) for name, value in re.findall(r"\b(C_DT_\w+)\s*=\s*(\d+)", text)}
 
 
 def decode(key: int, arguments: list[Argument], where: str) -> list[tuple[Argument, int]]:
@@ -145,9 +167,22 @@ def decode(key: int, arguments: list[Argument], where: str) -> list[tuple[Argume
 
 
 def instance_name(kernel: str, values: list[tuple[Argument, int]]) -> str:
-    """`add_example<1>` for the decoded values, in the declaration's order (bools as true / false)."""
-    shown = [("true" if v else "false") if a.kind == "BOOL" else str(v) for a, v in values]
+    """`add_example<1>` for the decoded values, in the declaration's order (bools as true / false, a DATATYPE
+    argument as its C type: the kernel's parameter is a typename, `template <typename D_T_X>`)."""
+    shown = [("true" if v else "false") if a.kind == "BOOL" else
+             datatype_name(v, f"{kernel}: ASCENDC_TPL_DATATYPE {a.name}") if a.kind == "DATATYPE" else str(v)
+             for a, v in values]
     return f"{kernel}<{', '.join(shown)}>"
+
+
+def datatype_name(value: int, where: str) -> str:
+    """The C type a DATATYPE value instantiates, as the library's TypeFromId maps it (DT_FLOAT -> float): the
+    data type whose C enumerator has this value (c_data_types), its kernel type (dtypes.py)."""
+    for name, number in c_data_types().items():
+        if number == value:
+            return dtypes.kernel_type(name[len("C_"):], where)
+    raise OpTilingError(f"{where}: {value} is no data type of metadef's graph/c_types.h"
+                        + ("" if c_types_header() else " (metadef not found: set ASCGEN_CANN_SOURCES)"))
 
 
 def _uint_values(words: list[int], where: str) -> tuple[int, ...]:

@@ -203,14 +203,17 @@ def _evaluate(expr: str, consts: dict[str, str], where: str, seen=()) -> int:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
-def _sources(op_dirs, extra_dirs) -> list[Path]:
-    """The op_host sources of `op_dirs`, then the files they include that can be found (relative to the
-    including file, then to each of `extra_dirs`, e.g. the repository root), transitively."""
+def _sources(op_dirs, extra_dirs, skip_dirs=()) -> list[Path]:
+    """The op_host sources of `op_dirs` but those under `skip_dirs`, then the files they include that can be
+    found (relative to the including file, then to each of `extra_dirs`, e.g. the repository root),
+    transitively."""
+    skip = [Path(d).resolve() for d in skip_dirs]
     todo = []
     for op_dir in op_dirs:
         host = op_dir / "op_host"
         if host.is_dir():
-            todo += sorted(p for p in host.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
+            todo += sorted(p for p in host.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file()
+                           and not any(p.resolve().is_relative_to(d) for d in skip))
     seen: list[Path] = []
     while todo:
         path = todo.pop(0).resolve()
@@ -370,7 +373,7 @@ class OpTiling:
 
 
 def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None, search_dirs=(),
-                   dependency_ops=()) -> OpTiling:
+                   dependency_ops=(), skip_dirs=()) -> OpTiling:
     """The op's tiling classes (see kernel_tiling_header)."""
     op_dir = Path(op_dir)
     if not (op_dir / "op_host").is_dir():
@@ -378,7 +381,7 @@ def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None
     classes: dict[str, TilingClass] = {}
     registrations: list = []
     texts = []
-    for path in _sources([op_dir, *map(Path, dependency_ops)], [Path(d) for d in search_dirs]):
+    for path in _sources([op_dir, *map(Path, dependency_ops)], [Path(d) for d in search_dirs], skip_dirs):
         text = _read(path)
         texts.append(text)
         found, regs = _classes(path, text)
@@ -396,7 +399,7 @@ def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None
 
 
 def kernel_tiling_header(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None,
-                         search_dirs=(), dependency_ops=()) -> str:
+                         search_dirs=(), dependency_ops=(), skip_dirs=()) -> str:
     """The text of the op's `<op>_tiling_data.h` for its kernel: every tiling class of its op_host sources
     as a struct with metadef's layout, and GET_TILING_DATA for the class registered for the op type
     (`op_type`: default from op_type_of). Force-include it (-include) ahead of the kernel, as the op's CMake
@@ -405,9 +408,11 @@ def kernel_tiling_header(op_dir: Path, *, asc_devkit: Path, op_type: str | None 
     their op_host sources are read too, since CANN generates the header from the repository's whole tiling
     library, where a dependency may register its class for this op's type (ops-nn add_rms_norm_quant:
     `REGISTER_TILING_DATA_CLASS(AddRmsNormQuantV2, AddRMSNormQuantTilingData)`). Raises OpTilingError
-    naming file:line when a definition cannot be read."""
+    naming file:line when a definition cannot be read. `skip_dirs`: op_host folders not read, the other
+    products' tiling folders (ops-nn deep_norm: arch22's BEGIN_TILING_DATA_DEF(DeepNormTilingData) and the
+    ascend950 kernel's own plain struct of that name cannot both be declared)."""
     return _render(read_op_tiling(op_dir, asc_devkit=asc_devkit, op_type=op_type, search_dirs=search_dirs,
-                                  dependency_ops=dependency_ops))
+                                  dependency_ops=dependency_ops, skip_dirs=skip_dirs))
 
 
 def _render(tiling: OpTiling) -> str:

@@ -201,15 +201,20 @@ CASES += [
 ]
 
 
-def _group_norm_silu_ref(ins, attrs):
+def _group_norm_affine(ins, groups, eps):
+    """(gamma * normalized x + beta, mean, rstd) of a group norm over (N, C, ...) in `groups` groups."""
     x, gamma, beta = _f(ins[0]), _f(ins[1]), _f(ins[2])
-    n, c, g = x.shape[0], x.shape[1], attrs["num_groups"]
-    grouped = x.reshape(n, g, -1)
+    n, c = x.shape[0], x.shape[1]
+    grouped = x.reshape(n, groups, -1)
     mean = grouped.mean(-1)
-    rstd = 1.0 / np.sqrt(grouped.var(-1) + attrs["eps"])
+    rstd = 1.0 / np.sqrt(grouped.var(-1) + eps)
     norm = ((grouped - mean[..., None]) * rstd[..., None]).reshape(x.shape)
     shape = (1, c) + (1,) * (x.ndim - 2)
-    out = norm * gamma.reshape(shape) + beta.reshape(shape)
+    return norm * gamma.reshape(shape) + beta.reshape(shape), mean, rstd
+
+
+def _group_norm_silu_ref(ins, attrs):
+    out, mean, rstd = _group_norm_affine(ins, attrs["num_groups"], attrs["eps"])
     return [out * _sigmoid(out), mean, rstd]
 
 
@@ -281,6 +286,169 @@ CASES += [
          {"approximate": "none", "quant_mode": "dynamic", "dst_type": 2, "round_mode": "rint"}),
 ]
 
+
+
+def _is_close_make(shape, dtype, rng):
+    """x2 within rtol of x1 (1e-6 of it) or not (1e-3), some exact ties, and a few non-finite pairs: equal
+    infinities are close, NaNs never (equal_nan false)."""
+    x1 = _rand(shape, dtype, rng)
+    x2 = (x1 * (1 + np.where(rng.random(shape) < 0.5, 1e-6, 1e-3))).astype(dtype)
+    x2 = np.where(rng.random(shape) < 0.1, x1, x2)
+    odd = np.array([np.inf, -np.inf, np.nan], dtype)[rng.integers(0, 3, shape)]
+    pick = rng.random(shape) < 0.05
+    return [np.where(pick, odd, x1).astype(dtype), np.where(pick & (rng.random(shape) < 0.7), odd, x2).astype(dtype)]
+
+
+_950 = ("ascend950",)
+# Ops built for ascend950 only (their *_def.cpp configures no other core), each a different opbase atvoss
+# schedule or ops-nn kernel: unary, unary with attributes, a scalar attribute, a cast, binary with a broadcast
+# operand (last axis and first axis), ternary, a compare to bool, activations, a softmax over the last axis.
+CASES += [
+    Case("ops-math/math/sqrt", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, 0.0, 4.0)], lambda ins: _same(ins[0]), lambda ins, a: [np.sqrt(_f(ins[0]))],
+         products=_950),
+    Case("ops-math/math/exp", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: _same(ins[0]), lambda ins, a: [np.exp(_f(ins[0]))],
+         {"base": -1.0, "scale": 1.0, "shift": 0.0}, products=_950),          # base -1: e
+    Case("ops-math/math/rsqrt", "bfloat16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, 0.1, 4.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [1.0 / np.sqrt(_f(ins[0]))], products=_950),
+    Case("ops-math/math/muls", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) * _f(np.float32(a["value"]))], {"value": 1.5}, products=_950),
+    Case("ops-math/math/cast", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -300.0, 300.0)], lambda ins: [(ins[0].shape, "float16")],
+         lambda ins, a: [_f(ins[0].astype(np.float16))], {"dst_type": 1}, products=_950),      # DT_FLOAT16
+    Case("ops-math/math/sign", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [np.where(r.random(s) < 0.2, 0, _rand(s, d, r)).astype(d)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.sign(_f(ins[0]))], products=_950),
+    Case("ops-math/math/add", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         # x2 broadcast along the first axis; computed in the input type, as numpy's float16 add rounds once
+         lambda s, d, r: [_rand(s, d, r), _rand((1,) + s[1:], d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0] + ins[1])], products=_950),
+    Case("ops-math/math/maximum", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s[-1:], d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.maximum(_f(ins[0]), _f(ins[1]))], products=_950),
+    Case("ops-math/math/lerp", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r), _rand(s, d, r, 0.0, 1.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) + _f(ins[2]) * (_f(ins[1]) - _f(ins[0]))], products=_950),
+    Case("ops-math/math/is_close", "float32", [(8, 256), (37, 129), (3, 5, 1001)], _is_close_make,
+         lambda ins: [(ins[0].shape, "bool")],
+         # |x1 - x2| <= atol + rtol * |x2|, numpy's rule as the op's documentation states it
+         lambda ins, a: [np.isclose(_f(ins[0]), _f(ins[1]), rtol=a["rtol"], atol=a["atol"])],
+         {"rtol": 1e-5, "atol": 1e-8, "equal_nan": False}, products=_950),
+    Case("ops-nn/activation/leaky_relu", "float16", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [np.where(_f(ins[0]) >= 0, _f(ins[0]), _f(ins[0]) * a["negative_slope"])],
+         {"negative_slope": 0.1}, products=_950),
+    Case("ops-nn/activation/sigmoid", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -6.0, 6.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_sigmoid(_f(ins[0]))], products=_950),
+    Case("ops-nn/activation/hard_swish", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -5.0, 5.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) * np.clip(_f(ins[0]) + 3, 0, 6) / 6], products=_950),
+    Case("ops-nn/activation/mish", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -4.0, 4.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) * np.tanh(np.log1p(np.exp(_f(ins[0]))))], products=_950),
+    Case("ops-nn/activation/gelu", "float32", [(8, 256), (37, 129), (3, 5, 1001)],     # its docs: the tanh form
+         lambda s, d, r: [_rand(s, d, r, -4.0, 4.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_gelu_tanh(_f(ins[0]))], products=_950),
+    Case("ops-nn/activation/softmax_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -4.0, 4.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_softmax(_f(ins[0]))], {"axes": [-1], "half_to_float": False}, products=_950),
+]
+
+
+def _bessel_i1e(x):
+    """exp(-|x|) I1(x), I1 by its power series sum (x/2)^(2k+1) / (k! (k+1)!): 60 terms are exact to float64's
+    precision for |x| <= 10, the range the case draws from."""
+    k = np.arange(60)
+    denominators = np.array([math.factorial(i) * math.factorial(i + 1) for i in k], np.float64)
+    return np.exp(-np.abs(x)) * ((x[..., None] / 2.0) ** (2 * k + 1) / denominators).sum(-1)
+
+
+def _hard_swish_slope(x):
+    """HardSwishGradV2's documented gradSelf: 0 for x <= -3, x / 3 + 0.5 between, 1 for x >= 3."""
+    return np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, x / 3 + 0.5))
+
+
+def _swi_glu_grad_ref(ins, attrs):
+    """d/dx of y = silu(a) * b, x = [a, b] on the last axis, times y_grad: [g b silu'(a), g silu(a)]."""
+    g, (a, b) = _f(ins[0]), _halves(ins[1])
+    s = _sigmoid(a)
+    return [np.concatenate([g * b * s * (1 + a * (1 - s)), g * a * s], -1)]
+
+
+def _grouped_bias_add_grad_ref(ins, attrs):
+    """Each group's rows of grad_y summed: group j is rows group_idx[j - 1] (0 for j = 0) to group_idx[j]."""
+    ends = [int(e) for e in ins[1]]
+    return [np.stack([_f(ins[0])[lo:hi].sum(0) for lo, hi in zip([0] + ends[:-1], ends)])]
+
+
+def _histogram_ref(ins, attrs):
+    """torch.histc's counts, as the op's documentation describes them: `bins` equal bins from min to max, max
+    itself in the last one, values outside not counted."""
+    x, lo, hi, bins = _f(ins[0]), float(ins[1][0]), float(ins[2][0]), attrs["bins"]
+    inside = x[(x >= lo) & (x <= hi)]
+    return [np.bincount(np.minimum(((inside - lo) * bins / (hi - lo)).astype(np.int64), bins - 1),
+                        minlength=bins).astype(np.float64)]
+
+
+def _deep_norm_ref(ins, attrs):
+    x = attrs["alpha"] * _f(ins[0]) + _f(ins[1])
+    mean = x.mean(-1, keepdims=True)
+    rstd = 1.0 / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + attrs["epsilon"])
+    return [mean, rstd, (x - mean) * rstd * _f(ins[3]) + _f(ins[2])]
+
+
+def _group_norm_swish_ref(ins, attrs):
+    out, mean, rstd = _group_norm_affine(ins, attrs["num_groups"], attrs["eps"])
+    return [out * _sigmoid(attrs["swish_scale"] * out), mean, rstd]
+
+
+def _smooth_l1(z):
+    return np.where(z < 1.0, 0.5 * z * z, z - 0.5)          # sigma 1: the Huber loss with delta 1
+
+
+# Ops built for ascend910b and ascend950 alike.
+CASES += [
+    Case("ops-math/math/bessel_i1e", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r, -10.0, 10.0)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_bessel_i1e(_f(ins[0]))]),
+    Case("ops-nn/activation/hard_swish_grad_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         # some x exactly 3, where the derivative's documented cases meet (x >= 3: 1)
+         lambda s, d, r: [_rand(s, d, r), np.where(r.random(s) < 0.05, 3.0, _rand(s, d, r, -5.0, 5.0)).astype(d)],
+         lambda ins: _same(ins[0]),
+         lambda ins, a: [_f(ins[0]) * _hard_swish_slope(_f(ins[1]))]),
+    Case("ops-nn/activation/swi_glu_grad", "float32", [(8, 256), (37, 258), (3, 5, 1002)],
+         lambda s, d, r: [_rand(s[:-1] + (s[-1] // 2,), d, r), _rand(s, d, r)], lambda ins: _same(ins[1]),
+         _swi_glu_grad_ref, {"dim": -1}),
+    Case("ops-math/math/grouped_bias_add_grad", "float32", [(64, 256), (100, 129), (37, 1001)],
+         # grad_y (rows, H) in 3 groups of rows; group_idx: each group's end row, the last the row count
+         lambda s, d, r: [_rand(s, d, r),
+                          np.array(sorted(r.choice(np.arange(1, s[0]), 2, replace=False)) + [s[0]], np.int32)],
+         lambda ins: [((ins[1].shape[0], ins[0].shape[1]), "float32")], _grouped_bias_add_grad_ref,
+         {"group_idx_type": 0}),
+    Case("ops-math/math/histogram_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         # 50 bins over [-2, 2] of values drawn in [-3, 3]: those outside are not counted (int32 counts)
+         lambda s, d, r: [_rand(s, d, r, -3.0, 3.0), np.array([-2.0], d), np.array([2.0], d)],
+         lambda ins: [((50,), "int32")], _histogram_ref, {"bins": 50}),
+    Case("ops-nn/loss/smooth_l1_loss", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: _same(ins[0]),
+         lambda ins, a: [_smooth_l1(np.abs(_f(ins[0]) - _f(ins[1])))], {"sigma": 1.0}),
+    Case("ops-nn/loss/mse_loss_v2", "float32", [(8, 256), (37, 129), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r)], lambda ins: [((), "float32")],
+         lambda ins, a: [np.array(((_f(ins[0]) - _f(ins[1])) ** 2).mean())], {"reduction": "mean"}),
+    Case("ops-nn/norm/deep_norm", "float32", [(8, 256), (37, 1281), (3, 5, 1001)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s, d, r), _rand(s[-1:], d, r), _rand(s[-1:], d, r)],
+         lambda ins: [(_rows_cols(ins[0].shape), "float32")] * 2 + [(ins[0].shape, "float32")],
+         _deep_norm_ref, {"alpha": 0.3, "epsilon": 1e-6}),
+    Case("ops-nn/norm/group_norm_swish", "float32", [(2, 32, 8, 8), (3, 24, 37), (1, 64, 5, 7)],
+         lambda s, d, r: [_rand(s, d, r), _rand(s[1:2], d, r), _rand(s[1:2], d, r)],
+         lambda ins: [(ins[0].shape, "float32"), ((ins[0].shape[0], 8), "float32"), ((ins[0].shape[0], 8), "float32")],
+         _group_norm_swish_ref,
+         {"num_groups": 8, "data_format": "NCHW", "eps": 1e-5, "activate_swish": True, "swish_scale": 1.5}),
+]
 
 # Tolerances by output type: the kernels compute in float32 and round once (or a few times) to the output.
 TOLERANCE = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-4,

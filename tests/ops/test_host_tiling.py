@@ -108,6 +108,16 @@ def test_add_on_ascend950_matches_its_tiling_ut(x1, x2, words):
     assert np.frombuffer(r.tiling_data, "<i8").tolist() == words
 
 
+def test_an_op_that_sets_no_tiling_key_gets_key_0():
+    """ops-math muls (ascend950) never calls SetTilingKey (its kernel dispatches on none; its tiling UT
+    checks no key). metadef's context builder left the output tensor's address in the key's slot, so the
+    key was a pointer, a new one per run (runtime/ops/host/src/tiling_runner.cpp, clear_scalar_outputs)."""
+    op = ops.load(_cann() / "ops-math" / "math" / "muls", "ascend950")
+    x = ((1, 64, 2, 32), "float16")                            # muls_test_tiling_001
+    r = op.tiling(x, outputs=[x], value=1.0)
+    assert (r.tiling_key, r.need_atomic, r.schedule_mode, r.workspace_sizes) == (0, False, 0, [16 * 1024 * 1024])
+
+
 @pytest.mark.parametrize("n, key", [(1024, 101), (5457, 102)])   # ge_glu_grad_v2_tiling_bfp16_001, 002
 def test_ge_glu_grad_v2_keys_match_its_tiling_ut(n, key):
     """ops-nn activation/ge_glu_grad_v2/tests/ut/op_host/test_ge_glu_grad_v2_tiling.cpp (its compile info

@@ -103,3 +103,10 @@ def test_an_output_the_kernel_never_writes_is_reported_not_returned_silently():
 def test_squared_relu_runs_on_ascend950_with_the_product_s_cce_aicore():
     # The same kernel with the product table's __CCE_AICORE__ (310 on ascend950, products.py says why).
     assert all(bad == 0 for bad, _ in _run("squared_relu-float16", "ascend950", (8, 256)))
+
+
+def test_add_with_a_broadcast_operand_runs_on_ascend950():
+    # ops-math add's arch35 kernel (opbase's atvoss broadcast schedule) declares its tiling pointer with
+    # __tiling_data_ptr__ and broadcasts x2 (1, 129) through the library's Broadcast, whose register gathers
+    # (vgatherb, vgather2) the dav_3510 model lacked; the sum is numpy's float16 add, bit for bit.
+    assert _run("add-float16", "ascend950", (37, 129)) == [(0, 0.0)]

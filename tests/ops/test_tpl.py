@@ -3,6 +3,8 @@ library's encoding (asc-devkit impl/utils/tiling/template_argument.cpp: fields f
 order; a UINT field holds the index of its value)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ascgen.errors import OpTilingError
@@ -39,3 +41,24 @@ def test_values_must_fold_to_integers():
     assert tpl.integer("(uint32_t)3U + 1", "t") == 4
     with pytest.raises(OpTilingError, match="not an integer constant"):
         tpl.integer("SCH_MODE_CONSTEXPR", "t")
+
+
+def test_a_datatype_declaration_may_name_metadef_s_c_data_types():
+    # ops-nn mse_loss_v2 and ops-math bessel_i1e (arch35 *_tiling_key.h) declare ASCENDC_TPL_DATATYPE_DECL(D_T_X,
+    # C_DT_FLOAT, C_DT_FLOAT16, C_DT_BF16, ...): the enumerators of metadef's graph/c_types.h, not macros, so the
+    # preprocessor leaves them as names and the values come from the enum.
+    if tpl.c_types_header() is None:
+        pytest.skip("needs metadef (ASCGEN_CANN_SOURCES) for graph/c_types.h")
+    text = "@@ASCENDC_TPL_DATATYPE_DECL_D_T_X@@ = {C_DT_FLOAT, C_DT_FLOAT16, C_DT_BF16}"
+    assert tpl._arguments(text, Path("tiling_key.h"))[0].values == (0, 1, 27)
+
+
+def test_a_datatype_argument_instantiates_its_c_type():
+    # ops-math bessel_i1e (ascend950): `template <typename D_T_X> __global__ void bessel_i1e(...)`, declared
+    # ASCENDC_TPL_DATATYPE_DECL(D_T_X, C_DT_FLOAT): key 0 is bessel_i1e<float>, not bessel_i1e<0>.
+    if tpl.c_types_header() is None:
+        pytest.skip("needs metadef (ASCGEN_CANN_SOURCES) for graph/c_types.h")
+    dt = tpl.Argument("D_T_X", "DATATYPE", 8, (0, 1, 27))
+    mode = tpl.Argument("BUFFER_MODE", "UINT", 8, (0, 1))
+    assert tpl.instance_name("k", [(dt, 27), (mode, 1)]) == "k<bfloat16_t, 1>"
+    assert tpl.instance_name("k", [(dt, 0)]) == "k<float>"

@@ -274,9 +274,10 @@ st_dev                         dma                            I     I     I
 trap                           sync                           I     I     I
 v4dtrans                       vector                         -     M     -
 vabs                           dav3510/valu,vector            I     I     F
+vabsdif                        dav3510/valu                   -     -     I
 vadd                           dav3510/valu,vector            I     I     F
-vaddc                          vector                         -     -     M
-vaddcs                         vector                         -     -     M
+vaddc                          dav3510/valu                   -     -     I
+vaddcs                         dav3510/valu                   -     -     I
 vadddeqrelu                    vector                         -     M     -
 vaddrelu                       vector                         I     P     I
 vadds                          dav3510/valu,vector            I     I     F
@@ -284,7 +285,7 @@ vag_b16                        vector                         -     -     M
 vag_b32                        vector                         -     -     M
 vag_b8                         vector                         -     -     M
 vand                           dav3510/valu,vector            I     I     F
-vaxpy                          vector                         I     I     P
+vaxpy                          vector,dav3510/valu            I     I     P
 vbitsort                       sort                           I     I     I
 vbr                            dav3510/valu                   -     -     F
 vbrcb                          rearrange                      I     I     I
@@ -427,8 +428,8 @@ vector_dup                     vector                         I     I     I
 vexp                           dav3510/valu,vector            I     I     F
 vexpdif                        dav3510/valu                   -     -     I
 vgather                        rearrange                      P     I     P
-vgather2                       vector                         -     -     M
-vgatherb                       rearrange                      I     I     I
+vgather2                       dav3510/vblock                 -     -     F
+vgatherb                       rearrange,dav3510/vblock       I     I     I
 vintlv                         dav3510/valu                   -     -     F
 vld                            dav3510/vreg                   -     -     F
 vld_va_reg                     vector                         M     M     M
@@ -463,7 +464,7 @@ vreduce                        vector                         -     M     -
 vreducev2                      rearrange                      I     I     I
 vrelu                          dav3510/valu,vector            I     I     F
 vrsqrt                         vector                         I     I     P
-vscatter                       vector                         -     M     M
+vscatter                       dav3510/vblock                 -     M     F
 vsel                           cmpsel,dav3510/valu            I     P     F
 vselr                          dav3510/valu                   -     -     F
 vshl                           dav3510/valu,vector            I     I     F
@@ -483,8 +484,8 @@ vstu                           vector                         -     -     M
 vstur                          dav3510/vreg                   -     -     F
 vstus                          dav3510/vreg                   -     -     F
 vsub                           dav3510/valu,vector            I     I     F
-vsubc                          vector                         -     -     M
-vsubcs                         vector                         -     -     M
+vsubc                          dav3510/valu                   -     -     I
+vsubcs                         dav3510/valu                   -     -     I
 vsubrelu                       vector                         I     I     I
 vtranspose                     rearrange                      I     I     I
 vtrc                           dav3510/vconv                  -     -     F

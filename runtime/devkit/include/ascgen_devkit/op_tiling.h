@@ -77,6 +77,12 @@ using tiling_struct_t = std::conditional_t<std::is_same<Registered, NoTilingRegi
     tiling_struct tiling_data;                                              \
     ::ascgen_devkit::load_tiling(&tiling_data, (tiling_arg), sizeof(tiling_data), "GET_TILING_DATA_WITH_STRUCT", ASCGEN_HERE)
 #endif
+#ifndef __tiling_data_ptr__
+// The address space of a pointer into the tiling data: the op build defines it beside the GET_TILING_DATA*
+// macros (ops-math eye's UT header: `__gm__ const`), and opbase's atvoss elementwise schedules declare their
+// tiling pointers with it (elewise_sch_16b.h, elewise_sch_with_scalar.h; ops-math sqrt, exp, ... on ascend950).
+#define __tiling_data_ptr__ __gm__ const
+#endif
 #ifndef GET_TILING_DATA_PTR_WITH_STRUCT
 #define GET_TILING_DATA_PTR_WITH_STRUCT(tiling_struct, dst_ptr, tiling_ptr) \
     const tiling_struct* dst_ptr =                                          \

@@ -53,6 +53,22 @@ constexpr size_t kMaxWorkspaces = 64;   // the count a tiling function may ask f
 
 using namespace ascgen_ops;
 
+// metadef's OpTilingContextBuilder appends the output tensors to the inputs but leaves them in its first
+// output slots too (base/context_builder/op_tiling_context_builder.cc: output_values_.resize(kOutputNum)
+// keeps them), so the tiling key, block dim, atomic flag... start as the output tensors' addresses. An op
+// that never sets its key (ops-math muls on ascend950: its kernel dispatches on none) reported a pointer
+// as its key, and a third output's address made the atomic flag a coin toss. Zeroed here: an op that sets
+// none of them is written for 0 (muls' key, no atomic clearing).
+static void clear_scalar_outputs(gert::TilingContext* context) {
+    context->SetTilingKey(0);
+    context->SetBlockDim(0);
+    context->SetNeedAtomic(false);
+    context->SetTilingCond(0);
+    context->SetScheduleMode(0);
+    context->SetLocalMemorySize(0);
+    context->SetAicpuBlockDim(0);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) fail("request", "usage: tiling_runner REQUEST");
     const Request r = read_request(argv[1]);
@@ -119,6 +135,7 @@ int main(int argc, char** argv) {
                       .Build();
     gert::TilingContext* context = holder.GetContext();
     if (context == nullptr) fail("context", "metadef's OpTilingContextBuilder built no context");
+    clear_scalar_outputs(context);
 
     const auto status = funcs->tiling(context);
     std::cout << std::flush;

@@ -57,6 +57,8 @@ ASCGEN_D3510_BINARY(vmul, ::ascgen::elem::mul(a, C(b)))
 ASCGEN_D3510_BINARY(vdiv, ::ascgen::elem::div(a, C(b)))
 ASCGEN_D3510_BINARY(vmax, ::ascgen::elem::max(a, C(b)))
 ASCGEN_D3510_BINARY(vmin, ::ascgen::elem::min(a, C(b)))
+// |src0 - src1|: the difference rounded as vsub rounds it, then its magnitude (the library's AbsSub).
+ASCGEN_D3510_BINARY(vabsdif, ::ascgen::elem::abs(::ascgen::elem::sub(a, C(b))))
 #undef ASCGEN_D3510_BINARY
 
 // vmula(dst, src0, src1, mask, mode): dst = dst + src0 * src1 on the active lanes (the library's MulAddDst;
@@ -73,6 +75,93 @@ inline void vmula(D& dst, A& src0, B& src1, vector_bool& mask, std::integral_con
         else
             return k::narrow<T>(::ascgen::elem::fused_mul_add<T>(k::compute_t<T>(a.e()[i]),
                                                                  k::compute_t<T>(b.e()[i]), k::compute_t<T>(d.e()[i])));
+    });
+    k::cost(std::remove_reference_t<decltype(d)>::lanes);
+}
+
+// Carry forms on 32-bit lanes, the pieces of the library's 64-bit Add / Sub (AddB64Impl, SubB64Impl: the low
+// words through vaddc / vsubc, the high words through vaddcs / vsubcs with that carry in). vaddc: dst = a + b,
+// carry = the bit past 32; vaddcs adds the carry in too. vsubc: dst = a - b, carry = 1 when no borrow (a >= b),
+// the carry the high word's vsubcs then subtracts as 1 - carry: the convention the library's 64-bit Sub needs
+// (tests/devkit/test_reg_carry.py checks int64 and uint64 Add / Sub through it against numpy). The carry is a
+// b32 predicate (the bit of each lane's first byte); inactive lanes get 0 in dst and carry.
+namespace ascgen_devkit {
+namespace d3510 {
+template <class D, class A, class B, class F>
+inline void carry_lanes(vector_bool& carry, D& d, const A& a, const B& b, const vector_bool& m, F f) {
+    static_assert(D::esize == 4 && A::esize == 4 && B::esize == 4, "the carry forms take 32-bit lanes");
+    vector_bool out{};
+    for (int i = 0; i < D::lanes; ++i) {
+        uint32_t value = 0;
+        bool c = false;
+        if (active(m, i, 4)) {
+            uint32_t x, y;
+            std::memcpy(&x, &a.e()[i], 4);
+            std::memcpy(&y, &b.e()[i], 4);
+            c = f(x, y, i, value);
+        }
+        std::memcpy(&d.e()[i], &value, 4);
+        out.set(4 * i, c);
+    }
+    carry = out;
+    cost(D::lanes);
+}
+}  // namespace d3510
+}  // namespace ascgen_devkit
+template <class D, class A, class B, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vaddc(vector_bool& carry, D& dst, A& src0, B& src1, vector_bool& mask) {
+    ascgen_devkit::d3510::carry_lanes(carry, ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask,
+                                      [](uint32_t x, uint32_t y, int, uint32_t& v) {
+                                          const uint64_t s = uint64_t(x) + y;
+                                          v = uint32_t(s);
+                                          return (s >> 32) != 0;
+                                      });
+}
+template <class D, class A, class B, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vaddcs(vector_bool& carry, D& dst, A& src0, B& src1, vector_bool& carry_in, vector_bool& mask) {
+    const vector_bool cin = carry_in;
+    ascgen_devkit::d3510::carry_lanes(carry, ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask,
+                                      [&cin](uint32_t x, uint32_t y, int i, uint32_t& v) {
+                                          const uint64_t s = uint64_t(x) + y + (cin.get(4 * i) ? 1 : 0);
+                                          v = uint32_t(s);
+                                          return (s >> 32) != 0;
+                                      });
+}
+template <class D, class A, class B, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vsubc(vector_bool& carry, D& dst, A& src0, B& src1, vector_bool& mask) {
+    ascgen_devkit::d3510::carry_lanes(carry, ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask,
+                                      [](uint32_t x, uint32_t y, int, uint32_t& v) {
+                                          v = x - y;
+                                          return x >= y;
+                                      });
+}
+template <class D, class A, class B, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vsubcs(vector_bool& carry, D& dst, A& src0, B& src1, vector_bool& carry_in, vector_bool& mask) {
+    const vector_bool cin = carry_in;
+    ascgen_devkit::d3510::carry_lanes(carry, ASCGEN_D3510_VR(dst), ASCGEN_D3510_VR(src0), ASCGEN_D3510_VR(src1), mask,
+                                      [&cin](uint32_t x, uint32_t y, int i, uint32_t& v) {
+                                          const uint64_t borrow = cin.get(4 * i) ? 0 : 1;
+                                          v = uint32_t(uint64_t(x) - y - borrow);
+                                          return uint64_t(x) >= uint64_t(y) + borrow;
+                                      });
+}
+
+// vaxpy(dst, src, scalar, mask, mode): dst = scalar * src + dst on the active lanes (the library's Axpy; half
+// and float lanes, its 64-bit form is Muls then Add). Computed as the level-0 vaxpy (vector.h) computes it:
+// the product and the sum in the compute type, each rounded there, then once to the lane's type. Whether the
+// register instruction fuses the float product is not documented (vmula's is: its name and the library's
+// Newton residuals say so); for half lanes and a half scalar the float product is exact, so it cannot differ.
+template <class D, class A, class S, CpuMode M, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A),
+          std::enable_if_t<!ascgen_devkit::d3510::is_reg_v<S>, int> = 0>
+inline void vaxpy(D& dst, A& src, S scalar, vector_bool& mask, std::integral_constant<CpuMode, M>) {
+    auto& d = ASCGEN_D3510_VR(dst); auto& a = ASCGEN_D3510_VR(src);
+    using T = typename std::remove_reference_t<decltype(d)>::elem;
+    static_assert(!std::is_integral<T>::value, "vaxpy takes half or float lanes");
+    namespace k = ascgen_devkit::d3510;
+    using C = k::compute_t<T>;
+    const C s = k::scalar_as<T>(scalar);
+    k::apply(d, mask, int(M), [&](int i) {
+        return k::narrow<T>(::ascgen::elem::add(::ascgen::elem::mul(s, C(a.e()[i])), C(d.e()[i])));
     });
     k::cost(std::remove_reference_t<decltype(d)>::lanes);
 }

@@ -1,5 +1,7 @@
 // dav_3510 block-strided register loads and stores: vsldb / vsstb, the library's LoadAlign / StoreAlign
-// with DataCopyMode::DATA_BLOCK_COPY (its level-0 GatherMask, BilinearInterpolation... reach them).
+// with DataCopyMode::DATA_BLOCK_COPY (its level-0 GatherMask, BilinearInterpolation... reach them); and the
+// register gathers vgatherb (Reg::GatherB, whole blocks) and vgather2 (Reg::Gather, elements), which opbase's
+// atvoss broadcast schedule reaches through the library's Broadcast, and the scatter vscatter (Reg::Scatter).
 //
 // A register is 8 data blocks of 32 bytes; block k moves from / to UB at address + k * blockStride * 32.
 // The configuration word is (blockStride << 16) | repeatStride, both counted in 32-byte blocks (the
@@ -54,6 +56,52 @@ template <class V, class P> inline void store_blocks(const V& s, P* dst, uint32_
         if (block_selected(m, k)) std::memcpy(block_at(dst, config, k, "vsstb"), s.b + k * kBlock, kBlock);
     cost(V::lanes);
 }
+// vgatherb: block k comes from UB at base + index lane k, a byte offset (the library's reg_load_gather example
+// passes block number * 32); lanes 8 and up of the uint32 index register are not read.
+// The mask selects whole blocks, as for vsldb.
+template <class V, class P, class I> inline void gather_blocks(V& d, P* base, const I& index, const vector_bool& m) {
+    static_assert(sizeof(typename I::elem) == 4, "vgatherb: the index register holds uint32 byte offsets");
+    for (int k = 0; k < kBlocks; ++k) {
+        if (!block_selected(m, k)) continue;
+        uint8_t* p = reinterpret_cast<uint8_t*>(base) + uint64_t(index.e()[k]);
+        check_local(p, kBlock, true, "vgatherb");
+        std::memcpy(d.b + k * kBlock, p, kBlock);
+    }
+    cost(V::lanes);
+}
+// vgather2, same-width forms: lane i is base[index lane i], the index counting elements of the base's type
+// (the library's reg_load_gather example: x[index]; its 64-bit Gather doubles the index over a uint32 base).
+// Inactive lanes are zero, as in the register ops' only mode (the instruction takes no mode argument; the
+// library's callers store under the same mask). The widening b8 -> b16 form stays declared-only (others.h):
+// whether it sign-extends is not documented.
+template <class V, class P, class I> inline void gather_lanes(V& d, P* base, const I& index, const vector_bool& m) {
+    using T = typename V::elem;
+    static_assert(sizeof(T) == sizeof(P) && sizeof(typename I::elem) == sizeof(T), "vgather2: same-width form");
+    V out;
+    std::memset(out.b, 0, VL);
+    for (int i = 0; i < V::lanes; ++i) {
+        if (!active(m, i, sizeof(T))) continue;
+        P* p = base + uint64_t(index.e()[i]);
+        check_local(p, sizeof(T), false, "vgather2");
+        std::memcpy(&out.e()[i], p, sizeof(T));
+    }
+    d = out;
+    cost(V::lanes);
+}
+// vscatter, same-width forms: base[index lane i] = lane i for the active lanes, in lane order (two lanes with
+// one index: the later lane's value stays; the order is not documented). The b8 form (u16 indices) stays
+// declared-only (others.h).
+template <class V, class P, class I> inline void scatter_lanes(const V& s, P* base, const I& index, const vector_bool& m) {
+    using T = typename V::elem;
+    static_assert(sizeof(T) == sizeof(P) && sizeof(typename I::elem) == sizeof(T), "vscatter: same-width form");
+    for (int i = 0; i < V::lanes; ++i) {
+        if (!active(m, i, sizeof(T))) continue;
+        P* p = base + uint64_t(index.e()[i]);
+        check_local(p, sizeof(T), false, "vscatter");
+        std::memcpy(p, &s.e()[i], sizeof(T));
+    }
+    cost(V::lanes);
+}
 template <class P> inline P* after_repeat(P* p, uint32_t config) {
     return reinterpret_cast<P*>(reinterpret_cast<uint8_t*>(p) + uint64_t(repeat_stride_of(config)) * kBlock);
 }
@@ -79,4 +127,23 @@ template <class S, class P, ASCGEN_D3510_REG_ONLY(S)>
 inline void vsstb(S& src, P*& dst, uint32_t config, vector_bool& mask, std::integral_constant<Post, Post(1)>) {
     ascgen_devkit::d3510::store_blocks(ascgen_devkit::d3510::vr(src), dst, config, mask);
     dst = ascgen_devkit::d3510::after_repeat(dst, config);
+}
+// The register form (the level-0 vgatherb over a UB list of offsets is rearrange.h's).
+template <class D, class P, class I, ASCGEN_D3510_REG_ONLY(D), ASCGEN_D3510_REG_ONLY(I)>
+inline void vgatherb(D& dst, P* base, I& index, vector_bool& mask) {
+    ascgen_devkit::d3510::gather_blocks(ascgen_devkit::d3510::vr(dst), base, ascgen_devkit::d3510::vr(index), mask);
+}
+template <class D, class P, class I, ASCGEN_D3510_REG_ONLY(D), ASCGEN_D3510_REG_ONLY(I),
+          std::enable_if_t<sizeof(P) == sizeof(typename std::remove_reference_t<
+                                                  decltype(ascgen_devkit::d3510::vr(std::declval<D&>()))>::elem),
+                           int> = 0>
+inline void vgather2(D& dst, P* base, I& index, vector_bool& mask) {
+    ascgen_devkit::d3510::gather_lanes(ascgen_devkit::d3510::vr(dst), base, ascgen_devkit::d3510::vr(index), mask);
+}
+template <class S, class P, class I, ASCGEN_D3510_REG_ONLY(S), ASCGEN_D3510_REG_ONLY(I),
+          std::enable_if_t<sizeof(P) == sizeof(typename std::remove_reference_t<
+                                                  decltype(ascgen_devkit::d3510::vr(std::declval<S&>()))>::elem),
+                           int> = 0>
+inline void vscatter(S& src, P* base, I& index, vector_bool& mask) {
+    ascgen_devkit::d3510::scatter_lanes(ascgen_devkit::d3510::vr(src), base, ascgen_devkit::d3510::vr(index), mask);
 }
