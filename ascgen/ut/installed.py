@@ -77,11 +77,15 @@ def installed_include(sources: Path | None = None) -> Path | None:
     key = hashlib.sha256("\n".join(f"{k}={v}" for k, v in sorted(headers.items())).encode()).hexdigest()[:16]
     folder = writable_root(config.cache_dir()) / "ut" / "installed" / key
     for name, source in headers.items():
-        link = folder / name
-        if not os.path.lexists(link):
-            link.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                link.symlink_to(source)
-            except FileExistsError:
-                pass                    # another process linked it first
+        link_once(folder / name, source)
     return folder
+
+
+def link_once(link: Path, target: Path) -> None:
+    """A symbolic link `link` -> `target` unless `link` exists; another process making it first is fine."""
+    if not os.path.lexists(link):
+        link.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            link.symlink_to(target)
+        except FileExistsError:
+            pass

@@ -42,7 +42,7 @@ from ascgen import config, products
 from ascgen.errors import SpecError, UnsupportedProductError
 from ascgen.runtime.build.cache_integrity import writable_root
 from ascgen.ut import cmake
-from ascgen.ut.installed import installed_include
+from ascgen.ut.installed import installed_include, link_once
 
 KERNEL_SRC_DST = "ASCEND_KERNEL_SRC_DST"
 GTEST_MAIN = """\
@@ -212,12 +212,7 @@ def _mirror(target: Path, link: Path) -> None:
     header's `#include "../inc/x.h"` then resolves inside the copy (a linked folder's `..` would be the
     original's parent, which lacks the copied neighbours)."""
     if not target.is_dir():
-        if not os.path.lexists(link):
-            link.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                link.symlink_to(target)
-            except FileExistsError:
-                pass                    # another process linked it first
+        link_once(link, target)
         return
     if os.path.islink(link):
         return                          # a file link already stands here: the copies overlap, first one kept

@@ -9,6 +9,7 @@ import pytest
 
 from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import reg_harness
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -26,26 +27,7 @@ __simd_vf__ inline void AbsDif(__ubuf__ T* d, __ubuf__ T* a, __ubuf__ T* b, uint
     Reg::StoreAlign(d, rd, all);
 }
 
-template <typename T>
-__aicore__ inline void Run(GM_ADDR d, GM_ADDR a, GM_ADDR b, uint32_t count) {
-    constexpr uint32_t n = 256 / sizeof(T);
-    GlobalTensor<T> dg, ag, bg;
-    dg.SetGlobalBuffer((__gm__ T*)d, n);
-    ag.SetGlobalBuffer((__gm__ T*)a, n);
-    bg.SetGlobalBuffer((__gm__ T*)b, n);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 768);
-    LocalTensor<T> dl = buf.Get<T>(), al = dl[n], bl = dl[2 * n];
-    DataCopy(al, ag, n);
-    DataCopy(bl, bg, n);
-    PipeBarrier<PIPE_ALL>();
-    asc_vf_call<AbsDif<T>>((__ubuf__ T*)dl.GetPhyAddr(), (__ubuf__ T*)al.GetPhyAddr(), (__ubuf__ T*)bl.GetPhyAddr(),
-                           count);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(dg, dl, n);
-}
-
+""" + reg_harness.binary_run("AbsDif<T>", "typename T") + """
 extern "C" __global__ __aicore__ void absdif_f32(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<float>(d, a, b, 61); }
 extern "C" __global__ __aicore__ void absdif_f16(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<half>(d, a, b, 100); }
 """

@@ -10,6 +10,7 @@ import pytest
 
 from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import reg_harness
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -26,27 +27,7 @@ __simd_vf__ inline void AddSub64(__ubuf__ T* d, __ubuf__ T* a, __ubuf__ T* b, ui
     Reg::StoreAlign(d, rd, m);
 }
 
-template <typename T, bool SUB>
-__aicore__ inline void Run(GM_ADDR d, GM_ADDR a, GM_ADDR b, uint32_t count) {
-    constexpr uint32_t n = 32;
-    GlobalTensor<T> dg, ag, bg;
-    dg.SetGlobalBuffer((__gm__ T*)d, n);
-    ag.SetGlobalBuffer((__gm__ T*)a, n);
-    bg.SetGlobalBuffer((__gm__ T*)b, n);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 768);
-    LocalTensor<T> dl = buf.Get<T>(), al = dl[n], bl = dl[2 * n];
-    DataCopy(dl, dg, n);
-    DataCopy(al, ag, n);
-    DataCopy(bl, bg, n);
-    PipeBarrier<PIPE_ALL>();
-    asc_vf_call<AddSub64<T, SUB>>((__ubuf__ T*)dl.GetPhyAddr(), (__ubuf__ T*)al.GetPhyAddr(),
-                                  (__ubuf__ T*)bl.GetPhyAddr(), count);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(dg, dl, n);
-}
-
+""" + reg_harness.binary_run("AddSub64<T, SUB>", "typename T, bool SUB") + """
 extern "C" __global__ __aicore__ void add_i64(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<int64_t, false>(d, a, b, 32); }
 extern "C" __global__ __aicore__ void sub_i64(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<int64_t, true>(d, a, b, 32); }
 extern "C" __global__ __aicore__ void add_u64(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<uint64_t, false>(d, a, b, 32); }

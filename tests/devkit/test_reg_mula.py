@@ -14,6 +14,7 @@ import pytest
 
 from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import reg_harness
 
 # One source for every form: template argument MADD picks MulDstAdd (dst * src0 + src1) over MulAddDst.
 KERNEL = """
@@ -33,27 +34,7 @@ __simd_vf__ inline void Mula(__ubuf__ T* d, __ubuf__ T* a, __ubuf__ T* b, uint32
     Reg::StoreAlign(d, rd, all);
 }
 
-template <typename T, bool MADD = false>
-__aicore__ inline void Run(GM_ADDR d, GM_ADDR a, GM_ADDR b, uint32_t count) {
-    constexpr uint32_t n = 256 / sizeof(T);
-    GlobalTensor<T> dg, ag, bg;
-    dg.SetGlobalBuffer((__gm__ T*)d, n);
-    ag.SetGlobalBuffer((__gm__ T*)a, n);
-    bg.SetGlobalBuffer((__gm__ T*)b, n);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 768);
-    LocalTensor<T> dl = buf.Get<T>(), al = dl[n], bl = dl[2 * n];
-    DataCopy(dl, dg, n);
-    DataCopy(al, ag, n);
-    DataCopy(bl, bg, n);
-    PipeBarrier<PIPE_ALL>();
-    asc_vf_call<Mula<T, MADD>>((__ubuf__ T*)dl.GetPhyAddr(), (__ubuf__ T*)al.GetPhyAddr(),
-                               (__ubuf__ T*)bl.GetPhyAddr(), count);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(dg, dl, n);
-}
-
+""" + reg_harness.binary_run("Mula<T, MADD>", "typename T, bool MADD = false") + """
 extern "C" __global__ __aicore__ void mula_i32(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<int32_t>(d, a, b, 50); }
 extern "C" __global__ __aicore__ void mula_u16(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<uint16_t>(d, a, b, 100); }
 """ + "".join(
