@@ -10,9 +10,7 @@ uncovered message in full and the machine's load.
 """
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -24,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ascgen import ops  # noqa: E402
 from ascgen.ops import key_coverage  # noqa: E402
-from tests.ops.cases import selected  # noqa: E402
+from tests.ops.cases import selected, sweep_arguments  # noqa: E402
 
 ROWS = (1, 2, 7, 48, 97, 4095, 100003)                 # one row ... huge row counts
 LASTS = (1, 2, 16, 33, 34, 130, 1001, 1282, 8194, 65538)  # one element, odd / even ragged, large
@@ -69,14 +67,7 @@ def requests(case) -> tuple[list, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--products", nargs="*", default=None)
-    parser.add_argument("--only", nargs="*", default=None, help="case names (op-dtype) or op names")
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    root = os.environ.get("ASCGEN_CANN_SOURCES")
-    if not root:
-        sys.exit("set ASCGEN_CANN_SOURCES to the folder holding the CANN source trees")
+    args, root = sweep_arguments(__doc__.splitlines()[0])
     rows, messages = [], []
     print("| op | product | dtype | shapes (rejected) | keys produced | keys handled | uncovered | s |")
     print("|---|---|---|---|---|---|---|---|")
@@ -84,7 +75,7 @@ def main() -> None:
         start = time.monotonic()
         row = {"op": case.op, "product": product, "dtype": case.dtype}
         try:
-            op = ops.load(Path(root) / case.op, product=product)
+            op = ops.load(root / case.op, product=product)
             reqs, refused = requests(case)
             result = key_coverage.coverage(op, reqs)
         except Exception as exc:

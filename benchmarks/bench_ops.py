@@ -12,9 +12,7 @@ report, the named missing piece, or `unwritten`: an output the kernel never wrot
 """
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -27,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ascgen import ops  # noqa: E402
 from ascgen.ops.kernel import UnwrittenOutput  # noqa: E402
-from tests.ops.cases import mismatches, selected  # noqa: E402
+from tests.ops.cases import mismatches, selected, sweep_arguments  # noqa: E402
 
 
 def _inputs(case, shape):
@@ -78,17 +76,10 @@ def run_case(case, product: str, root: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--products", nargs="*", default=None)
-    parser.add_argument("--only", nargs="*", default=None, help="case names (op-dtype) or op names")
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    root = os.environ.get("ASCGEN_CANN_SOURCES")
-    if not root:
-        sys.exit("set ASCGEN_CANN_SOURCES to the folder holding the CANN source trees")
+    args, root = sweep_arguments(__doc__.splitlines()[0])
     rows = []
     for case, product in selected(args.only, args.products):
-        row = run_case(case, product, Path(root))
+        row = run_case(case, product, root)
         rows.append(row)
         first = f"{row['first_s']:.1f}" if row["first_s"] is not None else "-"
         print(f"| {row['op']} | {row['dtype']} | {product} | {', '.join(row['shapes']) or '-'} | "

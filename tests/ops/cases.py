@@ -8,12 +8,17 @@ output specs, and the reference. The test (tests/ops/test_op_run.py) runs a few;
 """
 from __future__ import annotations
 
+import argparse
 import math
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import ml_dtypes
 import numpy as np
+
+from ascgen import config
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F32 = np.float32
@@ -477,3 +482,17 @@ def selected(only=None, products=None):
         for product in case.products:
             if not products or product in products:
                 yield case, product
+
+
+def sweep_arguments(description: str):
+    """(args, CANN sources folder) of a sweep over the cases: --products, --only (as `selected` takes them),
+    --json; exits naming the setting when ASCGEN_CANN_SOURCES is unset."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--products", nargs="*", default=None)
+    parser.add_argument("--only", nargs="*", default=None, help="case names (op-dtype) or op names")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    root = config.cann_sources()
+    if root is None:
+        sys.exit("set ASCGEN_CANN_SOURCES to the folder holding the CANN source trees")
+    return args, root
