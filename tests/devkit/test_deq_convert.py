@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 N, COUNT = 256, 200          # the last scale converts COUNT elements only: the rest keep their -7
 SCALES = np.array([1.0, 0.1, 2.0 ** -16, 3.0], np.float16)
@@ -42,6 +42,8 @@ extern "C" __global__ __aicore__ void deq(GM_ADDR x, GM_ADDR scales, GM_ADDR out
     DataCopy(og, o, S * N);
 }
 """ % {"N": N, "S": len(SCALES), "COUNT": COUNT}
+
+kernels = shared_module.register(KERNEL, "ascend910b")
 
 
 def _twice_rounded(rng, scale, want: int) -> np.ndarray:
@@ -78,7 +80,7 @@ def out(x):
     o = np.zeros(len(SCALES) * N, np.float16)
     scales = np.zeros(16, np.float16)
     scales[:len(SCALES)] = SCALES
-    load(KERNEL, "ascend910b", backend="devkit", filename="deq.cpp").launch("deq", 1, x, scales, o)
+    kernels().launch("deq", 1, x, scales, o)
     return o.reshape(len(SCALES), N)
 
 

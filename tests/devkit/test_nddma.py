@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -67,6 +67,8 @@ extern "C" __global__ __aicore__ void row_u8(GM_ADDR x, GM_ADDR y) {
 extern "C" __global__ __aicore__ void pad_f16(GM_ADDR x, GM_ADDR y) { Run<half, 1>(x, y, half(2.5f)); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def _expected(kernel: str, x: np.ndarray) -> np.ndarray:
     if kernel.startswith("pad"):
@@ -89,6 +91,6 @@ def test_nddma_matches_numpy(kernel, dtype):
     rng = np.random.default_rng(9)
     x = (rng.integers(0, 256, 1024) if dtype == np.uint8 else rng.uniform(-50, 50, 1024)).astype(dtype)
     y = np.full(2048, 99, dtype)
-    load(KERNEL, "ascend950", backend="devkit", filename="nddma.cpp").launch(kernel, 1, x, y)
+    kernels().launch(kernel, 1, x, y)
     want = _expected(kernel, x)
     np.testing.assert_array_equal(y[:want.size].view(np.uint8), want.view(np.uint8))

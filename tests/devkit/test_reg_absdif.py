@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
-from tests.devkit import reg_harness
+from tests.devkit import reg_harness, shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -34,6 +33,8 @@ extern "C" __global__ __aicore__ void absdif_f16(GM_ADDR d, GM_ADDR a, GM_ADDR b
 
 BITS = {np.float32: np.uint32, np.float16: np.uint16}
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel,dtype,count", [("absdif_f32", np.float32, 61), ("absdif_f16", np.float16, 100)])
 def test_absdif_is_the_rounded_magnitude_of_the_difference(kernel, dtype, count):
@@ -47,5 +48,5 @@ def test_absdif_is_the_rounded_magnitude_of_the_difference(kernel, dtype, count)
     want = np.abs(a.astype(np.float64) - b.astype(np.float64)).astype(dtype)
     want[count:] = 0
     out = np.full(n, np.nan, dtype)
-    load(KERNEL, "ascend950", backend="devkit", filename="absdif.cpp").launch(kernel, 1, out, a, b)
+    kernels().launch(kernel, 1, out, a, b)
     np.testing.assert_array_equal(out.view(BITS[dtype]), want.view(BITS[dtype]))

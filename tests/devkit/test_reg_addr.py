@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -68,10 +68,12 @@ extern "C" __global__ __aicore__ void transpose_blocks(GM_ADDR x, GM_ADDR y) { R
 extern "C" __global__ __aicore__ void copy_half_tail(GM_ADDR x, GM_ADDR y) { Run<half, true>(x, y); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def _module():
     devkit_tree.require()
-    return load(KERNEL, "ascend950", backend="devkit", filename="addr_reg.cpp")
+    return kernels()
 
 
 def test_a_two_index_address_register_places_each_block_by_both_strides():

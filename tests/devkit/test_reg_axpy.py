@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -51,6 +51,8 @@ extern "C" __global__ __aicore__ void axpy_f16(GM_ADDR d, GM_ADDR a) { Run<half>
 
 BITS = {np.float32: np.uint32, np.float16: np.uint16}
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel,dtype,count", [("axpy_f32", np.float32, 61), ("axpy_f16", np.float16, 100)])
 def test_axpy_adds_the_scaled_source_and_zeroes_inactive_lanes(kernel, dtype, count):
@@ -65,5 +67,5 @@ def test_axpy_adds_the_scaled_source_and_zeroes_inactive_lanes(kernel, dtype, co
         fused = (np.float64(s) * a.astype(np.float64) + d.astype(np.float64)).astype(np.float32)
         assert (fused[:count] != want[:count]).any()      # the data tells the two choices apart
     out = d.copy()
-    load(KERNEL, "ascend950", backend="devkit", filename="axpy.cpp").launch(kernel, 1, out, a)
+    kernels().launch(kernel, 1, out, a)
     np.testing.assert_array_equal(out.view(BITS[dtype]), want.view(BITS[dtype]))

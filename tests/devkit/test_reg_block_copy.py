@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -57,6 +57,8 @@ extern "C" __global__ __aicore__ void blocks_f32(GM_ADDR y, GM_ADDR x) { Run<flo
 extern "C" __global__ __aicore__ void blocks_f16(GM_ADDR y, GM_ADDR x) { Run<half>(y, x); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def _expected(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     e = 32 // x.itemsize                                   # elements per 32-byte block
@@ -82,5 +84,5 @@ def test_block_strided_load_and_store(kernel, dtype):
     y = rng.uniform(-100, 100, n).astype(dtype)
     want = _expected(y, x)
     out = y.copy()
-    load(KERNEL, "ascend950", backend="devkit", filename="blocks.cpp").launch(kernel, 1, out, x)
+    kernels().launch(kernel, 1, out, x)
     np.testing.assert_array_equal(out.view(np.uint8), want.view(np.uint8))

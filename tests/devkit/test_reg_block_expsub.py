@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -88,11 +88,13 @@ extern "C" __global__ __aicore__ void block_min_f16(GM_ADDR x, GM_ADDR y) { Run<
 extern "C" __global__ __aicore__ void load_unaligned(GM_ADDR x, GM_ADDR y) { Run<float, float, 3, 0>(x, y); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.fixture(scope="module")
 def module():
     devkit_tree.require()
-    return load(KERNEL, "ascend950", backend="devkit", filename="block_expsub.cpp")
+    return kernels()
 
 
 def _run(module, kernel, x: np.ndarray, out_dtype) -> np.ndarray:

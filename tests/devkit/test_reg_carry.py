@@ -8,9 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
-from tests.devkit import reg_harness
+from tests.devkit import reg_harness, shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -34,6 +33,8 @@ extern "C" __global__ __aicore__ void add_u64(GM_ADDR d, GM_ADDR a, GM_ADDR b) {
 extern "C" __global__ __aicore__ void sub_u64(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<uint64_t, true>(d, a, b, 32); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel,dtype", [("add_i64", np.int64), ("sub_i64", np.int64),
                                           ("add_u64", np.uint64), ("sub_u64", np.uint64)])
@@ -48,5 +49,5 @@ def test_64_bit_add_and_sub_built_from_the_carry_forms_wrap_as_numpy(kernel, dty
     with np.errstate(over="ignore"):
         want = (a - b) if kernel.startswith("sub") else (a + b)
     out = np.zeros(32, dtype)
-    load(KERNEL, "ascend950", backend="devkit", filename="carry.cpp").launch(kernel, 1, out, a, b)
+    kernels().launch(kernel, 1, out, a, b)
     np.testing.assert_array_equal(out, want)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -46,6 +46,8 @@ extern "C" __global__ __aicore__ void floor_cast(GM_ADDR x, GM_ADDR y) {
 }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def test_float_to_int32_floor_matches_numpy_and_zeroes_inactive_lanes():
     devkit_tree.require()
@@ -53,7 +55,7 @@ def test_float_to_int32_floor_matches_numpy_and_zeroes_inactive_lanes():
     x = (rng.standard_normal(64) * 1000).astype(np.float32)
     x[:6] = [-2.5, -0.5, 0.5, 2.5, -1.0, 1e9]
     y = np.full(64, 7, np.int32)
-    load(KERNEL, "ascend950", backend="devkit", filename="floor_cast.cpp").launch("floor_cast", 1, x, y)
+    kernels().launch("floor_cast", 1, x, y)
     want = np.floor(x).astype(np.int32)
     want[40:] = 0
     np.testing.assert_array_equal(y, want)

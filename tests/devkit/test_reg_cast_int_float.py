@@ -11,8 +11,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 MODES = {"rint": "CAST_RINT", "round": "CAST_ROUND", "floor": "CAST_FLOOR", "ceil": "CAST_CEIL",
          "trunc": "CAST_TRUNC", "odd": "CAST_ODD"}
@@ -59,6 +59,8 @@ __aicore__ inline void Run(GM_ADDR x, GM_ADDR y) {
     f'{{ Run<{ctype}, RoundMode::{mode}>(x, y); }}\n'
     for name, mode in MODES.items() for t, ctype in (("s32", "int32_t"), ("s64", "int64_t")))
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def _round_int(v: int, mode: str) -> np.float32:
     """v rounded once to float32 in `mode`: the floats on either side of v, compared as exact rationals."""
@@ -103,5 +105,5 @@ def test_int_to_float_rounds_once_in_each_mode(itype, mode):
     if dtype == np.int64:                                  # narrowing: results in the even lanes
         want = np.stack([want, np.zeros_like(want)], axis=1).reshape(-1)
     y = np.full(64, 3, np.float32)
-    load(KERNEL, "ascend950", backend="devkit", filename="int_to_float.cpp").launch(f"{itype}_{mode}", 1, x, y)
+    kernels().launch(f"{itype}_{mode}", 1, x, y)
     np.testing.assert_array_equal(y.view(np.uint32), want.view(np.uint32))

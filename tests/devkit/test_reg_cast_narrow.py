@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 N = 128
 KERNEL = """
@@ -42,6 +42,8 @@ extern "C" __global__ __aicore__ void cast_ceil(GM_ADDR x, GM_ADDR y) { Run<Roun
 extern "C" __global__ __aicore__ void cast_trunc(GM_ADDR x, GM_ADDR y) { Run<RoundMode::CAST_TRUNC>(x, y, 100); }
 extern "C" __global__ __aicore__ void cast_odd(GM_ADDR x, GM_ADDR y) { Run<RoundMode::CAST_ODD>(x, y, 100); }
 """
+
+kernels = shared_module.register(KERNEL, "ascend950")
 
 
 def _reference(x: np.ndarray, mode: str) -> np.ndarray:
@@ -84,11 +86,10 @@ def test_float_to_half_rounds_once_as_asked(mode):
     devkit_tree.require()
     x = _inputs()
     y = np.full(N, 7, np.float16)
-    load(KERNEL, "ascend950", backend="devkit", filename="cast_narrow.cpp").launch(f"cast_{mode}", 1, x, y)
+    kernels().launch(f"cast_{mode}", 1, x, y)
     want = _reference(x, mode)
     want[100:] = 7                                    # past count: untouched
     np.testing.assert_array_equal(y.view(np.uint16), want.view(np.uint16))
-
 
 
 INT16 = """
@@ -115,6 +116,7 @@ __aicore__ inline void Run(GM_ADDR x, GM_ADDR y) {
 extern "C" __global__ __aicore__ void i16_floor(GM_ADDR x, GM_ADDR y) { Run<RoundMode::CAST_FLOOR>(x, y); }
 extern "C" __global__ __aicore__ void i16_ceil(GM_ADDR x, GM_ADDR y) { Run<RoundMode::CAST_CEIL>(x, y); }
 """
+int16_kernels = shared_module.register(INT16, "ascend950")
 
 
 @pytest.mark.parametrize("mode", ["floor", "ceil"])
@@ -124,6 +126,6 @@ def test_int16_to_half_directed_rounding_is_not_nearest(mode):
     x = np.arange(2040, 2040 + 128 * 3, 3, dtype=np.int16)[:N]
     x[:4] = [2051, -2051, 4097, -30001]
     y = np.zeros(N, np.float16)
-    load(INT16, "ascend950", backend="devkit", filename="cast_i16.cpp").launch(f"i16_{mode}", 1, x, y)
+    int16_kernels().launch(f"i16_{mode}", 1, x, y)
     want = _reference(x.astype(np.float32), mode)         # int16 is exact in float
     np.testing.assert_array_equal(y.view(np.uint16), want.view(np.uint16))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -52,6 +52,8 @@ extern "C" __global__ __aicore__ void gather_f16(GM_ADDR s, GM_ADDR i, GM_ADDR d
 extern "C" __global__ __aicore__ void gather_f32(GM_ADDR s, GM_ADDR i, GM_ADDR d) { Run<float, uint32_t>(s, i, d, 61); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel,dtype,itype,count", [("gather_f16", np.float16, np.uint16, 100),
                                                       ("gather_f32", np.float32, np.uint32, 61)])
@@ -65,5 +67,5 @@ def test_gather_reads_each_lane_at_its_element_index_and_zeroes_inactive_lanes(k
     want = src[index]
     want[count:] = 0
     out = np.full(n, np.nan, dtype)
-    load(KERNEL, "ascend950", backend="devkit", filename="gather.cpp").launch(kernel, 1, src, index, out)
+    kernels().launch(kernel, 1, src, index, out)
     np.testing.assert_array_equal(out, want)

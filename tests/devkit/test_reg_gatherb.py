@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -48,6 +48,8 @@ extern "C" __global__ __aicore__ void gatherb(GM_ADDR src, GM_ADDR index, GM_ADD
 }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def test_gatherb_loads_each_block_from_its_byte_offset_and_keeps_unselected_blocks():
     devkit_tree.require()
@@ -61,5 +63,5 @@ def test_gatherb_loads_each_block_from_its_byte_offset_and_keeps_unselected_bloc
     want = dst.copy()
     for k, b in enumerate(blocks[:7]):                # 100 active half lanes: blocks 0..6 (block 6 partly)
         want[16 * k:16 * (k + 1)] = src[16 * b:16 * (b + 1)]
-    load(KERNEL, "ascend950", backend="devkit", filename="gatherb.cpp").launch("gatherb", 1, src, index, dst)
+    kernels().launch("gatherb", 1, src, index, dst)
     np.testing.assert_array_equal(dst.view(np.uint16), want.view(np.uint16))

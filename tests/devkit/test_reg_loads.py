@@ -10,6 +10,7 @@ import pytest
 from ascgen.errors import AscgenError
 from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -52,6 +53,8 @@ extern "C" __global__ __aicore__ void e2b(GM_ADDR hx, GM_ADDR fx, GM_ADDR hout, 
 }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def test_e2b_loads_broadcast_each_element_to_one_block():
     devkit_tree.require()
@@ -59,7 +62,7 @@ def test_e2b_loads_broadcast_each_element_to_one_block():
     hx = rng.standard_normal(32).astype(np.float16)
     fx = rng.standard_normal(32).astype(np.float32)
     hout, fout = np.zeros(256, np.float16), np.zeros(64, np.float32)
-    load(KERNEL, "ascend950", backend="devkit", filename="e2b.cpp").launch("e2b", 1, hx, fx, hout, fout)
+    kernels().launch("e2b", 1, hx, fx, hout, fout)
     np.testing.assert_array_equal(hout, np.repeat(hx[:16], 16))       # two loads of 8, 16 halves per block
     np.testing.assert_array_equal(fout, np.repeat(fx[8:16], 8))       # 8 floats per block
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 HI, LO = 0x0123456789ABCDEF, 0xF0E1D2C3B4A59687
 
@@ -77,6 +77,8 @@ extern "C" __global__ __aicore__ void gather_all(GM_ADDR x, GM_ADDR y, GM_ADDR c
 }}
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel,dtype", [("moved_f16", np.float16), ("moved_f32", np.float32)])
 def test_movemask_reads_the_vector_mask_registers(kernel, dtype):
@@ -88,7 +90,7 @@ def test_movemask_reads_the_vector_mask_registers(kernel, dtype):
     bits = (LO | HI << 64) if n == 128 else LO             # b32: MASK0 only
     on = np.array([(bits >> i) & 1 for i in range(n)], bool)
     want = np.where(on, x, y)
-    load(KERNEL, "ascend950", backend="devkit", filename="movemask.cpp").launch(kernel, 1, x, y)
+    kernels().launch(kernel, 1, x, y)
     np.testing.assert_array_equal(y, want)
 
 
@@ -97,7 +99,7 @@ def test_gathermask_reduce_mode_counts_through_ar():
     x = np.arange(256, dtype=np.float32) * 0.5 - 7
     y = np.full(256, -1, np.float32)
     count = np.zeros(4, np.uint64)
-    load(KERNEL, "ascend950", backend="devkit", filename="movemask.cpp").launch("gather_all", 1, x, y, count)
+    kernels().launch("gather_all", 1, x, y, count)
     want = y.copy()
     want[:200] = np.concatenate([x[0:100], x[64:164]])
     assert int(count[0]) == 200

@@ -12,9 +12,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
-from tests.devkit import reg_harness
+from tests.devkit import reg_harness, shared_module
 
 # One source for every form: template argument MADD picks MulDstAdd (dst * src0 + src1) over MulAddDst.
 KERNEL = """
@@ -45,6 +44,8 @@ extern "C" __global__ __aicore__ void mula_u16(GM_ADDR d, GM_ADDR a, GM_ADDR b) 
 
 FLOATS = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 _BITS = {2: np.uint16, 4: np.uint32}
+
+kernels = shared_module.register(KERNEL, "ascend950")
 
 
 def _round_once(exact: Fraction, dtype: np.dtype):
@@ -95,7 +96,7 @@ def test_float_forms_round_once(name, madd):
     assert (unfused.view(_BITS[dtype.itemsize]) != want[:8].view(_BITS[dtype.itemsize])).all()
     out = d.copy()
     kernel = f"{'madd' if madd else 'mula'}_{name}"
-    load(KERNEL, "ascend950", backend="devkit", filename="mula.cpp").launch(kernel, 1, out, a, b)
+    kernels().launch(kernel, 1, out, a, b)
     np.testing.assert_array_equal(out.view(_BITS[dtype.itemsize]), want.view(_BITS[dtype.itemsize]))
 
 
@@ -110,5 +111,5 @@ def test_integer_mula_accumulates_wrapping_and_zeroes_inactive_lanes(kernel, dty
     want = want.astype(np.dtype(dtype).str.replace("i", "u")).view(dtype)
     want[count:] = 0
     out = d.copy()
-    load(KERNEL, "ascend950", backend="devkit", filename="mula.cpp").launch(kernel, 1, out, a, b)
+    kernels().launch(kernel, 1, out, a, b)
     np.testing.assert_array_equal(out, want)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -69,6 +69,8 @@ CASES = {   # kernel: (source dtype, result dtype, widen, part)
     "pack_s32_lo": (np.int32, np.uint16, False, 0), "pack_u16_hi": (np.uint16, np.uint8, False, 1),
 }
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel", list(CASES))
 def test_pack_and_unpack_match_numpy(kernel):
@@ -85,5 +87,5 @@ def test_pack_and_unpack_match_numpy(kernel):
         want = np.zeros(n_out, dst)
         want[part * x.size:(part + 1) * x.size] = low.astype(dst)
     y = np.full(n_out, 5, dst)
-    load(KERNEL, "ascend950", backend="devkit", filename="pack.cpp").launch(kernel, 1, x, y)
+    kernels().launch(kernel, 1, x, y)
     np.testing.assert_array_equal(y, want)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -53,6 +53,8 @@ extern "C" __global__ __aicore__ void scatter_f32(GM_ADDR d, GM_ADDR s, GM_ADDR 
 extern "C" __global__ __aicore__ void scatter_f16(GM_ADDR d, GM_ADDR s, GM_ADDR i) { Run<half, uint16_t>(d, s, i, 100); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 @pytest.mark.parametrize("kernel,dtype,itype,count", [("scatter_f32", np.float32, np.uint32, 61),
                                                       ("scatter_f16", np.float16, np.uint16, 100)])
@@ -66,5 +68,5 @@ def test_scatter_writes_each_active_lane_at_its_element_index(kernel, dtype, ity
     dst = rng.uniform(-1, 1, 512).astype(dtype)
     want = dst.copy()
     want[index[:count]] = src[:count]                     # inactive lanes write nothing
-    load(KERNEL, "ascend950", backend="devkit", filename="scatter.cpp").launch(kernel, 1, dst, src, index)
+    kernels().launch(kernel, 1, dst, src, index)
     np.testing.assert_array_equal(dst, want)

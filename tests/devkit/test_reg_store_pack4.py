@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 KERNEL = """
 #include "kernel_operator.h"
@@ -38,6 +38,8 @@ extern "C" __global__ __aicore__ void pack4(GM_ADDR x, GM_ADDR y) {
 }
 """
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
 
 def test_pack4_stores_the_lowest_byte_of_each_active_32_bit_lane():
     devkit_tree.require()
@@ -46,5 +48,5 @@ def test_pack4_stores_the_lowest_byte_of_each_active_32_bit_lane():
     y = rng.integers(0, 256, 128, dtype=np.uint8)
     want = y.copy()
     want[:50] = x[0:200:4]                       # lane i's lowest byte (little-endian: byte 4i)
-    load(KERNEL, "ascend950", backend="devkit", filename="pack4.cpp").launch("pack4", 1, x, y)
+    kernels().launch("pack4", 1, x, y)
     np.testing.assert_array_equal(y, want)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 N = 64
 
@@ -32,6 +32,8 @@ extern "C" __global__ __aicore__ void scalar_cast(GM_ADDR x, GM_ADDR h, GM_ADDR 
     }
 }
 """ % {"N": N}
+
+kernels = shared_module.register(KERNEL, "ascend910b")
 
 
 def _round_to_odd_half(v: np.ndarray) -> np.ndarray:
@@ -60,7 +62,7 @@ def test_scalar_casts_match_numpy():
                -3e9, 2 ** -26, 1e-30, 0.0]
     x = np.concatenate([special, rng.standard_normal(N - len(special)) * 1000]).astype(np.float32)
     h, i = np.zeros(N, np.float16), np.zeros(4 * N, np.int32)
-    load(KERNEL, "ascend910b", backend="devkit", filename="scalar_cast.cpp").launch("scalar_cast", 1, x, h, i)
+    kernels().launch("scalar_cast", 1, x, h, i)
     np.testing.assert_array_equal(h.view(np.uint16), _round_to_odd_half(x).view(np.uint16))
     away = lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5)
     for k, rounding in enumerate((away, np.ceil, np.floor, np.rint)):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
 from tests import devkit_tree
+from tests.devkit import shared_module
 
 N = 256
 KERNEL = """
@@ -46,6 +46,8 @@ extern "C" __global__ __aicore__ void madd_f16(GM_ADDR d, GM_ADDR a, GM_ADDR b) 
 extern "C" __global__ __aicore__ void madd_f32_l0(GM_ADDR d, GM_ADDR a, GM_ADDR b) { Run<float, true>(d, a, b); }
 """
 
+kernels = shared_module.register(KERNEL, "ascend910b")
+
 
 def _active(kernel: str, dtype) -> np.ndarray:
     lanes = np.zeros(N, bool)
@@ -65,7 +67,7 @@ def test_fused_mul_add_is_src0_times_dst_plus_src1(kernel, dtype):
     rng = np.random.default_rng(5)
     d, a, b = (rng.uniform(-4, 4, N).astype(dtype) for _ in range(3))
     out = d.copy()
-    load(KERNEL, "ascend910b", backend="devkit", filename="vmadd.cpp").launch(kernel, 1, out, a, b)
+    kernels().launch(kernel, 1, out, a, b)
     lanes = _active(kernel, dtype)
     wide = (a.astype(np.float32) * d.astype(np.float32)).astype(np.float32) + b.astype(np.float32)
     want = np.where(lanes, wide.astype(dtype), d)
