@@ -33,6 +33,7 @@ from ascgen import config, console, products, resources
 from ascgen.errors import CompileError, OpTilingError, SpecError
 from ascgen.runtime import build
 from ascgen.runtime.build import cache as cache_folder
+from ascgen.runtime.build import deps
 from ascgen.runtime.backends.devkit import host as devkit_host
 from ascgen.runtime.backends.devkit import layout as devkit_layout
 from ascgen.runtime.backends.devkit import toolchain as devkit_toolchain
@@ -210,24 +211,56 @@ _UNQUALIFIED_STD = re.compile(r"^(\S+?):(\d+):\d+: error: .(map|string|vector|se
                               r"to_string|unordered_map). does not name a type", re.M)
 
 
+def _object(objects_dir: Path, key: str, source: Path) -> tuple[str, Path | None]:
+    """(key stem, object) of `source`: the stem covers the flags, the compiler and the source; the object's
+    name adds the headers its last compile read as they are now (build/deps.py), so an edit of an op's own
+    header (its tiling-data struct, a constant) names another object. None: never compiled here."""
+    stem = f"{source.stem}-{_digest(key, source, _identity(source))}"
+    files = deps.read(objects_dir / f"{stem}{deps.SUFFIX}")
+    return stem, None if files is None else objects_dir / deps.artifact_name(stem, files, ".o")
+
+
+def _compile_one(objects_dir: Path, stem: str, source: Path, cmd: list[str]) -> tuple[Path | None, str | None]:
+    """Compile into temporary names, then record what the compile read and rename the object to its name
+    with those headers (concurrent builds of one source write the same names)."""
+    tmp = objects_dir / f".{stem}.{os.getpid()}.tmp.o"
+    dep_file = tmp.with_suffix(".d")
+    try:
+        failed = _run((source, [*cmd, *deps.compile_flags(dep_file), "-o", str(tmp)], None))
+        if failed is not None:
+            return None, failed
+        files = deps.recorded([dep_file], leave_out=config.cache_dir())
+        obj = objects_dir / deps.artifact_name(stem, files, ".o")
+        os.replace(tmp, obj)
+        build.write_atomic(objects_dir / f"{stem}{deps.SUFFIX}", deps.as_text(files).encode())
+        return obj, None
+    finally:
+        for leftover in (tmp, dep_file):
+            leftover.unlink(missing_ok=True)
+
+
 def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sources, what: str,
              op: str | None = None) -> list[Path]:
-    """Objects for `sources`, each compiled once into objects_dir; the first failure is a CompileError
-    with the compiler's own diagnostics, or, for an op's sources (`op`) that include a header none of the
-    trees has, an OpTilingError naming it: a piece of closed CANN."""
+    """Objects for `sources`, each compiled once into objects_dir (again when a header it read changed); the
+    first failure is a CompileError with the compiler's own diagnostics, or, for an op's sources (`op`) that
+    include a header none of the trees has, an OpTilingError naming it: a piece of closed CANN."""
     objects_dir.mkdir(parents=True, exist_ok=True)
-    objects = [objects_dir / f"{s.stem}-{_digest(key, s, _identity(s))}.o" for s in sources]
-    jobs = [(s, [compiler, *flags, "-c", "-x", "c++", str(s), "-o", str(o)], o)
-            for s, o in zip(sources, objects) if not o.is_file()]
+    found = [_object(objects_dir, key, s) for s in sources]
+    objects: list[Path | None] = [o if o is not None and o.is_file() else None for _, o in found]
+    jobs = [(i, s, [compiler, *flags, "-c", "-x", "c++", str(s)])
+            for i, (s, o) in enumerate(zip(sources, objects)) if o is None]
     if jobs:
         with console.long_step(what, total=len(jobs), expect=f"{len(jobs)} sources") as step:
             def one(job):
-                out = _run(job)
+                i, source, cmd = job
+                out = _compile_one(objects_dir, found[i][0], source, cmd)
                 step.advance()
                 return out
             with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
                 results = list(pool.map(one, jobs))
-        failed = [(job[0], out) for job, out in zip(jobs, results) if out is not None]
+        for (i, _, _), (obj, _) in zip(jobs, results):
+            objects[i] = obj
+        failed = [(job[1], out) for job, (_, out) in zip(jobs, results) if out is not None]
         if failed:
             src, out = failed[0]
             missing = _MISSING.search(out)
@@ -245,39 +278,34 @@ def _compile(objects_dir: Path, compiler: str, flags: list[str], key: str, sourc
                                     "not among the public CANN sources")
             raise CompileError(f"{what}: {len(failed)} of {len(jobs)} sources failed to compile; the first, {src}:\n"
                                + _errors_first(out))
-    return objects
+    return [o for o in objects if o is not None]
 
 
 def runtime_library(advanced_api=None) -> Path:
     """The host runtime archive (see the module docstring), built once into the cache for every product.
     `advanced_api`: which advanced-API tiling sources it holds (all when None; `runner` links one with
-    only those an op calls, see there); every archive's objects are the same cached ones."""
+    only those an op calls, see there); every archive's objects are the same cached ones, and the archive's
+    folder is named by them, so a header edited in a tree names another archive."""
     compiler = build.find_compiler()
     base = config.cache_dir()
     base.mkdir(parents=True, exist_ok=True)
-    folder, flags, key, sources = _runtime_folder(compiler, advanced_api)
-    if (folder / ARCHIVE).is_file():
-        cache_folder.touch(folder / ARCHIVE)     # a use: LRU eviction keeps what a link is about to read
-        return folder / ARCHIVE
-    with build._lock(base / f"{folder.name}.lock"):
-        if not (folder / ARCHIVE).is_file():
-            objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
-                               "compiling the CANN host pieces for host tiling (metadef, opbase, asc-devkit platform and tiling)")
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = folder / f".{ARCHIVE}.{os.getpid()}"
-            ar = subprocess.run(["ar", "rcs", str(tmp), *map(str, objects)], capture_output=True, text=True)
-            if ar.returncode != 0:
-                raise CompileError(f"archiving the host tiling runtime failed: {ar.stderr.strip()}")
-            os.replace(tmp, folder / ARCHIVE)
-    return folder / ARCHIVE
-
-
-def _runtime_folder(compiler: str, advanced_api=None) -> tuple[Path, list[str], str, list[Path]]:
-    """(folder, flags, object key, sources) of a host runtime archive, without building it."""
     flags = _flags(_table_dir(), include_dirs())
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
     sources = runtime_sources(advanced_api)
-    return config.cache_dir() / f"ops-host-runtime-{_digest(key, *(_identity(s) for s in sources))}", flags, key, sources
+    with build._lock(base / f"ops-host-runtime-{_digest(key, *(_identity(s) for s in sources))}.lock"):
+        objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
+                           "compiling the CANN host pieces for host tiling (metadef, opbase, asc-devkit platform and tiling)")
+        folder = base / f"ops-host-runtime-{_digest(*(o.name for o in objects))}"
+        if (folder / ARCHIVE).is_file():
+            cache_folder.touch(folder / ARCHIVE)     # a use: LRU eviction keeps what a link is about to read
+            return folder / ARCHIVE
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{ARCHIVE}.{os.getpid()}"
+        ar = subprocess.run(["ar", "rcs", str(tmp), *map(str, objects)], capture_output=True, text=True)
+        if ar.returncode != 0:
+            raise CompileError(f"archiving the host tiling runtime failed: {ar.stderr.strip()}")
+        os.replace(tmp, folder / ARCHIVE)
+    return folder / ARCHIVE
 
 
 _QUALIFIERS = re.compile(r"^(?:vtable for |typeinfo for |typeinfo name for |VTT for |non-virtual thunk to )+")
@@ -297,19 +325,21 @@ def _undefined_names(text: str) -> set[str]:
     return {n for n in names if re.fullmatch(r"\w+", n)}
 
 
-def _link_runner(link):
+def _link_runner(link) -> tuple[subprocess.CompletedProcess, Path, list[Path] | None]:
     """Link a runner (`link(archive)` runs the linker) against the host runtime, taking of the advanced
     API's ~100 tiling sources only those the op needs: first none; while symbols are undefined, the sources
     that name one of them join the archive (their objects built once into the shared cache, as every
     runtime object is). A link takes an archive member only for a symbol still undefined, and a symbol has
     one strong definition, so the program is the one the whole archive gives (the seven real ops of
     tests/ops link byte-identical runners either way); an op calling none of the advanced API builds none
-    of it. When the names run out, the whole archive, unless the advanced API never names what is missing."""
+    of it. When the names run out, the whole archive, unless the advanced API never names what is missing.
+    Returns the link's result, the archive it linked and that archive's advanced-API sources (None: all)."""
     candidates = advanced_api_sources()
     texts: dict[Path, str] = {}
     chosen: list[Path] = []
     names: set[str] = set()
-    result = link(runtime_library(chosen))
+    archive = runtime_library(chosen)
+    result = link(archive)
     while result.returncode != 0:
         names = _undefined_names(result.stderr + result.stdout)
         if not names:
@@ -320,10 +350,12 @@ def _link_runner(link):
         if not more:
             break
         chosen += more
-        result = link(runtime_library(chosen))
+        archive = runtime_library(chosen)
+        result = link(archive)
     if result.returncode != 0 and len(chosen) < len(candidates) and (not names or _declared_by_advanced_api(names)):
-        result = link(runtime_library())      # a definition the names did not find (a macro's, say)
-    return result
+        archive = runtime_library()         # a definition the names did not find (a macro's, say)
+        return link(archive), archive, None
+    return result, archive, chosen
 
 
 def _declared_by_advanced_api(names) -> bool:
@@ -496,13 +528,34 @@ def program(op_dir: Path, product, sources: list[Path], main: str, name: str, wh
     base = config.cache_dir()
     flags = [*_flags(_table_dir(), [*extra_dirs, *include_dirs(op_dir)]), *extra_flags]
     key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
-    all_sources = [*sources, resources.runtime_dir() / main]
-    runtime = _runtime_folder(compiler)[0].name        # the whole host runtime's key: what the runner links from
-    folder = base / f"ops-host-{op_dir.name}-{product.id}-{_digest(key, runtime, *libs, *(_identity(s) for s in [*all_sources, *framework]))}"
-    exe = folder / name
-    if exe.is_file():
-        cache_folder.touch(exe)
-        return Runner(exe, tuple(sources))
+    stem = f"ops-host-{op_dir.name}-{product.id}-{_digest(key, *libs, *(_identity(s) for s in [*sources, *framework]), main)}"
+    with build._lock(base / f"{stem}.lock"):
+        # Objects first (a warm call only looks them up): the folder is named by them, so an edited header of
+        # the op's names another program; the archive it linked is checked the same way (_linked_archive).
+        objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
+                           f"compiling the {what} of {op_dir.name} for {product.id}", op=op_dir.name)
+        objects += _runner_main(compiler, main, extra_dirs, framework)
+        folder = base / f"{stem}-{_digest(*(o.name for o in objects))}"
+        exe = folder / name
+        if exe.is_file() and _linked_archive_is_current(folder):
+            cache_folder.touch(exe)
+            return Runner(exe, tuple(sources))
+        work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
+        try:
+            # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
+            # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
+            link, archive, advanced_api = _link_runner(lambda archive: build.run_tool(
+                [compiler, "-rdynamic", "-o", str(work / name), *map(str, objects), str(archive),
+                 *libs, "-ldl", "-lpthread"]))
+            if link.returncode != 0:
+                raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout, what))
+            _record_linked_archive(work, archive, advanced_api)
+            if folder.exists():
+                shutil.rmtree(folder)
+            os.replace(work, folder)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return Runner(exe, tuple(sources))
     with build._lock(base / f"{folder.name}.lock"):
         if not exe.is_file():
             objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
@@ -523,6 +576,26 @@ def program(op_dir: Path, product, sources: list[Path], main: str, name: str, wh
             finally:
                 shutil.rmtree(work, ignore_errors=True)
     return Runner(exe, tuple(sources))
+
+
+LINKED = "linked-archive"       # in a program's folder: the host runtime archive it linked
+
+
+def _record_linked_archive(folder: Path, archive: Path, advanced_api: list[Path] | None) -> None:
+    """Write which archive the program linked: its path, then the advanced-API sources it holds (or `all`)."""
+    chosen = "all\n" if advanced_api is None else "".join(f"{s}\n" for s in advanced_api)
+    (folder / LINKED).write_text(f"{archive}\n{chosen}")
+
+
+def _linked_archive_is_current(folder: Path) -> bool:
+    """Whether the archive the program linked is the one its sources give now (a header edited in metadef,
+    opbase or asc-devkit names another archive, and the program must be linked again)."""
+    try:
+        archive, *chosen = (folder / LINKED).read_text().splitlines()
+    except OSError:
+        return False
+    advanced_api = None if chosen == ["all"] else [Path(s) for s in chosen]
+    return str(runtime_library(advanced_api)) == archive
 
 
 def _runner_main(compiler: str, main: str = RUNNER_SOURCE, extra_dirs=(), framework=()) -> list[Path]:

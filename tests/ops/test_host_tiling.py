@@ -400,3 +400,17 @@ def test_an_attribute_declared_twice_is_one_attribute_at_its_first_place(tmp_pat
     from ascgen.ops import op_def
     d = op_def.read(op)
     assert [(a.name, a.default) for a in d.attrs] == [("mode", 2), ("scale", 0.5)]
+
+
+def test_an_edited_header_of_the_tiling_source_rebuilds_it(tmp_path):
+    """An op's tiling source includes its own headers (the tiling-data struct, constants); an edit of one must
+    reach the tiling, even when the .cpp itself is untouched (objects used to be keyed by the .cpp's path and
+    stamp alone, so the edit ran the old tiling: a silent wrong key or layout)."""
+    op = _fake_op(tmp_path / "repo", "context->SetTilingKey(FAKE_KEY);\nreturn ge::GRAPH_SUCCESS;",
+                  prelude='#include "fake_op_key.h"\n')
+    header = op / "op_host" / "fake_op_key.h"
+    io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+    header.write_text("#define FAKE_KEY 5\n")
+    assert ops.host_tiling(op, "ascend910b", **io).tiling_key == 5
+    header.write_text("#define FAKE_KEY 7\n")
+    assert ops.host_tiling(op, "ascend910b", **io).tiling_key == 7

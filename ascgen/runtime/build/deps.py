@@ -101,7 +101,12 @@ def digest(files: list[str], root: Path | None = None) -> str:
 def module_name(base: str, files: list[str], root: Path | None = None) -> str:
     """`<base>.<16 hex>.so`: the module of key stem `base` built with these dependencies as they are now. One
     stem per key, so the cache lists, pins and evicts a key's builds, its lock and its list as one entry."""
-    return f"{base}.{digest(files, root)[:16]}.so"
+    return artifact_name(base, files, ".so", root)
+
+
+def artifact_name(base: str, files: list[str], suffix: str, root: Path | None = None) -> str:
+    """`<base>.<16 hex><suffix>`: what key stem `base` builds with these dependencies as they are now."""
+    return f"{base}.{digest(files, root)[:16]}{suffix}"
 
 
 def _file_digest(path: str) -> str:
