@@ -152,8 +152,8 @@ def _drive(case, devkit, tmp_path, backend):
     (build / "input").mkdir()
     (build / "output").mkdir()
     if case.has_scripts:
-        gen = _run([sys.executable, "../scripts/gen_data.py", *case.gen_args], build)
-        assert gen.returncode == 0, f"gen_data.py failed:\n{gen.stdout}\n{gen.stderr}"
+        code, text = devkit_tree.run_script(root / "scripts" / "gen_data.py", list(case.gen_args), build)
+        assert code == 0, f"gen_data.py failed:\n{text}"
     cmd = [sys.executable, "-m", "ascgen", "run", str(root / case.source), "--product", case.product,
            "--cwd", str(build), "--time-limit", "60", "--backend", backend]
     for d in case.defines:
@@ -163,6 +163,5 @@ def _drive(case, devkit, tmp_path, backend):
     if case.verify_args is None:
         assert "test pass" in run.stdout, run.stdout[-2000:]
         return
-    verify = _run([sys.executable, "../scripts/verify_result.py", *case.verify_args], build)
-    assert verify.returncode == 0 and "fail" not in verify.stdout.lower(), \
-        f"verify_result.py rejected the output:\n{verify.stdout[-3000:]}\n{verify.stderr[-2000:]}"
+    code, text = devkit_tree.run_script(root / "scripts" / "verify_result.py", list(case.verify_args), build)
+    assert code == 0 and "fail" not in text.lower(), f"verify_result.py rejected the output:\n{text[-3000:]}"

@@ -8,13 +8,7 @@ time; nothing of it is copied into this repository.
 """
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 import re
-import runpy
-import sys
-import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,25 +60,6 @@ def _fetch(example: str, dest: Path) -> Path:
     return dest
 
 
-def _run_script(script: Path, args: list[str], cwd: Path) -> tuple[int, str]:
-    """Run one of the example's Python scripts in this interpreter (numpy is already loaded: a fresh
-    interpreter per script costs more than the test itself on a loaded machine)."""
-    old_cwd, old_argv, out = os.getcwd(), sys.argv, io.StringIO()
-    code = 0
-    try:
-        os.chdir(cwd)
-        sys.argv = [str(script), *args]
-        with contextlib.redirect_stdout(out), warnings.catch_warnings():
-            warnings.simplefilter("ignore")   # the examples' own numpy warnings are not ours to report
-            runpy.run_path(str(script), run_name="__main__")
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        os.chdir(old_cwd)
-        sys.argv = old_argv
-    return code, out.getvalue()
-
-
 def _program(src_dir: Path) -> str:
     from ascgen.runtime.host_rewrite import rewrite
     asc = next(src_dir.glob("*.asc"))
@@ -124,13 +99,13 @@ def test_example_runs_and_matches_its_golden(case, tmp_path):
     readme = (src / "README.md").read_text() if (src / "README.md").exists() else ""
     gen, verify = _commands(readme, scenario)
     if gen:
-        code, text = _run_script(build / gen[0], gen[1:], build)
+        code, text = devkit_tree.run_script(build / gen[0], gen[1:], build)
         assert code == 0, text
     res = harness.run(exe, cwd=build, timeout=120)
     out = res.stdout.decode() + res.stderr.decode()
     assert res.returncode == 0, out
     if verify:
-        code, text = _run_script(build / verify[0], verify[1:], build)
+        code, text = devkit_tree.run_script(build / verify[0], verify[1:], build)
         assert code == 0 and "pass" in text.lower(), text
     else:
         assert "test pass" in out, out     # the program checks itself
@@ -146,7 +121,7 @@ def test_example_with_a_latent_overflow_is_reported(example, scenario, message, 
     (build / "input").mkdir(parents=True)
     (build / "output").mkdir()
     gen, _ = _commands((src / "README.md").read_text(), scenario)
-    code, text = _run_script(build / gen[0], gen[1:], build)
+    code, text = devkit_tree.run_script(build / gen[0], gen[1:], build)
     assert code == 0, text
     res = harness.run(exe, cwd=build, timeout=120)
     assert res.returncode != 0 and message in res.stderr.decode(), res.stderr.decode()
