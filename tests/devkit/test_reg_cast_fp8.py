@@ -13,8 +13,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from ascgen.runtime.loader import load
-from tests import devkit_tree
+from tests.devkit import shared_module
 
 FORMATS = {"e4m3": ("fp8_e4m3fn_t", ml_dtypes.float8_e4m3fn, 448.0, 32.0),   # C++ type, dtype, max, ulp at max
            "e5m2": ("fp8_e5m2_t", ml_dtypes.float8_e5m2, 57344.0, 8192.0)}
@@ -121,10 +120,12 @@ extern "C" __global__ __aicore__ void scalar_e4m3(GM_ADDR x, GM_ADDR y) { Run<Sc
     for fmt in FORMATS for layout in range(4))
 
 
+kernels = shared_module.register(KERNEL, "ascend950")
+
+
 def _launch(kernel: str, x: np.ndarray) -> np.ndarray:
-    devkit_tree.require()
     y = np.full(256, 0x5A, np.uint8)                              # every byte written by the kernel
-    load(KERNEL, "ascend950", backend="devkit", filename="cast_fp8.cpp").launch(kernel, 1, x.view(np.uint8), y)
+    kernels().launch(kernel, 1, x.view(np.uint8), y)
     return y
 
 
