@@ -10,8 +10,14 @@ tree ascgen has: metadef's cmake/package.cmake says
 [${CMAKE_SYSTEM_PROCESSOR}-linux/]include/<sub>)` of the repositories under ASCGEN_CANN_SOURCES (their top
 CMakeLists.txt and cmake/**.cmake, with each file's `set()` lists) is replayed: each file linked at
 `<folder>/<sub>/<name>` in ascgen's cache. The folder goes last on the include path, so it only supplies what
-nothing else does. A header installed under another name than the one the tests use (metadef's
-`inc/external/asc/register/op_def_registry.h` goes to `include/register/asc/`) stays missing.
+nothing else does.
+
+An installation also holds links the CMake rules do not make: the package manifests
+(`scripts/package/**/*.xml`, read by CANN's installer) name, for a file installed into a folder, a second path
+(`install_softlink`). metadef's `MetadefInc.xml` installs `op_def_registry.h` into
+`$(TARGET_ENV)/include/register/asc` with the link `$(TARGET_ENV)/include/register/op_def_registry.h`, the
+name kernel UTs include. Every such link into `$(TARGET_ENV)/include/` whose file an install rule provides
+is laid out too, as the same file.
 """
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ import functools
 import hashlib
 import os
 import re
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from ascgen import config
@@ -27,6 +34,7 @@ from ascgen.ut import cmake
 
 _ARCH = "\0arch"        # ${CMAKE_SYSTEM_PROCESSOR}: any machine's
 _INCLUDE = re.compile(rf"^(?:{re.escape(_ARCH)}-linux/)?include(?:/(.*))?$")
+_MANIFEST_INCLUDE = re.compile(r"^\$\(TARGET_ENV\)/include(?:/(.*?))?/?$")   # a manifest's <arch>-linux/include
 
 
 def installed_headers(sources: Path) -> dict[str, Path]:
@@ -37,7 +45,31 @@ def installed_headers(sources: Path) -> dict[str, Path]:
         for path in files:
             if path.is_file():
                 found.update({k: v for k, v in _install_rules(repo, path).items() if k not in found})
+    for repo in sorted(p for p in sources.iterdir() if (p / "scripts" / "package").is_dir()):
+        for manifest in sorted((repo / "scripts" / "package").rglob("*.xml")):
+            for link, name in _manifest_links(manifest).items():
+                if name in found and link not in found:
+                    found[link] = found[name]
     return found
+
+
+def _manifest_links(manifest: Path) -> dict[str, str]:
+    """`<sub>/<link>` -> `<sub>/<name>` for each file a package manifest installs into include/ with a link
+    (`install_softlink`) elsewhere in include/."""
+    try:
+        root = ElementTree.parse(manifest).getroot()
+    except ElementTree.ParseError:
+        return {}                                 # not a manifest ascgen can read: it adds no name
+    links: dict[str, str] = {}
+    for group in root.iter("file_info"):
+        folder = _MANIFEST_INCLUDE.match(group.get("install_path") or group.get("dst_path") or "")
+        if folder is None:
+            continue
+        for item in group.iter("file"):
+            link = _MANIFEST_INCLUDE.match(item.get("install_softlink") or "")
+            if link and link.group(1) and item.get("value"):
+                links[link.group(1)] = f"{folder.group(1) or ''}/{item.get('value')}".lstrip("/")
+    return links
 
 
 def _install_rules(repo: Path, path: Path) -> dict[str, Path]:

@@ -2,7 +2,7 @@
 active lanes, the index counting elements of the destination's type; other elements keep what UB held.
 ops-nn swi_glu_grad on ascend950 rearranges its output through it (RearrangeUbOutByScatter). Checked
 against numpy's dst[index] = src, on distinct indices (the order of two lanes writing one element is not
-documented)."""
+documented). The kernel also instantiates a form of other widths that never runs: it must build."""
 from __future__ import annotations
 
 import numpy as np
@@ -48,6 +48,20 @@ __aicore__ inline void Run(GM_ADDR dst, GM_ADDR src, GM_ADDR index, uint32_t cou
     PipeBarrier<PIPE_ALL>();
     DataCopy(dg, dl, 512);
 }
+
+// A form of other widths (b8 lanes, u16 indices), instantiated but never run, as the library's Scatter is in
+// ops-nn dynamic_mx_quant: it must not fail the build (it was a static_assert; the declared-only form it is
+// now would be named at link, were it reachable). decltype instantiates the body without emitting it.
+template <typename T, typename I>
+__aicore__ inline auto ScatterOtherWidths(__ubuf__ T* dst, __ubuf__ I* index)
+{
+    Reg::RegTensor<T> r;
+    Reg::RegTensor<I> idx;
+    Reg::MaskReg m = Reg::CreateMask<T, Reg::MaskPattern::ALL>();
+    Reg::Scatter(dst, r, idx, m);
+    return 0;
+}
+using NeverRun = decltype(ScatterOtherWidths<uint8_t, uint16_t>(nullptr, nullptr));
 
 extern "C" __global__ __aicore__ void scatter_f32(GM_ADDR d, GM_ADDR s, GM_ADDR i) { Run<float, uint32_t>(d, s, i, 61); }
 extern "C" __global__ __aicore__ void scatter_f16(GM_ADDR d, GM_ADDR s, GM_ADDR i) { Run<half, uint16_t>(d, s, i, 100); }

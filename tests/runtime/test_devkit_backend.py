@@ -133,6 +133,11 @@ extern "C" __global__ __aicore__ void assert_positive(GM_ADDR x, int32_t v) {
     ascendc_assert(v > 0, "v must be positive");
     assert(v < 100);
 }
+namespace user {                              // the library's check macro in a kernel's own namespace
+using namespace AscendC;
+__aicore__ inline void Check(int32_t v) { ASCENDC_ASSERT(v > 0, {}); }
+}
+extern "C" __global__ __aicore__ void check_in_user_namespace(GM_ADDR x, int32_t v) { user::Check(v); }
 extern "C" __global__ __aicore__ void even_cores_sync_all(GM_ADDR x) {
     if (AscendC::GetBlockIdx() % 2 == 0) {
         AscendC::SyncAll();
@@ -414,6 +419,12 @@ def test_a_failed_check_of_the_library_is_a_typed_error_at_the_users_line(built)
     with pytest.raises(KernelAssertError) as err:
         built("faults", FAULTS).launch("offset_past_the_tensor", 1, np.zeros(8, np.float32))
     assert f"faults.cpp:{_line(FAULTS, 'a[4096]')} (AscendC::LocalTensor::operator[]) -> raise" in str(err.value)
+
+
+def test_the_librarys_check_macro_builds_in_a_namespace_that_uses_ascendc(built):
+    """ASCENDC_ASSERT's unqualified raise(SIGABRT) in a kernel's namespace with `using namespace AscendC` sees
+    ascgen's AscendC::raise and glibc's ::raise: it was an ambiguous call (ops-nn fused_mat_mul did not build)."""
+    built("faults", FAULTS).launch("check_in_user_namespace", 1, np.zeros(8, np.float32), 5)
 
 
 def test_a_failed_assert_in_a_kernel_is_a_typed_error_and_the_process_lives_on(built):

@@ -99,11 +99,16 @@
 
 // The library's CPU-mode checks (kernel_log.h: ASCENDC_ASSERT, ASCENDC_REPORT_NOT_SUPPORT...) end with an
 // unqualified raise(SIGABRT). Inside namespace AscendC this declaration is found before ::raise: on a core it
-// turns the abort into a KernelAssertError naming the user's line (defined in ascgen_devkit/model.h) instead
-// of ending the process.
+// turns the abort into a KernelAssertError naming the user's line (ascgen_devkit::library_raise, defined in
+// ascgen_devkit/model.h) instead of ending the process. It is a template so that where ::raise is found too
+// (the macro expanded in a kernel's own namespace that says `using namespace AscendC`: ops-nn's matmul code)
+// the call is not ambiguous: glibc's non-template raise wins there and a failed check aborts, as without ascgen.
 #include <csignal>
+namespace ascgen_devkit {
+int library_raise(int sig);
+}
 namespace AscendC {
-int raise(int sig);
+template <class Sig> inline int raise(Sig sig) { return ::ascgen_devkit::library_raise(int(sig)); }
 }
 // The library's assert() and ascendc_assert() (include/utils/debug/asc_assert.h) call __assert_fail(#expr,
 // __FILE__, __LINE__, __PRETTY_FUNCTION__) in CPU mode, which is glibc's and aborts the process. __LINE__ is an

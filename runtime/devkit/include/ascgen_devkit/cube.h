@@ -316,26 +316,12 @@ inline const A* l0a_nz_to_zz(const A* a, uint64_t mf, uint64_t kf) {
 }
 
 // ---- fp8 inputs (dav_3510) ---------------------------------------------------------------------------
-// e4m3fn (bias 7, no infinities, S.1111.111 NaN) and e5m2 (the top byte of an IEEE half) are exact in half,
-// so mad widens both operands to half in the layout gemm.h reads (C0 16 instead of 32) and runs the half
-// kernel: the same products, summed in float. hifloat8 is not decoded (mad's type check names it).
-template <class T> struct fp8_of { static constexpr bool ok = false; };
-template <> struct fp8_of<fp8_e4m3fn_t> {
-    static constexpr bool ok = true;
-    static half decode(uint8_t v) {
-        const int e = (v >> 3) & 15, m = v & 7;
-        const float mag = e == 15 && m == 7 ? NAN : e ? std::ldexp(1.0f + m / 8.0f, e - 7) : std::ldexp(m / 8.0f, -6);
-        return half((v & 0x80) ? -mag : mag);
-    }
-};
-template <> struct fp8_of<fp8_e5m2_t> {
-    static constexpr bool ok = true;
-    static half decode(uint8_t v) {
-        half h;
-        const uint16_t bits = uint16_t(v) << 8;
-        std::memcpy(&h, &bits, 2);
-        return h;
-    }
+// e4m3fn and e5m2 (fp8.h) are exact in half, so mad widens both operands to half in the layout gemm.h reads
+// (C0 16 instead of 32) and runs the half kernel: the same products, summed in float. hifloat8 is not
+// decoded (mad's type check names it).
+template <class T> struct fp8_of {
+    static constexpr bool ok = fp8::of<T>::ok;
+    static half decode(uint8_t v) { return half(fp8::decode(fp8::of<T>::format, v)); }
 };
 
 // Operand `x` (1-byte elements, zZ for A / zN for B with C0 32, `rows` x `cols` in fractals of 16 x 32)

@@ -21,6 +21,18 @@ int64_t g_taskRation = 1;
 int32_t g_coreType = 2;  // AscendC::AIV
 uint64_t g_fixpipeNdNzParam = 0;
 int32_t g_matmulCount = 0;
+namespace ascgen_devkit {
+// stub_def.h: the library's own failed checks, on a core, are a typed error at the user's line. On the host
+// (a host program calling library code) they abort as they would without ascgen.
+int library_raise(int sig) {
+    namespace rt = ::ascgen::rt;
+    if (std::strcmp(rt::core_name(), "host") == 0) return ::raise(sig);
+    if (::ascgen_devkit::unwinding()) return 0;     // a destructor's check while a fault unwinds: already failed
+    rt::fail(rt::Fault::Assert, ::ascgen_devkit::at("raise"),
+             "the Ascend C library stopped the kernel (signal %d): one of its own checks failed; its [ERROR] line, "
+             "printed above, says which", sig);
+}
+}  // namespace ascgen_devkit
 namespace AscendC {
 bool g_isAtomic = false;
 bool g_isVdeq = false;
@@ -41,17 +53,6 @@ void ProcessLock::UnInit() {}
 int ProcessLock::Read() { return 0; }
 int ProcessLock::Write() { return 0; }
 int ProcessLock::Unlock() { return 0; }
-
-// stub_def.h: the library's own failed checks, on a core, are a typed error at the user's line. On the host
-// (a host program calling library code) they abort as they would without ascgen.
-int raise(int sig) {
-    namespace rt = ::ascgen::rt;
-    if (std::strcmp(rt::core_name(), "host") == 0) return ::raise(sig);
-    if (::ascgen_devkit::unwinding()) return 0;     // a destructor's check while a fault unwinds: already failed
-    rt::fail(rt::Fault::Assert, ::ascgen_devkit::at("raise"),
-             "the Ascend C library stopped the kernel (signal %d): one of its own checks failed; its [ERROR] line, "
-             "printed above, says which", sig);
-}
 
 // The library's API-level argument checks (tikicpulib implements them). This backend checks at the
 // intrinsic layer instead (UB bounds and alignment, GM bounds and races on every DMA), so the API-level

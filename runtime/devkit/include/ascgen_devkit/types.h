@@ -3,7 +3,9 @@
 // has no arithmetic for, and the hardware enums.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include "ascendc/half.h"
+#include "fp8.h"
 #include "ascgen_arch.h"   // runtime/common: generated from the product table
 
 // The device compiler's own spellings, which operator kernels use: `float16_t` is half (the register API
@@ -14,10 +16,29 @@ using float16_t = half;
 #endif
 
 // 8-bit and 4-bit float formats: storage only on dav_c220 (no vector instruction computes in them).
+// e4m3fn and e5m2 have element rules (fp8.h): a number converts to the nearest value, ties to even, not
+// saturating (OCP's conversion, ml_dtypes' astype), as dav_3510's register casts in ROUND_R / RS_DISABLE.
 #define ASCGEN_DEVKIT_STORAGE8(name) \
     struct name { uint8_t val; name() = default; template <class T> explicit name(T) : val(0) {} };
-ASCGEN_DEVKIT_STORAGE8(fp8_e4m3fn_t)
-ASCGEN_DEVKIT_STORAGE8(fp8_e5m2_t)
+#define ASCGEN_DEVKIT_FP8(name, format)                                                                   \
+    struct name {                                                                                         \
+        uint8_t val;                                                                                      \
+        name() = default;                                                                                 \
+        template <class T, std::enable_if_t<std::is_constructible<float, T>::value, int> = 0>             \
+        explicit name(T v)                                                                                \
+            : val(::ascgen_devkit::fp8::encode(format, double(float(v)), ::ascgen::elem::IntRound::Rint, false)) {} \
+    };
+ASCGEN_DEVKIT_FP8(fp8_e4m3fn_t, ::ascgen_devkit::fp8::e4m3fn)
+ASCGEN_DEVKIT_FP8(fp8_e5m2_t, ::ascgen_devkit::fp8::e5m2)
+#undef ASCGEN_DEVKIT_FP8
+namespace ascgen_devkit {
+namespace fp8 {
+// The format of an element type, for the conversions that take one (vcvt, mad's operands).
+template <class T> struct of { static constexpr bool ok = false; };
+template <> struct of<fp8_e4m3fn_t> { static constexpr bool ok = true; static constexpr const Format& format = e4m3fn; };
+template <> struct of<fp8_e5m2_t> { static constexpr bool ok = true; static constexpr const Format& format = e5m2; };
+}  // namespace fp8
+}  // namespace ascgen_devkit
 ASCGEN_DEVKIT_STORAGE8(fp8_e8m0_t)
 ASCGEN_DEVKIT_STORAGE8(fp4x2_e1m2_t)
 ASCGEN_DEVKIT_STORAGE8(fp4x2_e2m1_t)

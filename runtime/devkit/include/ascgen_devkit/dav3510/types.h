@@ -49,6 +49,12 @@ using vector_hif8 = ascgen_devkit::d3510::VReg<hifloat8_t>;
 using vector_f8e4m3 = ascgen_devkit::d3510::VReg<fp8_e4m3fn_t>;
 using vector_f8e5m2 = ascgen_devkit::d3510::VReg<fp8_e5m2_t>;
 using vector_f8e8m0 = ascgen_devkit::d3510::VReg<fp8_e8m0_t>;
+// The library's CPU-debug configuration declares AscendC::fp8_e8m0_t only off dav_3510 (uint8_t,
+// kernel_utils_constants.h); on dav_3510 the name is the CPU model's to give, and kernels spell it
+// qualified. It is the storage type above (the library's e8m0 casts work on its bits as uint8_t).
+namespace AscendC {
+using fp8_e8m0_t = ::fp8_e8m0_t;
+}
 using vector_f4e1m2x2 = ascgen_devkit::d3510::VReg<ascgen_f4e1m2x2_tag>;
 using vector_f4e2m1x2 = ascgen_devkit::d3510::VReg<ascgen_f4e2m1x2_tag>;
 using vector_s4x2 = ascgen_devkit::d3510::VReg<int4x2_t>;
@@ -107,6 +113,10 @@ ASCGEN_D3510_CONST(LOWER, HiloPart, 0)
 ASCGEN_D3510_CONST(HIGHER, HiloPart, 1)
 ASCGEN_D3510_CONST(PART_EVEN, Part, 0)
 ASCGEN_D3510_CONST(PART_ODD, Part, 1)
+ASCGEN_D3510_CONST(PART_P0, Part_T, 0)
+ASCGEN_D3510_CONST(PART_P1, Part_T, 1)
+ASCGEN_D3510_CONST(PART_P2, Part_T, 2)
+ASCGEN_D3510_CONST(PART_P3, Part_T, 3)
 ASCGEN_D3510_CONST(ROUND_R, ROUND, ROUND::CAST_RINT)
 ASCGEN_D3510_CONST(ROUND_A, ROUND, ROUND::CAST_ROUND)
 ASCGEN_D3510_CONST(ROUND_F, ROUND, ROUND::CAST_FLOOR)

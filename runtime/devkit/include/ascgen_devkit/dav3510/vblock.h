@@ -102,7 +102,8 @@ template <class V, class P, class I> inline void scatter_lanes(const V& s, P* ba
     }
     cost(V::lanes);
 }
-// The same-width forms of vgather2 / vscatter: the pointer's element is as wide as the register's lane.
+// The same-width forms of vgather2 / vscatter: the pointer's element is as wide as the register's lane (the
+// data's and the index's). Any other form is the declared-only one of others.h: named as missing at link.
 template <class R, class P>
 constexpr bool lane_sized =
     sizeof(P) == sizeof(typename std::remove_reference_t<decltype(vr(std::declval<R&>()))>::elem);
@@ -138,12 +139,12 @@ inline void vgatherb(D& dst, P* base, I& index, vector_bool& mask) {
     ascgen_devkit::d3510::gather_blocks(ascgen_devkit::d3510::vr(dst), base, ascgen_devkit::d3510::vr(index), mask);
 }
 template <class D, class P, class I, ASCGEN_D3510_REG_ONLY(D), ASCGEN_D3510_REG_ONLY(I),
-          std::enable_if_t<ascgen_devkit::d3510::lane_sized<D, P>, int> = 0>
+          std::enable_if_t<ascgen_devkit::d3510::lane_sized<D, P> && ascgen_devkit::d3510::lane_sized<I, P>, int> = 0>
 inline void vgather2(D& dst, P* base, I& index, vector_bool& mask) {
     ascgen_devkit::d3510::gather_lanes(ascgen_devkit::d3510::vr(dst), base, ascgen_devkit::d3510::vr(index), mask);
 }
 template <class S, class P, class I, ASCGEN_D3510_REG_ONLY(S), ASCGEN_D3510_REG_ONLY(I),
-          std::enable_if_t<ascgen_devkit::d3510::lane_sized<S, P>, int> = 0>
+          std::enable_if_t<ascgen_devkit::d3510::lane_sized<S, P> && ascgen_devkit::d3510::lane_sized<I, P>, int> = 0>
 inline void vscatter(S& src, P* base, I& index, vector_bool& mask) {
     ascgen_devkit::d3510::scatter_lanes(ascgen_devkit::d3510::vr(src), base, ascgen_devkit::d3510::vr(index), mask);
 }

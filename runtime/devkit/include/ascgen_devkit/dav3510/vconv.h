@@ -1,18 +1,20 @@
-// dav_3510 conversions on registers: vcvt (same width, widening 2x, narrowing 2x) and vtrc (round a
-// float to an integral value of the same type).
+// dav_3510 conversions on registers: vcvt (same width, widening 2x / 4x, narrowing 2x / 4x) and vtrc
+// (round a float to an integral value of the same type).
 //
 // The mode arguments come in several orders (round, saturation, part, merge mode); they are told apart
-// by type. Widening reads the source elements at 2i + part (part: the library's RegLayout, 0 even, 1
-// odd) into lane i; narrowing writes lane i's result to destination lane 2i + part, the other half of
-// each pair zero. The mask governs the wider type's lanes in both cases. Float -> integer rounds as
-// asked and saturates (NaN -> 0); integer narrowing saturates in SAT mode and keeps the low bits in NO_SAT
-// mode. A 16-bit float result (float -> half/bf16, int16 -> half, half <-> bf16) is rounded once from the
-// exact value as ROUND says: rint, away, floor, ceil, trunc (IEEE 754's roundings) or odd (truncate, then
-// the last bit set when inexact), by the vector engine's rule (convert.h `narrow`); past the type's range
-// IEEE's result (Inf/NaN mode, the only overflow mode of Atlas 350: aclrtFloatOverflowMode). An int32 / int64
-// -> float result is rounded once from the exact integer in the same six modes (elementwise.h
-// int_to_float). HYBRID, the 4x forms (Part_T) and the fp8/fp4/int4 types call a declared-only
-// ascgen_devkit::unimpl::vcvt, named at link.
+// by type. Widening by r (2: Part, 4: Part_T; part: the library's RegLayout ZERO..THREE) reads the source
+// element at r * i + part into lane i; narrowing writes lane i's result to destination lane r * i + part,
+// the other lanes of each group zero (in zeroing mode). The mask governs the wider type's lanes in both
+// cases. Float -> integer rounds as asked and saturates (NaN -> 0); integer narrowing saturates in SAT
+// mode and keeps the low bits in NO_SAT mode. A 16-bit float result (float -> half/bf16, int16 -> half,
+// half <-> bf16) is rounded once from the exact value as ROUND says: rint, away, floor, ceil, trunc
+// (IEEE 754's roundings) or odd (truncate, then the last bit set when inexact), by the vector engine's rule
+// (convert.h `narrow`); past the type's range IEEE's result (Inf/NaN mode, the only overflow mode of Atlas
+// 350: aclrtFloatOverflowMode). An int32 / int64 -> float result is rounded once from the exact integer in
+// the same six modes (elementwise.h int_to_float). An fp8 result (e4m3fn, e5m2: the library's float ->
+// fp8 Cast, 4x with Part_T) is rounded once in the same six modes and saturates or not as RoundingSaturation
+// says (the rules: ../fp8.h); fp8 -> float / half / bf16 is exact. HYBRID, hifloat8, fp4 and int4 call a
+// declared-only ascgen_devkit::unimpl::vcvt, named at link.
 #pragma once
 #include <cfenv>
 #include <limits>
@@ -25,7 +27,7 @@ namespace d3510 {
 struct CvtModes {
     int round = 0;      // ROUND: 0 rint, 1 round (away), 2 floor, 3 ceil, 4 trunc, 5 odd, 6 hybrid
     int sat = -1;       // RoundingSaturation: 0 off, 1 on, -1 not given
-    int part = 0;       // Part: 0 even, 1 odd
+    int part = 0;       // Part: 0 even, 1 odd; Part_T: 0..3
     int merge = 2;      // CpuMode
     bool pp = false;    // a Part_T (4x) form
 };
@@ -35,7 +37,10 @@ template <RoundingSaturation V> constexpr void cvt_mode(CvtModes& m, std::integr
     m.sat = int(V);
 }
 template <Part V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<Part, V>) { m.part = int(V); }
-template <Part_T V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<Part_T, V>) { m.pp = true; }
+template <Part_T V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<Part_T, V>) {
+    m.part = int(V);
+    m.pp = true;
+}
 template <CpuMode V> constexpr void cvt_mode(CvtModes& m, std::integral_constant<CpuMode, V>) { m.merge = int(V); }
 
 // The library's ROUND order, mapped to the shared rounding rule (ascgen_common/elementwise.h).
@@ -49,15 +54,20 @@ constexpr int kFloatRounds = 6;
 constexpr char float_round_letter(int mode) { return "rafczo"[mode >= 0 && mode < kFloatRounds ? mode : 0]; }
 template <class T> constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
 template <class T> constexpr bool is_num = std::is_arithmetic<T>::value || is_low_float<T>;
+template <class T> constexpr bool is_float = std::is_floating_point<T>::value || is_low_float<T>;
 
-// Whether the model converts From -> To in these modes (a 2x or same-width register form, no Part_T).
-// Decided at compile time from the mode constants' types, so a modelled form never references
-// unimpl::vcvt, whatever the optimizer folds, and an unmodelled one always does.
+// Whether the model converts From -> To in these modes: same width, 2x (Part) or 4x (Part_T). Decided at
+// compile time from the mode constants' types, so a modelled form never references unimpl::vcvt, whatever
+// the optimizer folds, and an unmodelled one always does.
 template <class To, class From>
 constexpr bool converts(const CvtModes& m) {
     constexpr int tw = sizeof(To), fw = sizeof(From);
-    if (m.pp || !(tw == fw || tw == 2 * fw || fw == 2 * tw)) return false;
-    if constexpr (!is_num<To> || !is_num<From>) return false;
+    constexpr int ratio = tw > fw ? tw / fw : fw / tw;
+    if (ratio > 2 && !m.pp) return false;
+    if (ratio != 4 && m.pp) return false;
+    if constexpr (fp8::of<To>::ok) return is_float<From> && m.round < kFloatRounds;
+    else if constexpr (fp8::of<From>::ok) return is_float<To>;
+    else if constexpr (!is_num<To> || !is_num<From>) return false;
     else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) return true;
     else if constexpr (!std::is_integral<To>::value && std::is_integral<From>::value)
         return (tw == 4 || fw < 4) ? m.round < kFloatRounds : m.round == 0;   // int32 -> half: rint only
@@ -67,7 +77,11 @@ constexpr bool converts(const CvtModes& m) {
 // One element, in a form converts() accepts.
 template <class To, class From>
 inline void convert(To& out, From v, const CvtModes& m) {
-    if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
+    if constexpr (fp8::of<To>::ok) {                                 // to fp8: one rounding (fp8.h)
+        out.val = fp8::encode(fp8::of<To>::format, double(float(v)), ::ascgen::elem::IntRound(m.round), m.sat == 1);
+    } else if constexpr (fp8::of<From>::ok) {                        // fp8 -> float / half / bf16: exact
+        out = To(fp8::decode(fp8::of<From>::format, v.val));
+    } else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) {
         out = ::ascgen::elem::saturate<To>(round_as(double(float(v)), m.round));   // NaN -> 0, saturating
     } else if constexpr (!std::is_integral<To>::value && sizeof(To) == 2) {   // to half / bf16: one rounding
         const double x = std::is_integral<From>::value ? double(v) : double(float(v));   // exact
@@ -89,25 +103,19 @@ inline void convert(To& out, From v, const CvtModes& m) {
 
 template <class D, class S>
 inline void cvt_reg(D& d, const S& s, const vector_bool& mask, const CvtModes& m) {
-    using To = typename D::elem;
     D out = d;
     const int dw = D::esize, sw = S::esize;
-    if (dw == sw) {
+    if (dw >= sw) {                                                  // same width, or widening: lane r * i + part
+        const int r = dw / sw;
         for (int i = 0; i < D::lanes; ++i) {
-            if (active(mask, i, dw)) convert(out.e()[i], s.e()[i], m);
+            if (active(mask, i, dw)) convert(out.e()[i], s.e()[r * i + m.part], m);
             else if (m.merge != MERGING) std::memset(&out.e()[i], 0, dw);
         }
-    } else if (dw == 2 * sw) {                                       // widening: source lane 2i + part
-        for (int i = 0; i < D::lanes; ++i) {
-            if (active(mask, i, dw)) convert(out.e()[i], s.e()[2 * i + m.part], m);
-            else if (m.merge != MERGING) std::memset(&out.e()[i], 0, dw);
-        }
-    } else if (sw == 2 * dw) {                                       // narrowing: destination lane 2i + part
+    } else {                                                         // narrowing: destination lane r * i + part
+        const int r = sw / dw;
         for (int i = 0; i < S::lanes; ++i) {
-            To& slot = out.e()[2 * i + m.part];
-            if (active(mask, i, sw)) convert(slot, s.e()[i], m);
-            else if (m.merge != MERGING) std::memset(&slot, 0, dw);
-            if (m.merge != MERGING) std::memset(&out.e()[2 * i + 1 - m.part], 0, dw);
+            if (m.merge != MERGING) std::memset(&out.e()[r * i], 0, size_t(r) * dw);
+            if (active(mask, i, sw)) convert(out.e()[r * i + m.part], s.e()[i], m);
         }
     }
     d = out;
