@@ -75,7 +75,8 @@ std::string describe(const Alloc& a) {
         rt::fail(rt::Fault::Memory, loc, "%s\nHint: check the offset and length of the copy against the buffer size "
                  "(tail tiles need a shorter copy)", msg.c_str());
     }
-    // Not inside any buffer: name the nearest one to help spot an off-by-a-tile offset.
+    // Not inside any buffer: name the nearest one to help spot an off-by-a-tile offset (on the fault's first
+    // line, which one-line reports such as `ascgen ut`'s reason keep).
     const Alloc* near = nullptr;
     uint64_t dist = UINT64_MAX;
     for (const Alloc& b : g_allocs) {
@@ -84,7 +85,7 @@ std::string describe(const Alloc& a) {
     }
     std::string nearest;
     if (near)
-        nearest = format("\nthe nearest buffer is %s at 0x%llx, %llu B %s it", describe(*near).c_str(),
+        nearest = format("; the nearest buffer is %s at 0x%llx, %llu B %s it", describe(*near).c_str(),
                          (unsigned long long)near->base, (unsigned long long)dist,
                          addr >= near->base + near->size ? "past the end of" : "before");
     lk.unlock();
