@@ -531,7 +531,7 @@ def program(op_dir: Path, product, sources: list[Path], main: str, name: str, wh
     stem = f"ops-host-{op_dir.name}-{product.id}-{_digest(key, *libs, *(_identity(s) for s in [*sources, *framework]), main)}"
     with build._lock(base / f"{stem}.lock"):
         # Objects first (a warm call only looks them up): the folder is named by them, so an edited header of
-        # the op's names another program; the archive it linked is checked the same way (_linked_archive).
+        # the op's names another program; the archive it linked is checked the same way (_linked_archive_is_current).
         objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
                            f"compiling the {what} of {op_dir.name} for {product.id}", op=op_dir.name)
         objects += _runner_main(compiler, main, extra_dirs, framework)
@@ -555,26 +555,6 @@ def program(op_dir: Path, product, sources: list[Path], main: str, name: str, wh
             os.replace(work, folder)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-    return Runner(exe, tuple(sources))
-    with build._lock(base / f"{folder.name}.lock"):
-        if not exe.is_file():
-            objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
-                               f"compiling the {what} of {op_dir.name} for {product.id}", op=op_dir.name)
-            objects += _runner_main(compiler, main, extra_dirs, framework)
-            work = Path(tempfile.mkdtemp(dir=base, prefix=f".{folder.name}-"))
-            try:
-                # -rdynamic: asc-devkit's host_log.cpp finds CheckLogLevel / DlogRecord with dlsym; without
-                # CANN's log library to open, its lookup falls back to the program's own (ops_log.cpp)
-                link = _link_runner(lambda archive: build.run_tool(
-                    [compiler, "-rdynamic", "-o", str(work / name), *map(str, objects), str(archive),
-                     *libs, "-ldl", "-lpthread"]))
-                if link.returncode != 0:
-                    raise CompileError(_link_error(op_dir, product, link.stderr or link.stdout, what))
-                if folder.exists():
-                    shutil.rmtree(folder)
-                os.replace(work, folder)
-            finally:
-                shutil.rmtree(work, ignore_errors=True)
     return Runner(exe, tuple(sources))
 
 
