@@ -28,6 +28,7 @@ import cffi
 from ascgen import config, products
 from ascgen.errors import CompileError, KernelError, SpecError
 from ascgen.runtime import analysis, backends, binding, build, gm_guard, host_rewrite, limits
+from ascgen.runtime.backends.base import BuildOptions
 from ascgen.runtime.build import cache, wrapper
 from ascgen.source.launches import has_launches
 from ascgen.source.signature import KERNEL_TYPES, KernelEntry, SourceInfo
@@ -278,15 +279,16 @@ class Module:
         extra = self._wrapped_extra_sources()
         sources = [build.SourceText(self.backend.wrapper_text(self, instances),
                                     f"<ascgen wrapper of {Path(self.source).name}>"), *extra]
-        options = self.backend.build_options(self, extra)
-        try:
-            so = build.compile_shared(sources, include_dirs=options.include_dirs, defines=options.defines,
-                                      extra_flags=options.flags, link_libs=options.link_libs, name=options.name,
-                                      source_root=self.source_root)
-        except CompileError as exc:
-            self._raise_hinted(exc, self.text, self.source)
-            raise
-        self.backend.after_link(self, so, sources, options)
+        options: BuildOptions | None = self.backend.build_options(self, extra)
+        while options is not None:          # at most twice: a fallback has no fallback of its own
+            try:
+                so = build.compile_shared(sources, include_dirs=options.include_dirs, defines=options.defines,
+                                          extra_flags=options.flags, link_libs=options.link_libs, name=options.name,
+                                          source_root=self.source_root)
+            except CompileError as exc:
+                self._raise_hinted(exc, self.text, self.source)
+                raise
+            options = self.backend.after_link(self, so, sources, options)
         self.so_path = so
         self._lib = _dlopen(so, self.source_root)
         for inst in instances:

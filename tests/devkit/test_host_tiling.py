@@ -8,8 +8,8 @@ runtime/devkit/host): the library's own tiling sources built over ascgen's CANN 
   the table does not know is an error naming it.
 * An advanced-API example (GeGLU) runs unchanged on --backend devkit and passes its own check.
 
-The host library is built once into the test cache (the first run compiles the tree's ~100 tiling
-sources; later runs only link).
+The host library's objects are built once into the test cache, only the tiling sources a program may
+need (`needed_advanced`), not all ~100.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ascgen import products
@@ -40,9 +41,9 @@ def tree() -> Path:
     return devkit.tree()
 
 
-@pytest.fixture(scope="module")
-def host_lib(tree):
-    return devkit_host.library(tree, PRODUCT)
+def _host_lib(tree, program: str):
+    """The host library with the advanced-API sources `program` may need (devkit_host.needed_advanced)."""
+    return devkit_host.library(tree, PRODUCT, devkit_host.needed_advanced(tree, [program]))
 
 
 def _kernel_structs(tree: Path) -> dict[str, list[tuple[str, str, int | None]]]:
@@ -96,9 +97,10 @@ def _layout_program(tree: Path, structs) -> tuple[str, list[str]]:
     return text, names
 
 
-def test_tiling_data_classes_save_the_kernel_structs_bytes(tree, host_lib, tmp_path):
+def test_tiling_data_classes_save_the_kernel_structs_bytes(tree, tmp_path):
     structs = _kernel_structs(tree)
     text, names = _layout_program(tree, structs)
+    host_lib = _host_lib(tree, text)
     assert len(names) >= 20, f"expected the library's tiling structs, found {names}"
     src = tmp_path / "layout.cpp"
     src.write_text(text)
@@ -138,8 +140,9 @@ int main(int argc, char** argv) {
 
 
 @pytest.fixture(scope="module")
-def platform_exe(tree, host_lib, tmp_path_factory) -> Path:
+def platform_exe(tree, tmp_path_factory) -> Path:
     """The platform program, compiled once for the tests that run it."""
+    host_lib = _host_lib(tree, PLATFORM_MAIN)
     tmp_path = tmp_path_factory.mktemp("platform")
     src = tmp_path / "platform.cpp"
     src.write_text(PLATFORM_MAIN)
@@ -193,3 +196,48 @@ def test_advanced_api_example_runs_unchanged_and_passes_its_check(tree, tmp_path
     out = run.stdout + run.stderr
     assert run.returncode == 0, out[-3000:]
     assert "test pass!" in run.stdout and "failed" not in run.stdout
+
+
+def test_a_program_gets_the_tiling_sources_it_names_not_all_of_them(tree):
+    """The selection: softmax's tiling for a program calling GetSoftMaxMaxTmpSize, the multi-core matmul's for
+    one using MultiCoreMatmulTiling, nothing for the platform program, and far fewer than all (the library's
+    matmul example took 4 of 98, softmax 2, geglu 1 when this was written)."""
+    everything = devkit_host.advanced_sources(tree)
+    names = lambda program: {p.name for p in devkit_host.needed_advanced(tree, [program])}   # noqa: E731
+    softmax = names("uint32_t n = AscendC::GetSoftMaxMaxTmpSize(shape, 4, false);")
+    matmul = names("matmul_tiling::MultiCoreMatmulTiling tiling(*platform); tiling.GetTiling(t);")
+    assert "softmax_tiling.cpp" in softmax and "bmm_tiling.cpp" not in softmax
+    assert {"bmm_tiling.cpp", "matmul_tiling_base.cpp"} <= matmul
+    assert names(PLATFORM_MAIN) == set() and names("GetGeGLUMaxMinTmpSize(shape, 2, false, mx, mn);") == {"geglu_tiling.cpp"}
+    assert len(softmax) < len(everything) / 4 and len(matmul) < len(everything) / 4
+
+
+def test_a_program_the_selection_misses_is_built_again_with_every_source(tree, monkeypatch):
+    """A guess that leaves a tiling function out must not fail (or load) the program: the first link leaves
+    the symbol undefined, and the module is built again with the whole library. Here the selection is made
+    to miss (nothing) and the whole library is made small (softmax's source only), so the test builds little."""
+    from ascgen.runtime.loader import load
+    softmax = [s for s in devkit_host.advanced_sources(tree) if s.name == "softmax_tiling.cpp"]
+    monkeypatch.setattr(devkit_host, "needed_advanced", lambda root, texts: [])
+    monkeypatch.setattr(devkit_host, "advanced_sources", lambda root: softmax)
+    built = []
+    real = devkit_host.library
+    monkeypatch.setattr(devkit_host, "library", lambda root, product, advanced=None:
+                        built.append(None if advanced is None else list(advanced)) or real(root, product, advanced))
+    module = load(MISSED, "ascend910b", backend="devkit", filename="missed.cpp")
+    assert built == [[], None]                        # the guess, then every source
+    out = np.zeros(1, np.uint32)
+    module.launch("tmp_size", 1, out)
+    assert out[0] > 0                                 # GetSoftMaxMaxTmpSize ran, from the whole library
+
+
+MISSED = r"""
+#include "kernel_operator.h"
+#include "tiling/tiling_api.h"
+extern "C" __global__ __aicore__ void tmp_size(GM_ADDR out) {
+    AscendC::GlobalTensor<uint32_t> g;
+    g.SetGlobalBuffer((__gm__ uint32_t*)out, 1);
+    std::vector<int64_t> dims = {16, 64};
+    g.SetValue(0, AscendC::GetSoftMaxMaxTmpSize(ge::Shape(dims), 4, false));
+}
+"""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ascgen.runtime.build import wrapper
 
@@ -18,6 +19,9 @@ class BuildOptions:
     flags: list[str]
     name: str                           # the cache entry's readable name
     link_libs: list[str] = field(default_factory=list)
+    # What gives the options to build with instead when after_link finds this build incomplete (a library
+    # linked in part, on a guess of what the program needs, missed a symbol); None: nothing to fall back to.
+    fallback: "Callable[[], BuildOptions] | None" = None
 
 
 class Backend:
@@ -56,8 +60,9 @@ class Backend:
         """One line added to a failed analysis or build of `source` that says where to go ("" for none)."""
         return ""
 
-    def after_link(self, module, so: Path, sources, options: BuildOptions) -> None:
-        """Check the linked module (raise CompileError)."""
+    def after_link(self, module, so: Path, sources, options: BuildOptions) -> BuildOptions | None:
+        """Check the linked module: raise CompileError, or return options.fallback() to build it again with."""
+        return None
 
     def entry_symbol(self, instance: str) -> str:
         """The `void(void**)` function a launch enters for a kernel instance."""

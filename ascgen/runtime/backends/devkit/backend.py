@@ -126,7 +126,7 @@ class DevkitBackend(Backend):
     def wrapper_text(self, module, instances) -> str:
         return render(module, self.root, instances)
 
-    def build_options(self, module, extra_sources) -> BuildOptions:
+    def build_options(self, module, extra_sources, whole_host: bool = False) -> BuildOptions:
         # On the command line: the architecture and the backend's macros (the PCH is built with the same);
         # the user's -D macros are #defined inside the wrapper, after the headers, as on the builtin backend.
         defines = {**module.arch_defines, **devkit.defines(module.product), "ASCGEN_BACKEND_HOOKS": HOOKS_HEADER}
@@ -135,19 +135,28 @@ class DevkitBackend(Backend):
         # the isolated worker's -g1 is already a model flag: the same flags, so the same cached module
         flags = [*model, *devkit.pch_flags(module.product, defines), *(f for f in module.extra_flags if f not in model)]
         libs: list[str] = []
-        if devkit_host.needs_host(_host_texts(module, extra_sources)):
-            # the host program uses the tiling API: the library's tiling sources, built once per product
+        fallback = None
+        texts = _host_texts(module, extra_sources)
+        if devkit_host.needs_host(texts):
+            # the host program uses the tiling API: the library's tiling sources it may call (devkit_host.
+            # needed_advanced), built once per product; every source if that guess misses (after_link)
             incs.append(devkit_host.include_dir())
-            host_flags, libs = devkit_host.library(self.root, module.product).link_flags()
+            advanced = None if whole_host else devkit_host.needed_advanced(self.root, texts)
+            host_flags, libs = devkit_host.library(self.root, module.product, advanced).link_flags()
             flags += host_flags
+            if not whole_host:
+                fallback = lambda: self.build_options(module, extra_sources, whole_host=True)   # noqa: E731
         return BuildOptions(include_dirs=incs, defines=defines, flags=flags, link_libs=libs,
-                            name=f"{Path(module.source).stem}-devkit")
+                            name=f"{Path(module.source).stem}-devkit", fallback=fallback)
 
-    def after_link(self, module, so: Path, sources, options: BuildOptions) -> None:
+    def after_link(self, module, so: Path, sources, options: BuildOptions) -> BuildOptions | None:
+        if options.fallback is not None and devkit.not_intrinsics(devkit.undefined_symbols(so)):
+            return options.fallback()      # the host library's selection missed a symbol: every source then
         with tempfile.TemporaryDirectory(prefix="ascgen-devkit-relink-") as tmp:
             problem = devkit.missing_report(so, lambda: _relink_cmd(Path(tmp), sources, options))
         if problem:
             raise CompileError(f"{module.source}: {problem}")
+        return None
 
     def entry_symbol(self, instance: str) -> str:
         return dispatch_symbol(instance)

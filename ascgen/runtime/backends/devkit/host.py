@@ -11,8 +11,10 @@ module finds them through its RUNPATH.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -74,9 +76,60 @@ def needs_host(texts) -> bool:
     return any(m in t for t in texts for m in MARKERS)
 
 
-def library_sources(root: Path) -> list[Path]:
-    found = [p for g in SOURCE_GLOBS for p in sorted(root.glob(g))]
-    return [*found, *(root / f for f in SOURCE_FILES), *(host_dir() / "src" / f for f in OWN_LIBRARY_SOURCES)]
+def advanced_sources(root: Path) -> list[Path]:
+    """The advanced API's tiling sources (about 100): what a program's tiling calls, each built on demand."""
+    return [p for g in SOURCE_GLOBS for p in sorted(root.glob(g))]
+
+
+def library_sources(root: Path, advanced=None) -> list[Path]:
+    """The library's sources: the platform code, the host log, ascgen's own, and the advanced API's tiling
+    sources `advanced` (all of them when None)."""
+    chosen = advanced_sources(root) if advanced is None else list(advanced)
+    return [*chosen, *(root / f for f in SOURCE_FILES), *(host_dir() / "src" / f for f in OWN_LIBRARY_SOURCES)]
+
+
+# ---- which advanced-API sources a program needs ---------------------------------------------------------
+
+# A name a source defines: on a line that starts at column 0 and is no statement, the function before `(`,
+# or for a method the class (`uint32_t GetSoftMaxMaxTmpSize(` -> GetSoftMaxMaxTmpSize, `int64_t
+# MultiCoreMatmulTiling::GetTiling(` -> MultiCoreMatmulTiling): the tiling sources define their functions so.
+# A method's own name (GetTiling, Init) is left out: many classes share it, and a program names the class.
+# So are macros (REGISTER_TILING_DATA_CLASS(...) at column 0 in 13 sources): they define nothing by that name.
+_DEFINED = re.compile(r"^(?!\s)(?!(?:if|for|while|switch|return|namespace|using|typedef|template|static_assert)\b)"
+                      r"[^;{}\n#/]*?\b(\w+)(?:::~?(\w+))?\s*\(", re.M)
+_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
+_MACRO = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+@functools.lru_cache(maxsize=4)
+def _index(root: Path) -> tuple[tuple[Path, frozenset, frozenset], ...]:
+    """(source, the names it defines, the words it uses) of every advanced-API tiling source."""
+    out = []
+    for s in advanced_sources(root):
+        text = s.read_text(errors="replace")
+        defined = {m.group(1) for m in _DEFINED.finditer(text) if not _MACRO.fullmatch(m.group(1))}
+        out.append((s, frozenset(defined), frozenset(_WORD.findall(text))))
+    return tuple(out)
+
+
+def needed_advanced(root: Path, texts) -> list[Path]:
+    """The advanced-API tiling sources a program whose own files are `texts` may need: those defining a name
+    its words name, then, until nothing joins, those defining a name a chosen source names. A word is not a
+    call, so this takes more than the linker will (of the 98 sources: 4 for the library's matmul example,
+    2 for softmax, 1 for geglu, none for a program of the platform API alone; every one before); what it
+    misses leaves a symbol undefined, which the backend notices after the link and builds again with every
+    source (backend.py, after_link)."""
+    words = {w for text in texts for w in _WORD.findall(text)}
+    chosen: list[Path] = []
+    grew = True
+    while grew:
+        grew = False
+        for source, defined, used in _index(root):
+            if source not in chosen and not defined.isdisjoint(words):
+                chosen.append(source)
+                words |= used
+                grew = True
+    return sorted(chosen)
 
 
 def compile_flags(root: Path, product, table_dir: Path) -> list[str]:
@@ -104,10 +157,11 @@ def _stamp(f: Path) -> str:
     return f"{f}:{st.st_mtime_ns}:{st.st_size}"
 
 
-def library(root: Path, product) -> HostLibrary:
-    """The host library for this tree and product, built once into the cache. Objects are cached one by
-    one (keyed by flags, source, ascgen's host headers), so editing ascgen's own host sources recompiles
-    only those; a warm call costs a stat of the sources and a hash of ascgen's host files."""
+def library(root: Path, product, advanced=None) -> HostLibrary:
+    """The host library for this tree and product with the advanced-API tiling sources `advanced` (all when
+    None; `needed_advanced` picks a program's), built once into the cache. Objects are cached one by one
+    (keyed by flags, source, ascgen's host headers) and shared by every selection, so editing ascgen's own host
+    sources recompiles only those; a warm call costs a stat of the sources and a hash of ascgen's host files."""
     compiler = build.find_compiler()
     base = config.cache_dir()
     base.mkdir(parents=True, exist_ok=True)
@@ -119,8 +173,8 @@ def library(root: Path, product) -> HostLibrary:
     flags = compile_flags(root, product, table_dir)
     headers = _digest(_own_headers(), devkit._tree_stamp(root), build.compiler_identity(compiler), *flags)
     own = [host_dir() / "src" / f for f in (*OWN_LIBRARY_SOURCES, *SHARED_LIBS.values())]
-    key = _digest(headers, *(_stamp(s) for s in library_sources(root) if s not in own),
-                  *(f.read_bytes() for f in own))
+    sources = library_sources(root, advanced)
+    key = _digest(headers, *(_stamp(s) for s in sources if s not in own), *(f.read_bytes() for f in own))
     folder = base / f"devkit-host-{product.npu_arch}-{key}"
     lib = HostLibrary(folder)
     if _complete(folder):
@@ -129,7 +183,7 @@ def library(root: Path, product) -> HostLibrary:
         return lib
     with build._lock(base / f"{folder.name}.lock"):
         if not _complete(folder):
-            _build(root, product, compiler, flags, headers, folder)
+            _build(product, compiler, flags, headers, folder, sources)
     return lib
 
 
@@ -137,10 +191,9 @@ def _complete(folder: Path) -> bool:
     return all((folder / n).is_file() for n in (ARCHIVE, *SHARED_LIBS))
 
 
-def _build(root: Path, product, compiler: str, flags: list[str], headers: str, folder: Path) -> None:
+def _build(product, compiler: str, flags: list[str], headers: str, folder: Path, sources: list[Path]) -> None:
     objects_dir = folder.parent / "devkit-host-objects"
     objects_dir.mkdir(exist_ok=True)
-    sources = library_sources(root)
     own = str(host_dir())
     objects = [objects_dir / f"{s.stem}-{_digest(headers, s.read_bytes() if str(s).startswith(own) else _stamp(s))}.o"
                for s in sources]
@@ -152,7 +205,7 @@ def _build(root: Path, product, compiler: str, flags: list[str], headers: str, f
                                           "-o", str(work / name)], None) for name, src in SHARED_LIBS.items()]
     try:
         with console.long_step(f"compiling the asc-devkit tiling library for {product.id}", total=len(jobs + shared),
-                               expect=f"{len(jobs + shared)} sources, a few minutes, once per product") as step:
+                               expect=f"{len(jobs + shared)} sources, once per product") as step:
             def run_one(job):
                 out = _run(job)
                 step.advance()          # the count moves as sources finish

@@ -327,6 +327,11 @@ def _form(symbol: str) -> str:
     return ""
 
 
+def not_intrinsics(symbols) -> list[str]:
+    """The undefined symbols that are no intrinsic or hook of the model: globals of the program or a library."""
+    return sorted(s for s in symbols if "ascgen_devkit::Missing" not in s and not _intrinsic(s))
+
+
 def missing_report(so: Path, relink=None) -> str | None:
     """A message naming every intrinsic/hook the module needs and the model lacks, or None; an intrinsic
     the model has some forms of is named with the forms it lacks."""
@@ -336,7 +341,7 @@ def missing_report(so: Path, relink=None) -> str | None:
     intrinsics = sorted({name for s in symbols for name in [_intrinsic(s)] if name})
     forms = {name: sorted({_form(s) for s in symbols if _intrinsic(s) == name and "unimpl::" in s})
              for name in intrinsics}
-    others = sorted(s for s in symbols if "ascgen_devkit::Missing" not in s and not _intrinsic(s))
+    others = not_intrinsics(symbols)
     cmd = relink() if relink else None
     callers = _callers(cmd) if cmd else {}
     lines = []
