@@ -57,10 +57,9 @@ OPBASE_SOURCES = ("src/op_common/op_host/util/shape_util.cpp", "src/op_common/op
                   "src/op_common/log/log.cpp", "src/op_common/op_host/infershape_broadcast_util.cpp",
                   "src/op_common/op_host/infershape_elewise_util.cpp", "src/op_common/op_host/infershape_reduce_util.cpp")
 OPBASE_GLOBS = ("src/op_common/atvoss/**/*.cpp",)
-ASC_DEVKIT_SOURCES = ("impl/utils/tiling/platform/platform_ascendc.cpp", "impl/adv_api/detail/host_log.cpp")
-# The advanced API's host tiling (GetLayerNormMaxMinTmpSize, the Matmul tiling...), which op_host code calls;
-# the same set the devkit backend's host library builds (backends/devkit/host.py).
-ASC_DEVKIT_GLOBS = devkit_host.SOURCE_GLOBS
+# asc-devkit's platform code and host log, and (advanced_api_sources) its advanced API's host tiling
+# (GetLayerNormMaxMinTmpSize, the Matmul tiling...): the sources the devkit backend's host library builds.
+ASC_DEVKIT_SOURCES = devkit_host.SOURCE_FILES
 OWN_SOURCES = ("ops/host/src/ops_log.cpp", "ops/host/src/ge_shape.cpp",           # under runtime/
                "devkit/host/src/platform_infos.cpp")
 RUNNER_SOURCE = "ops/host/src/tiling_runner.cpp"
@@ -173,8 +172,7 @@ def _headers_digest() -> str:
 
 def advanced_api_sources() -> list[Path]:
     """asc-devkit's advanced-API host tiling sources: the part of the host runtime few ops call."""
-    devkit = _repository("asc-devkit")
-    return [p for g in ASC_DEVKIT_GLOBS for p in sorted(devkit.glob(g))]
+    return devkit_host.advanced_sources(_repository("asc-devkit"))
 
 
 def runtime_sources(advanced_api=None) -> list[Path]:
