@@ -72,6 +72,8 @@ def sweep(ops, args) -> tuple[list[dict], list[dict]]:
                "--time-limit", args.time_limit]
         if args.product:
             cmd += ["--product", args.product]
+        if args.python:
+            cmd += ["--python", args.python]
         if args.host:
             cmd.append("--host")
         t0 = time.monotonic()
@@ -142,7 +144,35 @@ def merged(paths) -> tuple[list, list]:
                 seen[run["op"]] = path
         cases += saved["cases"]
         runs += saved["runs"]
+    # an op one shard's budget did not reach and another file swept is not "not started"
+    return cases, [run for run in runs if "wall" in run or run["op"] not in seen]
+
+
+def with_reruns(cases, runs, rerun_paths) -> tuple[list, list]:
+    """The shards' cases with every op a later sweep re-ran (`--rerun`: another --python, a newer commit)
+    taken from its latest re-run, so each case counts once, with its latest result."""
+    for path in rerun_paths:
+        saved = json.loads(path.read_text())
+        again = {run["op"] for run in saved["runs"] if "wall" in run}
+        unknown = again - {run["op"] for run in runs}
+        if unknown:
+            raise SystemExit(f"{path}: re-ran {len(unknown)} op(s) the --report shards do not hold "
+                             f"(e.g. {sorted(unknown)[0]}); a re-run replaces ops, it does not add them")
+        folders = [op_key(Path(op)) for op in again]
+        cases = [c for c in cases if not any(in_folder(c, f) for f in folders)] + saved["cases"]
+        runs = [run for run in runs if run["op"] not in again] + [run for run in saved["runs"] if "wall" in run]
     return cases, runs
+
+
+def op_key(op: Path) -> tuple[str, str]:
+    """An op folder as its cases name it: the repository's name and the folder relative to the repository."""
+    root = cmake.find_root(op)
+    return root.name, op.relative_to(root).as_posix()
+
+
+def in_folder(case: dict, folder: tuple[str, str]) -> bool:
+    repository, relative = folder
+    return case["repository"] == repository and case["file"].split(",")[0].startswith(relative + "/")
 
 
 def main() -> int:
@@ -153,20 +183,24 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=3600, metavar="S", help="stop starting ops after S seconds")
     parser.add_argument("--jobs", type=int, default=1, help="ascgen ut --jobs")
     parser.add_argument("--product", help="ascgen ut --product")
+    parser.add_argument("--python", metavar="PY", help="ascgen ut --python: the Python the data scripts run with")
     parser.add_argument("--time-limit", default="20", help="ascgen ut --time-limit (a case is killed at 2x + 10 s)")
     parser.add_argument("--host", action="store_true", help="sweep the op_host tiling UTs (ascgen ut --host)")
     parser.add_argument("--top", type=int, default=15, help="blockers listed")
     parser.add_argument("--out", type=Path, help="write every case and run as JSON here")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
                         help="print the tables of saved --out files (shards are merged), no sweep")
+    parser.add_argument("--rerun", type=Path, nargs="+", default=[], metavar="JSON",
+                        help="with --report: saved sweeps that re-ran some of the shards' ops; each such op's "
+                             "cases are taken from the latest of them (given in order)")
     args = parser.parse_args()
     if not 0 <= args.offset < args.every:
         parser.error(f"--offset {args.offset} must be in [0, --every {args.every})")
     ops = op_folders(args.paths, args.host)
     chosen = ops[args.offset::args.every]
     if args.report:
-        cases, runs = merged(args.report)
-        label = "shards " + ", ".join(p.name for p in args.report)
+        cases, runs = with_reruns(*merged(args.report), args.rerun)
+        label = "shards " + ", ".join(p.name for p in args.report + args.rerun)
     else:
         label = f"every {args.every} from {args.offset}"
         print(f"{len(ops)} op folders with {'op_host tiling' if args.host else 'kernel'} UTs; sweeping {len(chosen)} "

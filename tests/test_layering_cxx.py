@@ -68,7 +68,7 @@ KNOWN = {
         "the library's CPU-debug host API (KernelMode, GmAlloc) is the builtin's host glue; issue 18 point 3",
     ("runtime/devkit/include/tikicpulib.h", "runtime/include/ascgen/host_icpu.h"):
         "the same host API, for host programs of the devkit backend",
-    ("runtime/devkit/include/tikicpulib.h", "runtime/devkit/host/include/ascgen_dt_macros_end.h"):
+    ("runtime/devkit/include/tikicpulib.h", "runtime/devkit/host/include/ascgen_kernel_type_macros_end.h"):
         "the kernel build has the host include folder only for host programs (devkit_module)",
 }
 # Names the asc-devkit tree provides ahead of runtime/include in the devkit build (its include folders come

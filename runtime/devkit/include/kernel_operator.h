@@ -3,8 +3,8 @@
 //
 // The library's kernel_type.h defines DT_FLOAT, DT_INT4... FORMAT_ND... as macros in CPU-debug mode (none of
 // __NPU_HOST__, __NPU_DEVICE__, __ASCC_HOST__, __ASCC_DEVICE__ defined). Every devkit translation unit's
-// prelude includes the library and then ends the DT_* macros (ascgen_dt_macros_end.h says why: host code
-// of the same unit declares enumerators of those names). CANN's CPU-debug build (its tikicpulib::<soc>
+// prelude includes the library and then ends the DT_* / FORMAT_* macros (ascgen_kernel_type_macros_end.h
+// says why: host code of the same unit declares enumerators of those names). CANN's CPU-debug build (its tikicpulib::<soc>
 // target defines __CCE_KT_TEST__) has no such prelude: a unit sees the macros from the point it includes
 // kernel_operator.h, so an operator kernel compares them in `#if ORIG_DTYPE_X == DT_FLOAT16` (a rule's
 // `-DORIG_DTYPE_X=DT_FLOAT16`) and in C++ (`tilingData_.dstType == DT_INT4`). Without them the first

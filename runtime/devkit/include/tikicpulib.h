@@ -6,8 +6,9 @@
 // CANN's tikicpulib.h brings securec (memset_s, memcpy_s...): UT host code calls it without an include
 #include "securec.h"
 // the prelude of every devkit translation unit includes this header right after the library's: the
-// library's kernel-side DT_* macros end here, before the program's own code (see the header for why)
-#include "../host/include/ascgen_dt_macros_end.h"
+// library's kernel-side DT_* and FORMAT_* macros end here, before the program's own code (the header says
+// why)
+#include "../host/include/ascgen_kernel_type_macros_end.h"
 // the operator repositories' tiling conventions (GET_TILING_DATA*, ICPU_SET_TILING_KEY...), after any
 // force-included op tiling header (see the header)
 #include "ascgen_devkit/op_tiling.h"

@@ -4,8 +4,8 @@
 #pragma once
 #include <cstdint>
 
-// The library's kernel-side DT_* macros would expand inside ge::DataType below: they end here too.
-#include "../ascgen_dt_macros_end.h"
+// The library's kernel-side DT_* / FORMAT_* macros would expand inside ge::DataType below: they end here too.
+#include "../ascgen_kernel_type_macros_end.h"
 
 namespace ge {
 
