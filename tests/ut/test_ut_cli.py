@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -44,15 +45,17 @@ def test_every_case_gets_its_verdict_and_the_checkout_is_untouched(repo):
     assert tree_digest(repo) == before
 
 
-def _modules() -> set:
-    """The UT programs' modules (ascgen_ut_main-*): other xdist workers build their own modules into the
-    same cache meanwhile, which says nothing about whether `ascgen ut` rebuilt."""
-    return set(config.cache_dir().rglob("ascgen_ut_main-*.so"))
+def _modules(repo: Path) -> set:
+    """The UT program modules (ascgen_ut_main-*) built for `repo`'s op (its folders are on their include path,
+    which the module's manifest records): other xdist workers build UT programs of their own synthetic
+    repositories into the same cache meanwhile, which says nothing about whether this `ascgen ut` rebuilt."""
+    return {m.with_suffix(".so") for m in config.cache_dir().glob("ascgen_ut_main-*.json")
+            if str(repo) in m.read_text(errors="replace")}
 
 
 def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
     """Runs after the test above: the program is cached, so nothing is rebuilt either."""
-    built = _modules()
+    built = _modules(repo)
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "ascgen", "ut", str(repo / "cat" / "add_one"), "--backend",
                              "builtin", "--filter", "AddOneTest.[rh]a*", "--time-limit", "30"], cwd=REPO, env=env,
@@ -65,7 +68,7 @@ def test_ctrl_c_kills_the_cases_prints_what_ran_and_exits_130(repo, tmp_path):
     assert first.startswith("passed-ran") and "AddOneTest.hang" not in out
     assert "interrupted" in err and "1 case(s): 1 passed-ran" in err
     assert list(tmp_path.iterdir()) == []             # the scratch tree is gone: its case was killed first
-    assert built and _modules() == built              # the second ascgen ut of the op did not rebuild
+    assert built and _modules(repo) == built        # the second ascgen ut of the op did not rebuild
 
 
 def test_a_folder_without_uts_is_one_clear_line(repo, capsys):
