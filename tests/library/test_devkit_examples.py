@@ -94,7 +94,18 @@ def _run(cmd, cwd, timeout=300):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
+def _first_of_each_example(cases):
+    """The default run takes one scenario of each example and each product (a dav-3510 scenario as well as a
+    dav-2201 one); the others are `slow` (`pytest -m slow`; benchmarks/bench_devkit.py sweeps them all)."""
+    seen, out = set(), []
+    for c in cases:
+        key = (c.folder, c.product)
+        out.append(pytest.param(c, id=c.id, marks=() if key not in seen else pytest.mark.slow))
+        seen.add(key)
+    return out
+
+
+@pytest.mark.parametrize("case", _first_of_each_example(CASES))
 def test_devkit_example_runs_unchanged(case, devkit, tmp_path):
     _drive(case, devkit, tmp_path, "builtin")
 

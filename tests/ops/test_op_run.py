@@ -105,6 +105,7 @@ def test_squared_relu_runs_on_ascend950_with_the_product_s_cce_aicore():
     assert all(bad == 0 for bad, _ in _run("squared_relu-float16", "ascend950", (8, 256)))
 
 
+@pytest.mark.slow      # ascend950 ops run in this file's squared_relu and add_rms_norm cases; bench_ops.py runs add
 def test_add_with_a_broadcast_operand_runs_on_ascend950():
     # ops-math add's arch35 kernel (opbase's atvoss broadcast schedule) declares its tiling pointer with
     # __tiling_data_ptr__ and broadcasts x2 (1, 129) through the library's Broadcast, whose register gathers

@@ -124,6 +124,7 @@ def test_three_operators_run_as_one_superkernel_with_the_one_by_one_results():
         assert min(a for a, _ in runs[k]) >= max(b for _, b in runs[k - 1])
 
 
+@pytest.mark.slow      # early start between neighbours is covered by test_production_kernel.py's control copy and tests/superkernel's own kernels
 def test_a_copy_with_the_task_sync_calls_overlaps_its_neighbour(rms_norm_source):
     chain = Chain(_edited_copy(_cann() / RMS_NORM, {"rms_norm.cpp": _sync_calls(rms_norm_source)}))
     alone = chain.one_by_one()
@@ -141,6 +142,7 @@ def test_a_copy_with_the_task_sync_calls_overlaps_its_neighbour(rms_norm_source)
     assert [lint.rule for lint in report.lints] == ["sk-last-task-set"]     # the last task's set is compiled out
 
 
+@pytest.mark.slow      # a planted wait in a production kernel is covered by test_production_kernel.py
 def test_a_wait_planted_after_the_work_races_at_the_read(rms_norm_source):
     planted = _edited_copy(_cann() / RMS_NORM, {"rms_norm.cpp": _wait_at_the_end(rms_norm_source)})
     sk, got = Chain(planted).superkernel()
