@@ -14,7 +14,8 @@ The build follows the op build of CANN's operator repositories:
   force-included as the build does;
 * per binary, `-DDTYPE_<NAME>=<C type>`, `-DORIG_DTYPE_<NAME>=DT_...`, `-DFORMAT_<NAME>=FORMAT_...` for every
   input and output (an output named like an input gets the `_REF` suffix), as `ascendc_impl_build.py` writes
-  them (ops/dtypes.py holds the types), and `__CCE_KT_TEST__`, the macro of CANN's CPU-debug builds.
+  them (ops/dtypes.py holds the types), and `__CCE_KT_TEST__`, the macro of CANN's CPU-debug builds;
+* one binary per tiling key, as the op compiler builds them: `-DTILING_KEY_VAR=<key>` (keyed()).
 
 The launch passes the kernel's parameters in the op build's order: the inputs, the outputs, the workspace,
 the tiling data; the block dim and the tiling key are the tiling function's.
@@ -28,7 +29,7 @@ import subprocess
 import threading
 import warnings
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,15 @@ def kernel_build(op_dir: Path, product, definition, ins, outs, extra_defines: di
                **{k: None if v is None else str(v) for k, v in (extra_defines or {}).items()}}
     return KernelBuild(copies / op_dir.name / source.relative_to(op_dir / "op_kernel"), tuple(include_dirs), header,
                        tuple(sorted(defines.items())), tuple(prefix_maps))
+
+
+def keyed(build: KernelBuild, key: int) -> KernelBuild:
+    """The build of one tiling key's binary. The op compiler compiles the kernel once per key with
+    -DTILING_KEY_VAR=<key> (the library's kernel_utils_macros.h then declares no g_tilingKey), so
+    `TILING_KEY_IS(k)` is a constant, the other keys' branches are not compiled, and `#if TILING_KEY_VAR == k`
+    (ops-nn quant_matmul_reduce_sum, ops-math top_k_v2) sees the key: read as g_tilingKey, an identifier the
+    preprocessor takes for 0, it would always take key 0's side."""
+    return replace(build, defines=tuple(sorted({**dict(build.defines), "TILING_KEY_VAR": str(key)}.items())))
 
 
 def _c_data_types() -> str:
@@ -350,7 +360,7 @@ def prepare(op_dir: Path, product, definition, result, ins, in_specs, out_specs,
     start poisoned; every output is zeroed when the tiling asks for atomic accumulation (need_atomic: CANN's
     framework then clears them first); the workspace poisoned."""
     op_type = definition.op_type
-    build = kernel_build(op_dir, product, definition, in_specs, out_specs, defines)
+    build = keyed(kernel_build(op_dir, product, definition, in_specs, out_specs, defines), result.tiling_key)
     mod = module(build, product)
     name = instance(mod, entry_name(mod, Path(op_dir)), build, product, result.tiling_key)
     params = mod._kernel_info(name).params

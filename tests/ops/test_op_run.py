@@ -11,16 +11,17 @@ from ascgen import ops
 from ascgen.errors import SpecError
 from ascgen.ops import host_build, kernel
 from tests.ops.cases import CASES, mismatches
+from tests.op_copies import edit, edited_copy
 from tests.ops.test_host_tiling import _cann
 
 BY_NAME = {c.name: c for c in CASES}
 
 
-def _run(name, product, shape):
+def _run(name, product, shape, op_dir=None):
     case = BY_NAME[name]
     rng = np.random.default_rng(7)
     ins = case.make(shape, np.dtype(case.dtype) if case.dtype != "bfloat16" else np.dtype("bfloat16"), rng)
-    got = ops.load(_cann() / case.op, product=product)(*ins, outputs=case.outputs(ins), **case.attrs)
+    got = ops.load(op_dir or _cann() / case.op, product=product)(*ins, outputs=case.outputs(ins), **case.attrs)
     got = got if isinstance(got, tuple) else (got,)
     return [mismatches(g, r) for g, r in zip(got, case.expected(ins, product))]
 
@@ -45,6 +46,22 @@ def test_a_template_kernel_decodes_its_key_with_the_declaration_it_includes():
     # first header of the folder by name decoded 910b's key 2580 with the 950 arguments (a refusal here; with
     # other widths, a wrong instance). The declaration is the one the source includes.
     assert _run("is_finite-float16", "ascend910b", (37, 129)) == [(0, 0.0)]
+
+
+def test_each_tiling_key_is_its_own_binary_as_the_op_compiler_builds_it():
+    # The op compiler builds one binary per key with -DTILING_KEY_VAR=<key>, so `#if TILING_KEY_VAR == k`
+    # (ops-nn quant_matmul_reduce_sum, ops-math top_k_v2) selects code per key. Compiled once for every key,
+    # TILING_KEY_VAR was g_tilingKey, which `#if` reads as 0: this copy of rms_norm, whose body only key 2's
+    # binary keeps, returned at once and left its outputs poisoned.
+    case = BY_NAME["rms_norm-float16"]
+    x, gamma = np.ones((8, 256), np.float16), np.ones(256, np.float16)
+    key = ops.load(_cann() / case.op, product="ascend910b").tiling(
+        x, gamma, outputs=case.outputs([x, gamma]), **case.attrs).tiling_key
+    source = (_cann() / case.op / "op_kernel" / "rms_norm.cpp").read_text()
+    guard = f"#if TILING_KEY_VAR != {key}\n    return;     // only key {key}'s binary computes\n#endif\n"
+    copy = edited_copy(_cann() / case.op, {"rms_norm.cpp": edit(source, "    GM_ADDR usrWorkspace =",
+                                                                 guard + "    GM_ADDR usrWorkspace =")})
+    assert key == 2 and [bad for bad, _ in _run("rms_norm-float16", "ascend910b", (8, 256), copy)] == [0, 0]
 
 
 def test_is_inf_tail_tile_reads_the_allocation_slack_as_on_the_device():

@@ -20,12 +20,13 @@ import pytest
 from ascgen import ops
 from ascgen.errors import SpecError
 from ascgen.ops.kernel import UnwrittenOutput
-from ascgen.runtime import SuperKernel
+from ascgen.runtime import SuperKernel, load
+from ascgen.runtime.superkernel import TaskSpec
 from ascgen.runtime.report.trace import event_from_record
 from ascgen.runtime.timeline_svg import overlaps, spans
 from tests.ops.cases import CASES, mismatches
 from tests.ops.test_host_tiling import _cann
-from tests.superkernel.test_production_kernel import _edit, _edited_copy, _line_of
+from tests.op_copies import edit, edited_copy, line_of
 
 PRODUCT = "ascend910b"
 ROWS, COLS = 8, 256         # swi_glu runs these 8 rows on one core; the norms on 8
@@ -96,12 +97,12 @@ def _task_spans(report) -> dict[int, list[tuple[float, float]]]:
 
 def _sync_calls(text: str) -> str:
     """The copy's kernel: the wait before the first GM read, the set after the last GM write."""
-    return _edit(_edit(text, ENTRY, ENTRY + WAIT), END, "#endif\n" + SET + "}\n")
+    return edit(edit(text, ENTRY, ENTRY + WAIT), END, "#endif\n" + SET + "}\n")
 
 
 def _wait_at_the_end(text: str) -> str:
     """A planted misplacement: the wait after the kernel's work, just before the set."""
-    return _edit(text, END, "#endif\n" + WAIT + SET + "}\n")
+    return edit(text, END, "#endif\n" + WAIT + SET + "}\n")
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +127,7 @@ def test_three_operators_run_as_one_superkernel_with_the_one_by_one_results():
 
 @pytest.mark.slow      # early start between neighbours is covered by test_production_kernel.py's control copy and tests/superkernel's own kernels
 def test_a_copy_with_the_task_sync_calls_overlaps_its_neighbour(rms_norm_source):
-    chain = Chain(_edited_copy(_cann() / RMS_NORM, {"rms_norm.cpp": _sync_calls(rms_norm_source)}))
+    chain = Chain(edited_copy(_cann() / RMS_NORM, {"rms_norm.cpp": _sync_calls(rms_norm_source)}))
     alone = chain.one_by_one()
     sk, got = chain.superkernel()
     report = sk.run()
@@ -144,12 +145,12 @@ def test_a_copy_with_the_task_sync_calls_overlaps_its_neighbour(rms_norm_source)
 
 @pytest.mark.slow      # a planted wait in a production kernel is covered by test_production_kernel.py
 def test_a_wait_planted_after_the_work_races_at_the_read(rms_norm_source):
-    planted = _edited_copy(_cann() / RMS_NORM, {"rms_norm.cpp": _wait_at_the_end(rms_norm_source)})
+    planted = edited_copy(_cann() / RMS_NORM, {"rms_norm.cpp": _wait_at_the_end(rms_norm_source)})
     sk, got = Chain(planted).superkernel()
     report = sk.run()
     assert report.races, "the planted wait was not reported"
-    read = _line_of(planted / "op_kernel" / "rms_norm_merge_n.h", "DataCopyPad(xLocal, xGm[gm_bias]")
-    wait = _line_of(planted / "op_kernel" / "rms_norm.cpp", "AscendC::WaitPreTaskEnd();")
+    read = line_of(planted / "op_kernel" / "rms_norm_merge_n.h", "DataCopyPad(xLocal, xGm[gm_bias]")
+    wait = line_of(planted / "op_kernel" / "rms_norm.cpp", "AscendC::WaitPreTaskEnd();")
     for race in report.races:
         assert (race.earlier.task, race.earlier.kernel, race.earlier.write) == (1, "swi_glu", True)
         assert (race.later.task, race.later.kernel, race.later.write) == (2, "rms_norm", False)
@@ -177,21 +178,55 @@ def test_outputs_in_a_superkernel_must_be_device_arrays():
     assert sk.tasks == []
 
 
-def test_two_tiling_keys_of_one_module_are_refused():
-    """The key is one variable of the module: the 64 x 8192 run of add_rms_norm takes key 14, the 8 x 256 one
-    key 13, both the same build; in one SuperKernel one of them would run the other's branch."""
+def test_two_tiling_keys_of_one_op_are_two_binaries_in_one_superkernel():
+    """The op compiler builds a binary per key (ops/kernel.keyed): the 64 x 8192 run of add_rms_norm takes
+    key 14, the 8 x 256 one key 13, and each task runs its own key's binary. Both match numpy."""
     op = ops.load(_cann() / "ops-nn/norm/add_rms_norm", product=PRODUCT)
     sk = SuperKernel(PRODUCT, treat_as_effective=True)
+    rng = np.random.default_rng(3)
+    runs = []
     for rows, cols in ((ROWS, COLS), (64, 8192)):
-        x = np.zeros((rows, cols), np.float16)
+        x1, x2 = (rng.uniform(-2, 2, (rows, cols)).astype(np.float16) for _ in range(2))
+        gamma = rng.uniform(-2, 2, cols).astype(np.float16)
         outs = [ops.device_array(s, t) for s, t in (((rows, cols), "float16"), ((rows, 1), "float32"),
                                                     ((rows, cols), "float16"))]
-        if rows == ROWS:
-            sk.add(op, x, x, np.zeros(cols, np.float16), outputs=outs, epsilon=EPS)
-            continue
-        with pytest.raises(SpecError, match=r'task 1 "add_rms_norm" needs tiling key 14, and task 0 "add_rms_norm" '
-                                            r"of the same module runs with key 13"):
-            sk.add(op, x, x, np.zeros(cols, np.float16), outputs=outs, epsilon=EPS)
+        runs.append(([x1, x2, gamma], outs, op.tiling(x1, x2, gamma, outputs=outs, epsilon=EPS).tiling_key))
+        sk.add(op, x1, x2, gamma, outputs=outs, epsilon=EPS)
+    assert [key for _, _, key in runs] == [13, 14]
+    assert sk.run().races == []
+    case = CASE["add_rms_norm-float16"]
+    for ins, outs, _ in runs:
+        assert [mismatches(g, r)[0] for g, r in zip(outs, case.expected(ins, PRODUCT))] == [0, 0, 0]
+
+
+KEYED = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void keyed(GM_ADDR out)
+{
+    AscendC::GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t*)out);
+    o.SetValue(0, TILING_KEY_IS(1) ? 1 : 2);
+}
+"""
+
+
+class _OneModuleForEveryKey:
+    """A task provider whose tasks share one module whatever their key (a module has one key per launch)."""
+
+    def __init__(self, module):
+        self.module = module
+
+    def superkernel_task(self, product, out, *, key):
+        return TaskSpec(self.module, "keyed", 1, (out,), key)
+
+
+def test_two_tiling_keys_of_one_module_are_refused(tmp_path):
+    source = tmp_path / "keyed.cpp"
+    source.write_text(KEYED)
+    tasks = _OneModuleForEveryKey(load(source, product=PRODUCT))
+    sk = SuperKernel(PRODUCT).add(tasks, np.zeros(8, np.int32), key=1)
+    with pytest.raises(SpecError, match=r'task 1 "keyed" needs tiling key 2, and task 0 "keyed" of the same '
+                                        r"module runs with key 1"):
+        sk.add(tasks, np.zeros(8, np.int32), key=2)
 
 
 def test_an_unwritten_output_of_a_task_is_reported_after_the_run():

@@ -12,11 +12,7 @@ zero-fill's line. The control is a copy of the op (made here, never committed) w
 the zero-fill: it runs clean and gives the numbers of the one-by-one run and of numpy. A second copy plants
 a misplacement (the wait after the batch loop): the matmul's reads of x1 and x2 race with the producer.
 """
-import hashlib
-import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 import ml_dtypes
@@ -29,6 +25,7 @@ from ascgen.ops.tiling_fields import NUMPY
 from ascgen.runtime import SuperKernel, load
 from ascgen.source import op_tiling
 from ascgen.ut.kernel import kernel_module
+from tests.op_copies import edit, edited_copy, line_of
 from tests.ut.test_cmake import _cann_sources
 
 PRODUCT = "ascend910b"          # the UT's soc (ascend910B1); task sync runs as on A3 (treat_as_effective)
@@ -124,12 +121,6 @@ def _run_sk(module, case: Case, y_shared: bool):
     return sk.run()
 
 
-def _line_of(path: Path, text: str) -> int:
-    """The first line of `path` holding `text`."""
-    lines = path.read_text(errors="replace").splitlines()
-    return next(i + 1 for i, line in enumerate(lines) if text in line)
-
-
 def _source_line(source: str, text: str) -> int:
     (found,) = [i + 1 for i, line in enumerate(source.splitlines()) if text in line]
     return found
@@ -138,19 +129,14 @@ def _source_line(source: str, text: str) -> int:
 WAIT, SET = "    AscendC::WaitPreTaskEnd();\n", "    AscendC::SetNextTaskStart();\n"
 
 
-def _edit(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
-
-
 def _wait_first(op_dir: Path) -> dict[str, str]:
     """The fix: WaitPreTaskEnd moved from QbmmRSProcess::Process to the top of RunQuantMatmulReduceSum,
     before the zero-fill (file name -> new text)."""
     process = (op_dir / "op_kernel" / "quant_matmul_reduce_sum.h").read_text()
     entry = (op_dir / "op_kernel" / "quant_matmul_reduce_sum.cpp").read_text()
     clear = "    TPipe tPipeClear;\n"
-    return {"quant_matmul_reduce_sum.h": _edit(process, WAIT, ""),
-            "quant_matmul_reduce_sum.cpp": _edit(entry, clear, WAIT + clear)}
+    return {"quant_matmul_reduce_sum.h": edit(process, WAIT, ""),
+            "quant_matmul_reduce_sum.cpp": edit(entry, clear, WAIT + clear)}
 
 
 def _wait_after_loop(op_dir: Path) -> dict[str, str]:
@@ -158,36 +144,7 @@ def _wait_after_loop(op_dir: Path) -> dict[str, str]:
     reads its inputs while the previous task may still write them."""
     process = (op_dir / "op_kernel" / "quant_matmul_reduce_sum.h").read_text()
     post = "    computeOp.PostCompute();\n"
-    return {"quant_matmul_reduce_sum.h": _edit(_edit(process, WAIT, ""), post, WAIT + post)}
-
-
-def _edited_copy(op_dir: Path, edits: dict[str, str]) -> Path:
-    """The repository mirrored (links) with a real copy of the op whose op_kernel files are `edits`. It lives
-    in the (test) cache under a name made of its content, so its build is cached like any other: a copy in a
-    fresh folder each run would change the include path and the forced header's path, so every build key."""
-    digest = hashlib.sha256(repr((str(op_dir), sorted(edits.items()))).encode()).hexdigest()[:16]
-    root = config.cache_dir() / "test-copies" / f"{op_dir.name}-{digest}"
-    copy = root / op_dir.parent.name / op_dir.name
-    if copy.is_dir():
-        return copy
-    root.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
-    repo = op_dir.parents[1]
-    for entry in repo.iterdir():
-        if entry.name != op_dir.parent.name:
-            (work / entry.name).symlink_to(entry)
-    (work / op_dir.parent.name).mkdir()
-    for entry in op_dir.parent.iterdir():
-        if entry.name != op_dir.name:
-            (work / op_dir.parent.name / entry.name).symlink_to(entry)
-    shutil.copytree(op_dir, work / op_dir.parent.name / op_dir.name, symlinks=True)
-    for name, text in edits.items():
-        (work / op_dir.parent.name / op_dir.name / "op_kernel" / name).write_text(text)
-    try:
-        os.rename(work, root)               # whole or not at all (another worker may have made it first)
-    except OSError:
-        shutil.rmtree(work, ignore_errors=True)
-    return copy
+    return {"quant_matmul_reduce_sum.h": edit(edit(process, WAIT, ""), post, WAIT + post)}
 
 
 def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
@@ -209,8 +166,8 @@ def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
     shared = Case(tiling)
     report = _run_sk(module, shared, y_shared=True)
     init = op_dir / "op_kernel" / "quant_matmul_reduce_sum_init_output.h"
-    fill = _line_of(init, "DataCopy(yGm_[dstOffset], tmpBuf, dataCopyParams);")    # the first of its DataCopy
-    wait = _line_of(op_dir / "op_kernel" / "quant_matmul_reduce_sum.h", "AscendC::WaitPreTaskEnd();")
+    fill = line_of(init, "DataCopy(yGm_[dstOffset], tmpBuf, dataCopyParams);")    # the first of its DataCopy
+    wait = line_of(op_dir / "op_kernel" / "quant_matmul_reduce_sum.h", "AscendC::WaitPreTaskEnd();")
     producer = producer_source([(n, 0) for n in ("x1", "x2", "x1Scale", "x2Scale", "y")])
     read = _source_line(producer, "AscendC::DataCopyPad(t, gm[off]")
     write = _source_line(producer, "AscendC::DataCopyPad(gm[off], t")
@@ -225,7 +182,7 @@ def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
         assert f"move WaitPreTaskEnd (quant_matmul_reduce_sum.h:{wait}) before line {fill}" in race.fix()
 
     # The control: the same op with the wait before the zero-fill runs clean, with the same numbers.
-    fixed = kernel_module(_edited_copy(op_dir, _wait_first(op_dir)), PRODUCT)
+    fixed = kernel_module(edited_copy(op_dir, _wait_first(op_dir)), PRODUCT)
     one = Case(tiling)
     fixed.launch(KERNEL, 1, *one.args())
     control = Case(tiling)
@@ -239,9 +196,9 @@ def test_the_zero_fill_before_the_wait_races_with_the_previous_task(op_dir):
 def test_a_wait_planted_after_the_loop_races_with_the_previous_task(op_dir):
     """A copy with WaitPreTaskEnd after the batch loop, y not shared: the kernel's reads of its inputs come
     before the wait and race with the producer's rewrite of them, each at its own line."""
-    planted = _edited_copy(op_dir, _wait_after_loop(op_dir))
+    planted = edited_copy(op_dir, _wait_after_loop(op_dir))
     report = _run_sk(kernel_module(planted, PRODUCT), Case(_tiling(op_dir)), y_shared=False)
-    wait = _line_of(planted / "op_kernel" / "quant_matmul_reduce_sum.h", "AscendC::WaitPreTaskEnd();")
+    wait = line_of(planted / "op_kernel" / "quant_matmul_reduce_sum.h", "AscendC::WaitPreTaskEnd();")
     write = _source_line(producer_source([(n, 0) for n in ("x1", "x2", "x1Scale", "x2Scale")]),
                          "AscendC::DataCopyPad(gm[off], t")
     assert report.races, "the planted wait was not reported"
@@ -250,7 +207,7 @@ def test_a_wait_planted_after_the_loop_races_with_the_previous_task(op_dir):
         assert (race.later.task, race.later.kernel, race.later.write) == (1, KERNEL, False)
         assert race.kind == "RAW" and race.window == "consumer prologue" and race.call_line == wait
     # The cube core's matmul reads x1 and x2 through the library, reported at the kernel's call into it.
-    iterate = _line_of(planted / "op_kernel" / "quant_matmul_reduce_sum_mixcore.h", "while (this->mm.Iterate())")
+    iterate = line_of(planted / "op_kernel" / "quant_matmul_reduce_sum_mixcore.h", "while (this->mm.Iterate())")
     assert {(r.later.buffer, Path(r.later.file).name, r.later.line, r.later.core) for r in report.races} == \
         {(b, "quant_matmul_reduce_sum_mixcore.h", iterate, "AIC0") for b in ("x1", "x2")}
 
@@ -273,7 +230,7 @@ def test_ascgen_sk_runs_the_op_folder_between_its_neighbours(op_dir, tmp_path, c
     assert (tmp_path / "out.bin").read_bytes() == case.reference().tobytes()
     assert main([*head, "--arg", f"inout:{files['y']}", *tail]) == 1
     out = capsys.readouterr().out
-    fill = _line_of(op_dir / "op_kernel" / "quant_matmul_reduce_sum_init_output.h",
+    fill = line_of(op_dir / "op_kernel" / "quant_matmul_reduce_sum_init_output.h",
                     "DataCopy(yGm_[dstOffset], tmpBuf, dataCopyParams);")
     assert "SUMMARY: ascgen: WAR race y ascgen-sk-producer.cpp:" in out, out
     assert f"-> quant_matmul_reduce_sum_init_output.h:{fill} (consumer prologue)" in out and "verdict: race" in out
