@@ -24,7 +24,7 @@ def line_of(path: Path, text: str) -> int:
 
 
 def edited_copy(op_dir: Path, edits: dict[str, str]) -> Path:
-    """The repository mirrored (links) with a real copy of the op whose op_kernel files are `edits`. It lives
+    """The repository mirrored (links) with a real copy of the op's op_kernel whose files are `edits`. It lives
     in the (test) cache under a name made of its content, so its build is cached like any other: a copy in a
     fresh folder each run would change the include path and the forced header's path, so every build key."""
     digest = hashlib.sha256(repr((str(op_dir), sorted(edits.items()))).encode()).hexdigest()[:16]
@@ -42,7 +42,13 @@ def edited_copy(op_dir: Path, edits: dict[str, str]) -> Path:
     for entry in op_dir.parent.iterdir():
         if entry.name != op_dir.name:
             (work / op_dir.parent.name / entry.name).symlink_to(entry)
-    shutil.copytree(op_dir, work / op_dir.parent.name / op_dir.name, symlinks=True)
+    op_copy = work / op_dir.parent.name / op_dir.name
+    op_copy.mkdir()
+    for entry in op_dir.iterdir():          # op_kernel a real copy; the rest (op_host...) linked: its build is shared
+        if entry.name == "op_kernel":
+            shutil.copytree(entry, op_copy / entry.name, symlinks=True)
+        else:
+            (op_copy / entry.name).symlink_to(entry)
     for name, text in edits.items():
         (work / op_dir.parent.name / op_dir.name / "op_kernel" / name).write_text(text)
     try:

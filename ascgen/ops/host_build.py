@@ -524,14 +524,17 @@ def program(op_dir: Path, product, sources: list[Path], main: str, name: str, wh
     sources outside the host runtime it links, compiled once for every op as the main is."""
     compiler = build.find_compiler()
     base = config.cache_dir()
-    flags = [*_flags(_table_dir(), [*extra_dirs, *include_dirs(op_dir)]), *extra_flags]
-    key = _digest(_headers_digest(), build.compiler_identity(compiler), *flags)
-    stem = f"ops-host-{op_dir.name}-{product.id}-{_digest(key, *libs, *(_identity(s) for s in [*sources, *framework]), main)}"
+    groups = _by_owner(op_dir, sources)
+    flags = {owner: [*_flags(_table_dir(), [*extra_dirs, *include_dirs(owner)]), *extra_flags] for owner in groups}
+    keys = {owner: _digest(_headers_digest(), build.compiler_identity(compiler), *f) for owner, f in flags.items()}
+    stem = (f"ops-host-{op_dir.name}-{product.id}-"
+            f"{_digest(*keys.values(), *libs, *(_identity(s) for s in [*sources, *framework]), main)}")
     with build._lock(base / f"{stem}.lock"):
         # Objects first (a warm call only looks them up): the folder is named by them, so an edited header of
         # the op's names another program; the archive it linked is checked the same way (_linked_archive_is_current).
-        objects = _compile(base / "ops-host-objects", compiler, flags, key, sources,
-                           f"compiling the {what} of {op_dir.name} for {product.id}", op=op_dir.name)
+        objects = [o for owner, owned in groups.items()
+                   for o in _compile(base / "ops-host-objects", compiler, flags[owner], keys[owner], owned,
+                                     f"compiling the {what} of {owner.name} for {product.id}", op=owner.name)]
         objects += _runner_main(compiler, main, extra_dirs, framework)
         folder = base / f"{stem}-{_digest(*(o.name for o in objects))}"
         exe = folder / name
@@ -554,6 +557,22 @@ def program(op_dir: Path, product, sources: list[Path], main: str, name: str, wh
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return Runner(exe, tuple(sources))
+
+
+def _by_owner(op_dir: Path, sources: list[Path]) -> dict[Path, list[Path]]:
+    """The sources by the op folder whose include path compiles them: a source of op_dir's or of a dependency
+    op's op_host (dependencies()) goes with its own op's folders, as the repository's build compiles every op's
+    tiling once, so the object of a dependency's source is the one its own op's program uses; any other
+    source (a UT's tests, its helpers) goes with op_dir. An op_host reached through a link (a copy of the op
+    whose op_host is its original's) is the original's: the same file, so the same object."""
+    repository = repository_of(op_dir)
+    folders = [op_dir, *(d for d in (op_folder(repository, op_dir, name) for name in dependencies(op_dir)) if d)]
+    groups: dict[Path, list[Path]] = {}
+    for source in sources:
+        host = next((d / "op_host" for d in folders if source.is_relative_to(d / "op_host")), None)
+        owner, real = (op_dir, source) if host is None else (host.resolve().parent, source.resolve())
+        groups.setdefault(owner, []).append(real)
+    return groups
 
 
 LINKED = "linked-archive"       # in a program's folder: the host runtime archive it linked

@@ -351,6 +351,39 @@ def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, monkeypatch):
     assert compiled == ["fake_op_tiling.cpp"]           # the second op: its source only, not the main again
 
 
+def test_a_dependency_s_tiling_is_one_object_for_its_op_and_for_the_ops_using_it(tmp_path, monkeypatch):
+    """The repository's build compiles every op's tiling once. An op's DEPENDENCIES link the dependency's
+    tiling into its runner: it was compiled again with the depending op's include folders (ops-nn rms_norm's
+    for add_rms_norm, add_rms_norm_cast...), and again for each copy of an op. Now a dependency's source is
+    compiled with its own op's folders, and a copy whose op_host links to the original's compiles nothing."""
+    compiled = []
+
+    def spy(job, run=host_build._run):
+        compiled.append(Path(job[0]).name)
+        return run(job)
+
+    monkeypatch.setattr(host_build, "_run", spy)
+    io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
+    dep = _fake_op(tmp_path / "repo", "context->SetTilingKey(3);\nreturn ge::GRAPH_SUCCESS;")
+    user = dep.parent / "user_op"
+    (user / "op_host").mkdir(parents=True)
+    for name in ("def", "tiling"):
+        text = (dep / "op_host" / f"fake_op_{name}.cpp").read_text()
+        text = text.replace("FakeOp", "UserOp").replace("FakeTiling", "UserTiling").replace("SetTilingKey(3)", "SetTilingKey(4)")
+        (user / "op_host" / f"user_op_{name}.cpp").write_text(text)
+    (user / "op_host" / "CMakeLists.txt").write_text("add_modules_sources(OPTYPE UserOp DEPENDENCIES fake_op)\n")
+    assert ops.host_tiling(dep, "ascend910b", **io).tiling_key == 3
+    compiled.clear()
+    assert ops.host_tiling(user, "ascend910b", **io).tiling_key == 4
+    assert compiled == ["user_op_tiling.cpp"]           # fake_op_tiling.cpp: the object its own runner built
+    copy = dep.parent / "user_op_copy"                 # an edited copy of the op's kernel: op_host linked
+    copy.mkdir()
+    (copy / "op_host").symlink_to(user / "op_host")
+    compiled.clear()
+    assert ops.host_tiling(copy, "ascend910b", op_type="UserOp", **io).tiling_key == 4
+    assert compiled == []
+
+
 def test_an_op_calling_none_of_the_advanced_api_links_none_of_its_tiling(tmp_path, monkeypatch):
     """The host runtime's ~100 advanced-API tiling sources are built only for an op whose link needs them
     (layer_norm_v4 above needs 3 of them): an op calling none links the archive without them, and so does a
