@@ -55,6 +55,9 @@ def add_arguments(parser) -> None:
                         help="link the program with library LIB (g++ -lLIB), e.g. -l gtest")
     parser.add_argument("-L", dest="lib_dirs", action="append", default=[], metavar="DIR",
                         help="search DIR for -l libraries")
+    parser.add_argument("--file-prefix-map", dest="file_maps", action="append", default=[], metavar="COPY=ORIGINAL",
+                        help="sources under folder COPY are a copy of ORIGINAL (a build's kernel copy tree): "
+                             "reports name the original files")
     parser.add_argument("--backend", choices=backends.names(), default=backends.DEFAULT, help=backends.help_text())
     parser.add_argument("--kernel-type", choices=KERNEL_TYPES,
                         help="force the kernel type instead of inferring it from the source")
@@ -79,6 +82,13 @@ def _defines(items) -> dict:
             raise SpecError(f"-D {item}: {name!r} is not a macro name")
         out[name] = value if _ else None
     return out
+
+
+def _file_map(item: str) -> tuple[Path, Path]:
+    copy, eq, original = item.partition("=")
+    if not (eq and copy and original):
+        raise SpecError(f"--file-prefix-map {item}: write COPY=ORIGINAL (two folders)")
+    return Path(os.path.abspath(copy)), Path(os.path.abspath(original))     # as the sources: links kept
 
 
 @contextmanager
@@ -201,7 +211,7 @@ def run_kernel(args, defines) -> int:
 
 def _argv_without_isolated(args) -> list[str]:
     """The same `ascgen run` command line, rebuilt from parsed args, for the isolated child."""
-    argv = ["run", *[str(Path(s).expanduser().resolve()) for s in args.source], "--product", args.product,
+    argv = ["run", *[os.path.abspath(Path(s).expanduser()) for s in args.source], "--product", args.product,
             "--time-limit", str(args.time_limit)]
     if args.cwd:
         argv += ["--cwd", str(Path(args.cwd).resolve())]
@@ -215,6 +225,8 @@ def _argv_without_isolated(args) -> list[str]:
         argv += ["-L", str(Path(d).resolve())]
     for lib in args.link_libs:
         argv += ["-l", lib]
+    for m in args.file_maps:
+        argv += ["--file-prefix-map", "=".join(map(str, _file_map(m)))]
     if args.kernel_type:
         argv += ["--kernel-type", args.kernel_type]
     if args.backend != backends.DEFAULT:
@@ -238,7 +250,7 @@ def run(args) -> int:
         from ascgen.runtime.isolate import run_cli_isolated
         return run_cli_isolated(_argv_without_isolated(args))
     # Paths on the command line are relative to where ascgen was started, not to --cwd.
-    args.source = [str(Path(s).expanduser().resolve()) for s in args.source]
+    args.source = [os.path.abspath(Path(s).expanduser()) for s in args.source]     # links kept: load_program
     args.include_dirs = [str(Path(d).resolve()) for d in args.include_dirs]
     with _working_dir(args.cwd):
         if args.kernel:
@@ -248,7 +260,8 @@ def run(args) -> int:
                 raise SpecError("--kernel launches a kernel of one source; give exactly one file")
             args.source = args.source[0]
             return run_kernel(args, defines)
-        flags = program_flags(args.forced_includes, args.link_libs, args.lib_dirs, args.crash_report, defines)
+        flags = program_flags(args.forced_includes, args.link_libs, args.lib_dirs, args.crash_report, defines,
+                              [_file_map(m) for m in args.file_maps])
         module = load_program(args.source, args.product, defines=defines, include_dirs=args.include_dirs,
                               kernel_type=args.kernel_type, extra_flags=flags, backend=args.backend)
         if args.crash_report:

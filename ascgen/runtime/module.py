@@ -251,7 +251,7 @@ class Module:
             self._raise_hinted(exc, text, name)
             raise
         # Further translation units of a program (commands/run.py); their kernels are launched from host code only.
-        self.extra_sources = [Path(s).resolve() for s in extra_sources]
+        self.extra_sources = [Path(os.path.abspath(s)) for s in extra_sources]     # links kept: load_program
         self.include_dirs += [s.parent for s in self.extra_sources if s.parent not in self.include_dirs]
         self.extra_infos = [analysis.analyse_source(s.read_text(errors="replace"), str(s), self._analysis_path(),
                                                     analysis_defines, self.backend.library_dirs())

@@ -3,6 +3,7 @@ from Python (`ascgen run PROGRAM`, the case server of `ascgen ut`), and the comp
 includes and libraries they share, so the same program built by either caller is one cached module."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -12,10 +13,12 @@ from ascgen.source.signature import strip_comments
 
 
 def program_flags(forced_includes=(), link_libs=(), lib_dirs=(), crash_report: bool = False,
-                  defines: dict | None = None) -> tuple[str, ...]:
-    """The compiler flags of --include / -l / -L (and the isolated child's line tables), in one order, so a
-    caller that builds the same program (ascgen ut) shares the cached module. `defines`: the -D macros, which
-    the forced includes must see, as g++ processes every -D before any -include."""
+                  defines: dict | None = None, file_maps=()) -> tuple[str, ...]:
+    """The compiler flags of --include / -l / -L / --file-prefix-map (and the isolated child's line tables), in
+    one order, so a caller that builds the same program (ascgen ut) shares the cached module. `defines`: the
+    -D macros, which the forced includes must see, as g++ processes every -D before any -include.
+    `file_maps`: (copy, original) folder pairs: files compiled from a copy (a build's kernel copy tree) are
+    named by their originals in debug information and __FILE__, so reports point at the files users edit."""
     from ascgen.runtime.isolate import CRASH_FLAGS
     for lib in link_libs:
         if not re.fullmatch(r"[\w.+:-]+", lib):
@@ -27,6 +30,7 @@ def program_flags(forced_includes=(), link_libs=(), lib_dirs=(), crash_report: b
         if not Path(path).is_file():
             raise SpecError(f"forced include (--include) {path}: no such file")
         flags += ["-include", str(Path(path).resolve())]
+    flags += [f"-ffile-prefix-map={copy}={original}" for copy, original in file_maps]
     flags += [f"-L{Path(d).resolve()}" for d in lib_dirs]
     flags += [f"-l{lib}" for lib in link_libs]
     return tuple(flags)
@@ -60,7 +64,9 @@ def load_program(sources, product, *, defines=None, include_dirs=(), kernel_type
     or several (e.g. `ascgen emit --host` output: main.cpp plus the kernel files); exactly one defines main."""
     from ascgen.runtime.host_rewrite import compilable_copy
     from ascgen.runtime.module import Module
-    paths = [Path(s).expanduser().resolve() for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
+    # Absolute, links not followed: a source that is a link in a build's copy tree (ascgen ut's kernel copy)
+    # must be compiled where it stands, so that its relative includes find the copied neighbours.
+    paths = [Path(os.path.abspath(Path(s).expanduser())) for s in ([sources] if isinstance(sources, (str, Path)) else sources)]
     for path in paths:
         if not path.is_file():
             raise SpecError(f"{path}: no such file")

@@ -11,20 +11,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascgen.errors import SpecError
-from ascgen.runtime.loader import load
+from ascgen.runtime.program import program_flags
 from ascgen.runtime.module import Module
 from ascgen.ut import cmake, plan as plans, targets
 
 
 def kernel_source(plan: plans.Plan) -> Path:
     """The op's kernel file of a plan: `<op>/op_kernel/<name>.cpp` (`<name>`: the op, or its opFile for the
-    product), also when a test source includes it (the plan then does not compile it separately)."""
+    product), also when a test source includes it (the plan then does not compile it separately); its copy
+    in the build's kernel tree when the build compiles that (plan.compiled_kernel)."""
     rule = plan.rule
     name, _ = plans._named_tests(rule, plan.soc, plan.product)
     for stem in dict.fromkeys((name, rule.op)):
         path = rule.op_dir / "op_kernel" / f"{stem}.cpp"
         if path.is_file():
-            return path
+            variables, _ = plans.kernel_include_path(rule)
+            return plans.compiled_kernel(rule, cmake.convention(rule.repository), variables, path)
     raise SpecError(f"{rule.op_dir}: no kernel source op_kernel/{name}.cpp (the kernel file the UT of "
                     f"{rule.where} builds)")
 
@@ -54,5 +56,7 @@ def kernel_module(op_dir, product: str, *, backend: str = "devkit") -> Module:
     defines and forced includes, on `backend` (the devkit backend, as `ascgen ut` runs). Raises SpecError
     naming the op folder when it has no UT rule for the product or the rule cannot be planned."""
     plan = ut_plan(op_dir, product)
-    return load(kernel_source(plan), plan.product, defines=plan.defines, include_dirs=plan.include_dirs,
-                forced_includes=plan.forced_includes, backend=backend)
+    source = kernel_source(plan)        # a link in the copy tree: compiled where it stands, not resolved
+    flags = program_flags(plan.forced_includes, defines=plan.defines, file_maps=plan.file_maps)
+    return Module(source.read_text(errors="replace"), str(source), source, plan.product, defines=plan.defines,
+                  include_dirs=plan.include_dirs, extra_flags=flags, backend=backend)

@@ -23,6 +23,7 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   tests/CMakeLists.txt), then the rule's options (`-DDTYPE_X=float`, `-I...`), `-DUT_SOC_VERSION="Ascend910B1"` (the full soc name,
   "ascend" -> "Ascend", as the definition writes it), `-DKERNELUT=1` when the definition adds it, and
   `__CCE_KT_TEST__`, which CANN's `tikicpulib::<soc>` target (linked by both definitions) defines;
+  `NO_OPERATOR_IMPL` when no include folder has `graph/operator_reg.h` (OPERATOR_REG);
 * the UT helper sources (`tests/ut/op_kernel/data_utils.cpp`...): `<stem>.cpp` of each header `<stem>.h` the
   tests include from the repository's tests/ folders (the build compiles them into a common object);
 * gtest's standard main (`testing::InitGoogleTest` + `RUN_ALL_TESTS`), written by ascgen: the repository's
@@ -45,6 +46,11 @@ from ascgen.ut import cmake
 from ascgen.ut.installed import installed_include, link_once
 
 KERNEL_SRC_DST = "ASCEND_KERNEL_SRC_DST"
+# The graph engine's operator registration header, which metadef's register/op_def.h includes unless
+# NO_OPERATOR_IMPL is defined (metadef's own configuration for its opp_registry library, base/host.cmake). It
+# is in no public tree; kernel UTs include register/op_def_registry.h through their tiling headers and use
+# nothing of it, so without the header they are built in that configuration (ge::Operator declared only).
+OPERATOR_REG = Path("graph") / "operator_reg.h"
 GTEST_MAIN = """\
 // gtest's standard main, written by ascgen ut (docs/ut.md: why not the repository's)
 #include <gtest/gtest.h>
@@ -90,6 +96,7 @@ class Plan:
     forced_includes: list[Path]
     defines: dict = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
+    file_maps: list[tuple[Path, Path]] = field(default_factory=list)    # (kernel copy, original op_kernel)
 
     @property
     def name(self) -> str:
@@ -405,6 +412,26 @@ def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Pa
     return found
 
 
+def compiled_kernel(rule: cmake.Rule, conv: cmake.Convention, variables: dict, kernel: Path) -> Path:
+    """The file the build compiles for the op's kernel file `kernel`. A definition that names the file itself
+    (ops-nn: `${ASCEND_KERNEL_SRC_DST}/${opName}/<name>.cpp`) compiles the copy kernel_src_copy made, so
+    a header's relative include resolves among the copied neighbours: ops-nn batch_norm's
+    `arch35/batch_norm_base.h` includes `../../norm_common/reduce_common_regbase.h`, which only the copy tree
+    (its dependency op beside it) has. A definition that globs the kernel (ops-math) compiles the original."""
+    if conv.kernel_glob:
+        return kernel
+    copy = Path(variables[KERNEL_SRC_DST]) / rule.op / kernel.relative_to(rule.op_dir / "op_kernel")
+    return copy if copy.is_file() else kernel
+
+
+def copy_maps(rule: cmake.Rule, variables: dict) -> list[tuple[Path, Path]]:
+    """(copy, original) of the op's and its dependency ops' op_kernel in the copy tree: the reports of a
+    kernel compiled from the copy name the original files (-ffile-prefix-map)."""
+    dst = Path(variables[KERNEL_SRC_DST])
+    return [(dst / op, rule.op_dir.parent / op / "op_kernel") for op in (rule.op, *rule.deps)
+            if (dst / op).is_dir() and (rule.op_dir.parent / op / "op_kernel").is_dir()]
+
+
 def kernel_include_path(rule: cmake.Rule) -> tuple[dict, list[Path]]:
     """(the CMake variables, the include folders) an op's kernel compiles with: the build's copy rules
     replayed in the cache (the op's and its dependency ops' op_kernel as `${ASCEND_KERNEL_SRC_DST}/<op>`,
@@ -440,7 +467,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
         raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
     variables, include_dirs = kernel_include_path(rule)
     kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
-    kernels = [kernel] if kernel.is_file() and not _includes_kernel(tests, kernel) and \
+    kernels = [compiled_kernel(rule, conv, variables, kernel)] if kernel.is_file() and \
+        not _includes_kernel(tests, kernel) and \
         (_built_by_definition(rule, conv, kernel) or _tests_call_kernel(tests, kernel)) else []
     defines, flags = cmake.directory_definitions(rule, variables), []
     for option in rule.options:         # after the folders' macros, as the build's command line has them
@@ -456,6 +484,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     installed = installed_include()     # the installation's include/, last: only what nothing else supplies
     if installed is not None:
         include_dirs.append(installed)
+    if not any((d / OPERATOR_REG).is_file() for d in include_dirs):
+        defines.setdefault("NO_OPERATOR_IMPL", None)
     full = conv.full_soc.get(soc.lower(), soc)
     defines.update({"UT_SOC_VERSION": '"' + full.replace("ascend", "Ascend") + '"', "__CCE_KT_TEST__": "1"})
     if conv.kernelut:
@@ -464,4 +494,5 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     ut_folders = [d.resolve() for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
     helpers = helper_sources([*tests, *kernels], ut_folders, [rule.repository.resolve() / "tests",
                                                               rule.op_dir.parent.resolve()])
-    return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags)
+    return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags,
+                copy_maps(rule, variables))

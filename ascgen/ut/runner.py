@@ -129,6 +129,8 @@ def command(plan: Plan, program_args: list[str], time_limit: float, backend: str
         cmd += ["-D", name if value is None else f"{name}={value}"]
     for f in plan.forced_includes:
         cmd += ["--include", str(f)]
+    for copy, original in plan.file_maps:
+        cmd += ["--file-prefix-map", f"{copy}={original}"]
     lib = config.gtest_library(gtest) if gtest else None
     if lib and lib != Path("/usr/lib/x86_64-linux-gnu"):
         cmd += ["-L", str(lib)]
@@ -251,6 +253,7 @@ def run_cases(plan: Plan, tests: list[str], scratch: Scratch, procs: Processes, 
     request = {"sources": [str(main_source()), *map(str, plan.tests), *map(str, plan.kernels)],
                "product": plan.product, "defines": plan.defines, "include_dirs": include_dirs,
                "forced_includes": [str(f) for f in plan.forced_includes], "link_libs": ["gtest"],
+               "file_maps": [[str(c), str(o)] for c, o in plan.file_maps],
                "lib_dirs": [str(lib)] if lib and lib != Path("/usr/lib/x86_64-linux-gnu") else [],
                "backend": backend, "cases": cases, "jobs": jobs, "time_limit": time_limit,
                "case_limit": case_limit(time_limit)}

@@ -28,7 +28,7 @@ POLL_S = 0.05
 def _load(request: dict):
     from ascgen.runtime.program import load_program, program_flags
     flags = program_flags(request["forced_includes"], request["link_libs"], request["lib_dirs"], crash_report=True,
-                          defines=request["defines"])
+                          defines=request["defines"], file_maps=[tuple(m) for m in request.get("file_maps", [])])
     module = load_program(request["sources"], request["product"], defines=request["defines"],
                           include_dirs=request["include_dirs"], extra_flags=flags, backend=request["backend"])
     module.install_crash_handler()

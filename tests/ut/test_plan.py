@@ -16,14 +16,29 @@ def test_nn_plan_compiles_what_the_rule_names(tmp_path):
     ut = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel"
     assert p.product == "ascend910b"
     assert p.tests == [ut / "test_add_one.cpp"]
-    assert p.kernels == [repo / "cat" / "add_one" / "op_kernel" / "add_one.cpp"]
+    (kernel_file,) = p.kernels             # the build's copy (plan.compiled_kernel), a link to the op's file
+    assert kernel_file.parts[-4:] == ("tbe", "ascendc", "add_one", "add_one.cpp")
+    assert kernel_file.resolve() == (repo / "cat" / "add_one" / "op_kernel" / "add_one.cpp").resolve()
     assert p.forced_includes == [ut / "add_one_tiling_def.h"]
-    assert p.defines == {"DTYPE_X": "float", "UT_SOC_VERSION": '"Ascend910B1"', "__CCE_KT_TEST__": "1", "KERNELUT": "1"}
+    assert p.defines == {"DTYPE_X": "float", "NO_OPERATOR_IMPL": None, "UT_SOC_VERSION": '"Ascend910B1"',
+                         "__CCE_KT_TEST__": "1", "KERNELUT": "1"}
     # The build's copy rule (cp -r common/inc/op_kernel/* -> tbe/ascendc/inc) is replayed as links, and the
     # op's kernel folder is reachable as tbe/ascendc/<op>, as the kernel_src_copy of the build makes it.
     assert any((d / "shared_const.h").is_file() for d in p.include_dirs)
     assert any((d / "add_one.cpp").is_file() for d in p.include_dirs)
     assert all(not d.is_relative_to(repo) or d.is_relative_to(repo / "tests") for d in p.include_dirs)
+
+
+def test_without_the_graph_engines_header_op_def_h_is_read_as_metadef_builds_it(tmp_path):
+    """register/op_def.h includes graph/operator_reg.h, in no public tree, unless NO_OPERATOR_IMPL (metadef's
+    configuration for its registry library): 14 ops-nn kernel UTs include it through register/op_def_registry.h
+    and stopped at the missing header. Defined only when no include folder has the header."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    assert "NO_OPERATOR_IMPL" in _plan(repo, "add_one", "ascend910B1").defines
+    folder = next(d for d in _plan(repo, "add_one", "ascend910B1").include_dirs if d.is_relative_to(repo / "tests"))
+    (folder / "graph").mkdir()
+    (folder / "graph" / "operator_reg.h").write_text("#pragma once\n")
+    assert "NO_OPERATOR_IMPL" not in _plan(repo, "add_one", "ascend910B1").defines
 
 
 def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
@@ -143,7 +158,10 @@ def test_real_plans_of_ops_nn_and_ops_math():
         p = plan.plan(rule, soc, cmake.convention(rule.repository))
         assert p.product == product and [f.name for f in p.forced_includes] == [header]
         assert p.tests == [rule.ut_dir / f"test_{rule.op}.cpp"]
-        assert p.kernels[0] == rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
+        kernel_file = rule.op_dir / "op_kernel" / f"{rule.op}.cpp"
+        # ops-nn compiles the copy in ${ASCEND_KERNEL_SRC_DST}, ops-math (a glob) the file itself
+        assert p.kernels[0] == kernel_file if folder.startswith("ops-math") else \
+            p.kernels[0] != kernel_file and p.kernels[0].resolve() == kernel_file.resolve()
     # The UT helper data_utils.cpp comes with the header the test includes.
     assert p.kernels[1] == cann / "ops-math" / "tests" / "ut" / "op_kernel" / "data_utils.cpp"
 
