@@ -39,6 +39,7 @@ from ascgen.runtime.backends.devkit import layout as devkit_layout
 from ascgen.runtime.backends.devkit import toolchain as devkit_toolchain
 from ascgen.runtime.backends.devkit.host import _digest, _run, _stamp
 from ascgen.runtime.product_cxx import soc_table
+from ascgen.ut import cmake
 
 # The public pieces, relative to their repository (the lists of metadef's base/host.cmake that a tiling
 # function reaches; the registry's plug-in loading (OppSoManager, space registries) is left out: the
@@ -386,30 +387,12 @@ def _cmake_lists(op_dir: Path) -> tuple[list[str], list[str]]:
         text = cmake_text(path)
         for name, values in _SET.findall(text):
             found[name] = re.findall(r'"?([\w.-]+)"?', values)
-        for m in _DEPENDENCIES.finditer(text):
-            words = cmake_words(m.group(1))
-            for keyword, name in (("COMPUTE_UNIT", "SUPPORT_COMPUTE_UNIT"), ("TILING_DIR", "SUPPORT_TILING_DIR")):
-                values = _keyword_values(words, keyword)
-                if values and not any("${" in v for v in values):
-                    found.setdefault(name, values)
+    for words in cmake.module_calls(op_dir):
+        for keyword, name in (("COMPUTE_UNIT", "SUPPORT_COMPUTE_UNIT"), ("TILING_DIR", "SUPPORT_TILING_DIR")):
+            values = cmake.keyword_values(words, keyword)
+            if values and not any("${" in v for v in values):
+                found.setdefault(name, values)
     return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
-
-
-def _keyword_values(words: list[str], keyword: str) -> list[str]:
-    """The words after `keyword` in a CMake call's arguments, up to the next keyword."""
-    if keyword not in words:
-        return []
-    values = []
-    for word in words[words.index(keyword) + 1:]:
-        if word in _KEYWORDS:
-            break
-        values.append(word)
-    return values
-
-
-_DEPENDENCIES = re.compile(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)")
-_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR",
-             "DISABLE_IN_OPP", "PRIVATE", "PUBLIC"}
 
 
 def cmake_text(path: Path) -> str:
@@ -423,19 +406,9 @@ def cmake_words(args: str) -> list[str]:
 
 
 def dependencies(op_dir: Path) -> tuple[str, ...]:
-    """The ops the op builds with (`DEPENDENCIES a b` of add_modules_sources): their kernels' folders beside
-    its kernel, their op_host tiling sources in its runner."""
-    found: list[str] = []
-    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
-        for m in _DEPENDENCIES.finditer(cmake_text(path)):
-            words = cmake_words(m.group(1))
-            if "DEPENDENCIES" in words:
-                for word in words[words.index("DEPENDENCIES") + 1:]:
-                    if word in _KEYWORDS:
-                        break
-                    if re.fullmatch(r"\w+", word) and word not in found:
-                        found.append(word)
-    return tuple(found)
+    """The ops the op builds with (ut/cmake.op_dependencies): their kernels' folders beside its kernel, their
+    op_host tiling sources in its runner."""
+    return cmake.op_dependencies(op_dir)
 
 
 def op_folder(repository: Path, op_dir: Path, name: str) -> Path | None:

@@ -141,6 +141,41 @@ def arguments(raw: str, variables: dict) -> list[str]:
     return out
 
 
+# The keywords of the operator repositories' add_modules_sources (ops-nn cmake/func.cmake).
+MODULE_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR",
+                   "DISABLE_IN_OPP", "PRIVATE", "PUBLIC"}
+
+
+def module_calls(op_dir: Path) -> list[list[str]]:
+    """The arguments of the op's add_modules_sources / add_all_modules_sources calls, in its CMakeLists.txt
+    and op_host's."""
+    found = []
+    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        text = strip_comments(path.read_text(errors="replace")) if path.is_file() else ""
+        found += [arguments(raw, {}) for name in ("add_modules_sources", "add_all_modules_sources")
+                  for _, raw in calls(text, name)]
+    return found
+
+
+def keyword_values(words: list[str], keyword: str) -> list[str]:
+    """The words after `keyword` in an add_modules_sources call's arguments, up to the next keyword."""
+    if keyword not in words:
+        return []
+    values = []
+    for word in words[words.index(keyword) + 1:]:
+        if word in MODULE_KEYWORDS:
+            break
+        values.append(word)
+    return values
+
+
+def op_dependencies(op_dir: Path) -> tuple[str, ...]:
+    """The ops an op builds with: the `DEPENDENCIES a b` of its add_modules_sources call. Their kernels are
+    copied beside its kernel, their op_host tiling is linked into its runner."""
+    names = [w for words in module_calls(op_dir) for w in keyword_values(words, "DEPENDENCIES")]
+    return tuple(dict.fromkeys(w for w in names if re.fullmatch(r"\w+", w)))
+
+
 def set_variables(text: str, base: dict) -> dict:
     """The variables a file defines, in order (the last one wins): `set(NAME values...)` (CACHE/PARENT_SCOPE
     words dropped; a CACHE set without FORCE keeps a value already given, as a `-D` on the command line

@@ -192,7 +192,7 @@ def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Pat
     """Replay the build's copy rules under `binary_dir` (idempotent; only folders and links are written)."""
     dst = Path(variables.get(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc")))
     pairs = []
-    for op in (rule.op, *rule.deps):
+    for op in (rule.op, *copied_dependencies(rule)):
         kernel = rule.op_dir.parent / op / "op_kernel"
         if kernel.is_dir():
             pairs.append((kernel, dst / op))
@@ -228,8 +228,21 @@ def _mirror(target: Path, link: Path) -> None:
         _mirror(entry, link / entry.name)
 
 
+def copied_dependencies(rule: cmake.Rule) -> tuple[str, ...]:
+    """The ops whose kernels the copy tree holds beside the rule's op: the rule's dependency ops and, in turn,
+    theirs (their add_modules_sources DEPENDENCIES). The repository's copy rule copies a rule's own dependencies
+    only, into one folder every op of a whole-repository UT build shares: ops-nn layer_norm's kernel reaches
+    `../../norm_common/` through its dependency layer_norm_v3, whose own rule copied norm_common there. A copy
+    tree per rule has what that shared folder gives it only with the dependencies' dependencies."""
+    found = list(rule.deps)
+    for name in found:                  # grows while walked: breadth first, each op once
+        found += [d for d in cmake.op_dependencies(rule.op_dir.parent / name) if d not in found and d != rule.op]
+    return tuple(found)
+
+
 def _tree_folder(rule: cmake.Rule) -> Path:
-    key = hashlib.sha256(f"{TREE_LAYOUT}|{rule.repository}|{rule.op}|{','.join(rule.deps)}".encode()).hexdigest()[:16]
+    deps = ",".join(copied_dependencies(rule))
+    key = hashlib.sha256(f"{TREE_LAYOUT}|{rule.repository}|{rule.op}|{deps}".encode()).hexdigest()[:16]
     return writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}"
 
 
@@ -428,7 +441,7 @@ def copy_maps(rule: cmake.Rule, variables: dict) -> list[tuple[Path, Path]]:
     """(copy, original) of the op's and its dependency ops' op_kernel in the copy tree: the reports of a
     kernel compiled from the copy name the original files (-ffile-prefix-map)."""
     dst = Path(variables[KERNEL_SRC_DST])
-    return [(dst / op, rule.op_dir.parent / op / "op_kernel") for op in (rule.op, *rule.deps)
+    return [(dst / op, rule.op_dir.parent / op / "op_kernel") for op in (rule.op, *copied_dependencies(rule))
             if (dst / op).is_dir() and (rule.op_dir.parent / op / "op_kernel").is_dir()]
 
 

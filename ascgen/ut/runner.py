@@ -148,6 +148,23 @@ _INTRINSIC = re.compile(r"^\s+intrinsic (\w+(?: \[[^\]\n]*\])?)", re.M)   # the 
 _FIRST_ERROR = re.compile(r"^\s*\S+:\d+(?::\d+)?: (?:fatal )?error: .*$", re.M)
 
 
+def original_paths(text: str, file_maps) -> str:
+    """`text` with the paths into a kernel copy tree (plan.copy_maps) named by the originals: -ffile-prefix-map
+    maps __FILE__ and debug information, not the compiler's diagnostics, which name the file as it was opened
+    (`.../tbe/ascendc/layer_norm/../layer_norm_v3/arch35/x.h`)."""
+    for root in {str(copy.parent) for copy, _ in file_maps}:      # the copy tree's folder of op kernels
+        text = re.sub(rf"{re.escape(root)}/[^\s:'\"]+", lambda m: _mapped(m.group(0), file_maps), text)
+    return text
+
+
+def _mapped(path: str, file_maps) -> str:
+    normal = os.path.normpath(path)
+    for copy, original in file_maps:
+        if normal == str(copy) or normal.startswith(f"{copy}/"):
+            return str(original) + normal[len(str(copy)):]
+    return path
+
+
 def build_failure(stderr: str) -> tuple[str, str]:
     """(status, reason) of a program that did not build: a named missing piece is `unsupported`."""
     names = _INTRINSIC.findall(stderr)
@@ -212,7 +229,7 @@ def list_cases(plan: Plan, scratch: Scratch, procs: Processes, backend: str = "d
     if code < 0:
         return None, "fault", str(crash_error(code, err, None)), seconds
     if code != 0:
-        status, reason = build_failure(err)
+        status, reason = build_failure(original_paths(err, plan.file_maps))
         return None, status, reason, seconds
     cases = parse_list(out)
     if not cases:

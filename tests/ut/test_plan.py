@@ -41,6 +41,25 @@ def test_without_the_graph_engines_header_op_def_h_is_read_as_metadef_builds_it(
     assert "NO_OPERATOR_IMPL" not in _plan(repo, "add_one", "ascend910B1").defines
 
 
+def test_the_copy_tree_holds_the_dependencies_of_the_dependencies(tmp_path):
+    """ops-nn layer_norm's rule names layer_norm_v3, whose kernel includes `../../norm_common/x.h`: a whole-
+    repository build finds it in the copy folder all ops share, where layer_norm_v3's own rule copied
+    norm_common. ascgen's copy tree per rule holds the dependencies' add_modules_sources DEPENDENCIES too."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    for name, deps in (("dep_one", "DEPENDENCIES dep_two"), ("dep_two", "")):
+        (repo / "cat" / name / "op_kernel").mkdir(parents=True)
+        (repo / "cat" / name / "op_kernel" / f"{name}.h").write_text("#pragma once\n")
+        (repo / "cat" / name / "CMakeLists.txt").write_text(
+            f"add_modules_sources(HOSTNAME x MODE PRIVATE OPTYPE {name} ACLNNTYPE aclnn_exclude {deps})\n")
+    rule = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel" / "CMakeLists.txt"
+    rule.write_text(rule.read_text().replace('"-DDTYPE_X=float")', '"-DDTYPE_X=float" dep_one)'))
+    p = _plan(repo, "add_one", "ascend910B1")
+    assert plan.copied_dependencies(p.rule) == ("dep_one", "dep_two")
+    (kernel_file,) = p.kernels
+    assert (kernel_file.parent.parent / "dep_two" / "dep_two.h").is_file()
+    assert [copy.name for copy, _ in p.file_maps] == ["add_one", "dep_one", "dep_two"]
+
+
 def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
     repo = synthetic.nn_repo(tmp_path / "nn")
     p = _plan(repo, "two_step", "ascend950pr_9599")

@@ -1,5 +1,6 @@
 """Verdicts from recorded shim logs and run outcomes (ascgen/ut/verdict.py)."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,13 @@ def test_a_program_that_does_not_build_reports_each_declared_case(tmp_path):
     src = tmp_path / "test_x.cpp"
     src.write_text("TEST_F(XTest, a) {}\n// TEST(XTest, commented) {}\n  TEST(XTest, b)\n{}\nTEST_P(P, c) {}\n")
     assert runner.declared_cases([src]) == ["XTest.a", "XTest.b", "P.c"]
+
+
+def test_build_failures_name_the_original_files_not_the_copy_tree():
+    dst = Path("/cache/ut/tree/layer_norm-1/tbe/ascendc")
+    maps = [(dst / "layer_norm", Path("/repo/norm/layer_norm/op_kernel")),
+            (dst / "layer_norm_v3", Path("/repo/norm/layer_norm_v3/op_kernel"))]
+    err = f"{dst}/layer_norm/../layer_norm_v3/arch35/x.h:43:15: error: 'T' does not name a type"
+    assert runner.build_failure(runner.original_paths(err, maps)) == \
+        ("error", "/repo/norm/layer_norm_v3/op_kernel/arch35/x.h:43:15: error: 'T' does not name a type")
+    assert runner.original_paths(f"{dst}/other/y.h:1: note", maps) == f"{dst}/other/y.h:1: note"   # not a copy
