@@ -331,17 +331,23 @@ def test_a_symbol_no_public_source_defines_is_named(tmp_path):
         ops.host_tiling(op, "ascend910b", inputs=[((8,), "float32")], outputs=[((8,), "float32")])
 
 
-def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, monkeypatch):
-    """tiling_runner.cpp includes only the framework's headers: a second op's runner compiles its own
-    sources and links the main the first one compiled (it used to be compiled again with each op's include
-    folders, once per op: 12 of the suite's host compiles)."""
-    compiled = []
+@pytest.fixture
+def compiled(monkeypatch) -> list[str]:
+    """The names of the sources host_build compiles while the test runs, in order."""
+    names: list[str] = []
 
     def spy(job, run=host_build._run):
-        compiled.append(Path(job[0]).name)
+        names.append(Path(job[0]).name)
         return run(job)
 
     monkeypatch.setattr(host_build, "_run", spy)
+    return names
+
+
+def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, compiled):
+    """tiling_runner.cpp includes only the framework's headers: a second op's runner compiles its own
+    sources and links the main the first one compiled (it used to be compiled again with each op's include
+    folders, once per op: 12 of the suite's host compiles)."""
     io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
     for key, repo in ((11, "one"), (22, "two")):
         op = _fake_op(tmp_path / repo, f"context->SetTilingKey({key});\nreturn ge::GRAPH_SUCCESS;")
@@ -351,18 +357,11 @@ def test_the_runners_main_is_compiled_once_for_every_op(tmp_path, monkeypatch):
     assert compiled == ["fake_op_tiling.cpp"]           # the second op: its source only, not the main again
 
 
-def test_a_dependency_s_tiling_is_one_object_for_its_op_and_for_the_ops_using_it(tmp_path, monkeypatch):
+def test_a_dependency_s_tiling_is_one_object_for_its_op_and_for_the_ops_using_it(tmp_path, compiled):
     """The repository's build compiles every op's tiling once. An op's DEPENDENCIES link the dependency's
     tiling into its runner: it was compiled again with the depending op's include folders (ops-nn rms_norm's
     for add_rms_norm, add_rms_norm_cast...), and again for each copy of an op. Now a dependency's source is
     compiled with its own op's folders, and a copy whose op_host links to the original's compiles nothing."""
-    compiled = []
-
-    def spy(job, run=host_build._run):
-        compiled.append(Path(job[0]).name)
-        return run(job)
-
-    monkeypatch.setattr(host_build, "_run", spy)
     io = dict(inputs=[((8,), "float32")], outputs=[((8,), "float32")])
     dep = _fake_op(tmp_path / "repo", "context->SetTilingKey(3);\nreturn ge::GRAPH_SUCCESS;")
     user = dep.parent / "user_op"
