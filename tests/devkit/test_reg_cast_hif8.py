@@ -1,8 +1,8 @@
 """dav_3510 vcvt to and from hifloat8 (dav3510/vconv.h, the element rule in ascgen_devkit/hif8.h) through
 the library's Reg::Cast, in the forms it has: float -> hifloat8 (4x narrowing, the result at lane 4i +
 RegLayout), half -> hifloat8 (2x, lane 2i + RegLayout), both in ROUND A (CAST_ROUND), saturating or not, and
-hifloat8 -> float / half (widening from the same lanes). ROUND H (CAST_HYBRID) builds and stops the kernel
-with a named fault. Before, ops-nn grouped_dynamic_block_quant stopped at `missing intrinsic vcvt
+hifloat8 -> float / half (widening from the same lanes), and the scalar type's constructor. ROUND H
+(CAST_HYBRID) builds and stops the kernel with a named fault. Before, ops-nn grouped_dynamic_block_quant stopped at `missing intrinsic vcvt
 (RegTensor<hifloat8_t>, RegTensor<float>, ..., ROUND=1 ...)`.
 
 The reference is en_dtypes' numpy `hifloat8` (the package the CANN repositories' goldens use; a test-only
@@ -59,6 +59,13 @@ __simd_vf__ inline void FromHif8(__ubuf__ uint8_t* x, __ubuf__ uint8_t* y, uint3
     }
 }
 
+// A scalar conversion: the storage type's constructor (en_dtypes' astype: ties away, not saturating)
+__simd_vf__ inline void Scalar(__ubuf__ uint8_t* x, __ubuf__ uint8_t* y, uint32_t regs)
+{
+    for (uint32_t i = 0; i < regs * 64; ++i) ((__ubuf__ hifloat8_t*)y)[i] = hifloat8_t(((__ubuf__ float*)x)[i]);
+    for (uint32_t i = regs * 64; i < regs * 256; ++i) y[i] = 0;
+}
+
 // `bytes` of x through VF into y, a tile at a time.
 template <auto VF>
 __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t bytes) {
@@ -97,6 +104,8 @@ KERNEL += "".join(
     f'{{ Run<FromHif8<{dst}, Reg::RegLayout::{LAYOUTS[layout]}>>(x, y, n); }}\n' for dst, layout in FROM_HIF8)
 KERNEL += (f'extern "C" __global__ __aicore__ void {_to_name("float", True, 0, "H")}(GM_ADDR x, GM_ADDR y, uint32_t n) '
            '{ Run<ToHif8<float, RoundMode::CAST_HYBRID, Reg::SatMode::SAT, Reg::RegLayout::ZERO>>(x, y, n); }\n')
+
+KERNEL += 'extern "C" __global__ __aicore__ void scalar_hif8(GM_ADDR x, GM_ADDR y, uint32_t n) { Run<Scalar>(x, y, n); }\n'
 
 kernels = shared_module.register(KERNEL, "ascend950")
 
@@ -173,3 +182,10 @@ def test_hifloat8_widens_exactly(dst, layout):
 def test_hybrid_rounding_is_a_named_fault():
     with pytest.raises(KernelAssertError, match="hifloat8 in ROUND H"):
         _launch(_to_name("float", True, 0, "H"), np.ones(TILE // 4, np.float32))
+
+
+def test_scalar_conversion_is_en_dtypes_astype():
+    x = _floats()
+    y = _launch("scalar_hif8", x).reshape(-1, TILE)               # per tile: a quarter of its bytes are results
+    want = _reference(x, False).reshape(-1, TILE // 4)
+    np.testing.assert_array_equal(y[:, :TILE // 4], want)
