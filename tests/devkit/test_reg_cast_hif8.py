@@ -2,8 +2,8 @@
 the library's Reg::Cast, in the forms it has: float -> hifloat8 (4x narrowing, the result at lane 4i +
 RegLayout), half -> hifloat8 (2x, lane 2i + RegLayout), both in ROUND A (CAST_ROUND), saturating or not, and
 hifloat8 -> float / half (widening from the same lanes), and the scalar type's constructor. ROUND H
-(CAST_HYBRID) builds and stops the kernel with a named fault. Before, ops-nn grouped_dynamic_block_quant stopped at `missing intrinsic vcvt
-(RegTensor<hifloat8_t>, RegTensor<float>, ..., ROUND=1 ...)`.
+(CAST_HYBRID) builds and stops the kernel with a named fault. Before, ops-nn grouped_dynamic_block_quant
+stopped at `missing intrinsic vcvt (RegTensor<hifloat8_t>, RegTensor<float>, ..., ROUND=1 ...)`.
 
 The reference is en_dtypes' numpy `hifloat8` (the package the CANN repositories' goldens use; a test-only
 dependency, the `test` extra): its astype is ROUND A without saturation; with saturation the values are first
