@@ -39,7 +39,7 @@ TABLE = (
     DataType("DT_DOUBLE", "float64", "double", ("double",)),
     DataType("DT_COMPLEX64", "complex64", "complex64"),
     DataType("DT_COMPLEX128", "complex128", None),
-    DataType("DT_HIFLOAT8", None, "hifloat8_t", ("hifloat8",)),
+    DataType("DT_HIFLOAT8", "hifloat8", "hifloat8_t"),              # en_dtypes' numpy type (numpy_of)
     DataType("DT_FLOAT8_E5M2", "float8_e5m2", "fp8_e5m2_t"),
     DataType("DT_FLOAT8_E4M3FN", "float8_e4m3fn", "fp8_e4m3fn_t"),
     DataType("DT_INT4", "int4", "int4b_t"),
@@ -71,10 +71,23 @@ def numpy_of(enum: str, where: str) -> np.dtype:
     row = BY_ENUM.get(enum)
     if row is None or row.numpy is None:
         raise SpecError(f"{where}: {enum} has no numpy element type here, so it cannot be given or returned as an array")
+    if row.numpy == "hifloat8":
+        return _hifloat8(where)
     if row.numpy in ("bfloat16", "float8_e5m2", "float8_e4m3fn", "int4"):
         import ml_dtypes
         return np.dtype(getattr(ml_dtypes, row.numpy))
     return np.dtype(row.numpy)
+
+
+def _hifloat8(where: str) -> np.dtype:
+    # Only en_dtypes (Huawei's extension of ml_dtypes, which the CANN goldens use) gives numpy a hifloat8 type;
+    # an optional dependency, needed by the ops with hifloat8 inputs or outputs only.
+    try:
+        import en_dtypes
+    except ModuleNotFoundError:
+        raise SpecError(f"{where}: DT_HIFLOAT8 arrays are en_dtypes' numpy hifloat8 type, and en_dtypes is not "
+                        "installed: pip install en-dtypes") from None
+    return np.dtype(en_dtypes.hifloat8)
 
 
 def kernel_type(enum: str, where: str) -> str:

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include "ascendc/half.h"
 #include "fp8.h"
+#include "hif8.h"
 #include "ascgen_arch.h"   // runtime/common: generated from the product table
 
 // The device compiler's own spellings, which operator kernels use: `float16_t` is half (the register API
@@ -31,6 +32,14 @@ using float16_t = half;
 ASCGEN_DEVKIT_FP8(fp8_e4m3fn_t, ::ascgen_devkit::fp8::e4m3fn)
 ASCGEN_DEVKIT_FP8(fp8_e5m2_t, ::ascgen_devkit::fp8::e5m2)
 #undef ASCGEN_DEVKIT_FP8
+// hifloat8 converts as en_dtypes' astype does (nearest, ties away, not saturating: hif8.h), the one rounding
+// a public source defines for it; before, the constructor stored 0 whatever the value.
+struct hifloat8_t {
+    uint8_t val;
+    hifloat8_t() = default;
+    template <class T, std::enable_if_t<std::is_constructible<float, T>::value, int> = 0>
+    explicit hifloat8_t(T v) : val(::ascgen_devkit::hif8::encode(double(float(v)), false)) {}
+};
 namespace ascgen_devkit {
 namespace fp8 {
 // The format of an element type, for the conversions that take one (vcvt, mad's operands).
@@ -42,7 +51,6 @@ template <> struct of<fp8_e5m2_t> { static constexpr bool ok = true; static cons
 ASCGEN_DEVKIT_STORAGE8(fp8_e8m0_t)
 ASCGEN_DEVKIT_STORAGE8(fp4x2_e1m2_t)
 ASCGEN_DEVKIT_STORAGE8(fp4x2_e2m1_t)
-ASCGEN_DEVKIT_STORAGE8(hifloat8_t)
 #undef ASCGEN_DEVKIT_STORAGE8
 
 // Pipe numbers are the core's (ascgen::rt::pipe, from the product table) so they pass straight to it.

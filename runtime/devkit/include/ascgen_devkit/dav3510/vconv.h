@@ -13,13 +13,19 @@
 // 350: aclrtFloatOverflowMode). An int32 / int64 -> float result is rounded once from the exact integer in
 // the same six modes (elementwise.h int_to_float). An fp8 result (e4m3fn, e5m2: the library's float ->
 // fp8 Cast, 4x with Part_T) is rounded once in the same six modes and saturates or not as RoundingSaturation
-// says (the rules: ../fp8.h); fp8 -> float / half / bf16 is exact. HYBRID, hifloat8, fp4 and int4 call a
-// declared-only ascgen_devkit::unimpl::vcvt, named at link.
+// says (the rules: ../fp8.h); fp8 -> float / half / bf16 is exact. A hifloat8 result (float 4x with
+// Part_T, half 2x with Part: the library's forms) is rounded in ROUND A, nearest with ties away, the one
+// hifloat8 rounding a public source defines, and saturates or not as asked (the rule: ../hif8.h);
+// hifloat8 -> float / half is exact. hifloat8 in ROUND H (HYBRID, the library's CAST_HYBRID) compiles,
+// so that a kernel instantiating every output type runs its other cases, and stops a kernel that reaches
+// it with a named fault. Other HYBRID forms, hifloat8 in other modes, fp4 and int4 call a declared-only
+// ascgen_devkit::unimpl::vcvt, named at link.
 #pragma once
 #include <cfenv>
 #include <limits>
 #include "valu.h"
 #include "../convert.h"
+#include "../hif8.h"
 #include "ascgen_common/elementwise.h"
 
 namespace ascgen_devkit {
@@ -55,6 +61,18 @@ constexpr char float_round_letter(int mode) { return "rafczo"[mode >= 0 && mode 
 template <class T> constexpr bool is_low_float = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
 template <class T> constexpr bool is_num = std::is_arithmetic<T>::value || is_low_float<T>;
 template <class T> constexpr bool is_float = std::is_floating_point<T>::value || is_low_float<T>;
+template <class T> constexpr bool is_hif8 = std::is_same<T, hifloat8_t>::value;
+// The types the library converts hifloat8 from and to (float and half, not bfloat16).
+template <class T> constexpr bool hif8_peer = std::is_same<T, float>::value || std::is_same<T, half>::value;
+constexpr int kRoundAway = 1, kRoundHybrid = 6;   // ROUND A and H
+
+// ROUND H to hifloat8: no public source defines it precisely enough to model (../hif8.h).
+[[noreturn]] inline void refuse_hif8_hybrid() {
+    ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, ::ascgen_devkit::at("vcvt"),
+                       "vcvt to hifloat8 in ROUND H (RoundMode::CAST_HYBRID) is not modelled: no public source "
+                       "defines HiFloat8's hybrid rounding precisely; ROUND A (CAST_ROUND) is "
+                       "(runtime/devkit ascgen_devkit/hif8.h)");
+}
 
 // Whether the model converts From -> To in these modes: same width, 2x (Part) or 4x (Part_T). Decided at
 // compile time from the mode constants' types, so a modelled form never references unimpl::vcvt, whatever
@@ -65,7 +83,9 @@ constexpr bool converts(const CvtModes& m) {
     constexpr int ratio = tw > fw ? tw / fw : fw / tw;
     if (ratio > 2 && !m.pp) return false;
     if (ratio != 4 && m.pp) return false;
-    if constexpr (fp8::of<To>::ok) return is_float<From> && m.round < kFloatRounds;
+    if constexpr (is_hif8<To>) return hif8_peer<From> && (m.round == kRoundAway || m.round == kRoundHybrid);
+    else if constexpr (is_hif8<From>) return hif8_peer<To>;
+    else if constexpr (fp8::of<To>::ok) return is_float<From> && m.round < kFloatRounds;
     else if constexpr (fp8::of<From>::ok) return is_float<To>;
     else if constexpr (!is_num<To> || !is_num<From>) return false;
     else if constexpr (std::is_integral<To>::value && !std::is_integral<From>::value) return true;
@@ -77,7 +97,12 @@ constexpr bool converts(const CvtModes& m) {
 // One element, in a form converts() accepts.
 template <class To, class From>
 inline void convert(To& out, From v, const CvtModes& m) {
-    if constexpr (fp8::of<To>::ok) {                                 // to fp8: one rounding (fp8.h)
+    if constexpr (is_hif8<To>) {                                     // to hifloat8: ties away (hif8.h)
+        if (m.round == kRoundHybrid) refuse_hif8_hybrid();
+        out.val = hif8::encode(double(float(v)), m.sat == 1);
+    } else if constexpr (is_hif8<From>) {                            // hifloat8 -> float / half: exact
+        out = To(hif8::decode(v.val));
+    } else if constexpr (fp8::of<To>::ok) {                          // to fp8: one rounding (fp8.h)
         out.val = fp8::encode(fp8::of<To>::format, double(float(v)), ::ascgen::elem::IntRound(m.round), m.sat == 1);
     } else if constexpr (fp8::of<From>::ok) {                        // fp8 -> float / half / bf16: exact
         out = To(fp8::decode(fp8::of<From>::format, v.val));
