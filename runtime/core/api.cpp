@@ -6,6 +6,7 @@
 #include <map>
 #include <system_error>
 
+#include "escape.h"
 #include "host_guard.h"
 #include "state.h"
 
@@ -37,11 +38,7 @@ struct Session {
 };
 Session g_session;
 
-void core_main(std::shared_ptr<Run> keep, int id) {
-    Run& run = *keep;
-    CoreState& me = run.core(id);
-    tl_run = &run;
-    tl_core = &me;
+void run_core(Run& run, CoreState& me) {
     try {
         core_body(run, me);
     } catch (rt::Cancelled&) {
@@ -52,6 +49,21 @@ void core_main(std::shared_ptr<Run> keep, int id) {
         record_fault(run, rt::Fault::Assert, "kernel code threw a C++ exception that is not a std::exception", &me,
                      rt::Loc{nullptr, 0});
     }
+}
+
+void core_main(std::shared_ptr<Run> keep, int id) {
+    Run& run = *keep;
+    CoreState& me = run.core(id);
+    tl_run = &run;
+    tl_core = &me;
+    std::jmp_buf cancelled_in_a_destructor;     // escape.h: resumed here instead of std::terminate
+    if (setjmp(cancelled_in_a_destructor) == 0) {
+        arm_escape(&cancelled_in_a_destructor);
+        run_core(run, me);
+    } else {
+        finish_escape();
+    }
+    disarm_escape();
     if (!me.line_buf.empty()) rt::print("\n");
     {
         std::lock_guard<std::mutex> lk(run.mu);
@@ -450,13 +462,9 @@ int ascgen_host_launch_count(void) { return g_session.launches; }
 
 int ascgen_gm_allocation_count(void) { return gm_count(); }
 
-int ascgen_call_main(int (*main_fn)(int, char**), int argc, char** argv, int* stopped) {
-    *stopped = 0;
-    int code = -1;
-    std::string why;
-    ascgen::core::host_guard_begin(argc > 0 ? argv[0] : nullptr);
+static int call_main_caught(int (*main_fn)(int, char**), int argc, char** argv, int* stopped, std::string& why) {
     try {
-        code = main_fn(argc, argv);
+        return main_fn(argc, argv);
     } catch (rt::Cancelled&) {
         *stopped = 1;
     } catch (std::exception& e) {
@@ -464,6 +472,25 @@ int ascgen_call_main(int (*main_fn)(int, char**), int argc, char** argv, int* st
     } catch (...) {
         why = "the host program threw a C++ exception that is not a std::exception";
     }
+    return -1;
+}
+
+int ascgen_call_main(int (*main_fn)(int, char**), int argc, char** argv, int* stopped) {
+    *stopped = 0;
+    volatile int code = -1;
+    std::string why;
+    ascgen::core::host_guard_begin(argc > 0 ? argv[0] : nullptr);
+    // A launch that fails throws Cancelled through the program; from a destructor of the program's (an RAII
+    // stream freeing its memory after a failed launch) that is std::terminate of Python itself (escape.h).
+    std::jmp_buf cancelled_in_a_destructor;
+    if (setjmp(cancelled_in_a_destructor) == 0) {
+        ascgen::core::arm_escape(&cancelled_in_a_destructor);
+        code = call_main_caught(main_fn, argc, argv, stopped, why);
+    } else {
+        ascgen::core::finish_escape();
+        *stopped = 1;
+    }
+    ascgen::core::disarm_escape();
     ascgen::core::host_guard_end();
     fflush(stdout);
     if (!why.empty()) {

@@ -212,3 +212,44 @@ def test_a_hook_reached_from_a_destructor_while_unwinding_does_not_abort_the_pro
                           cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "raised ERROR: ascgen: memory error" in proc.stdout
+
+
+# A destructor reaching a hook while the run is cancelled, its core not unwinding: the core ended its body
+# normally and its teardown (the library's ~TPipe: a PipeBarrier) runs when another core faults. A destructor
+# is noexcept, so the Cancelled thrown there was std::terminate: the process aborted (found with a dav_3510
+# kernel on 8 cores, 2 runs in 5). Run in a child process, as above.
+TEARDOWN = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+struct Teardown { ~Teardown() { for (int i = 0; i < 100000000; ++i) PipeBarrier<PIPE_V>(); } };
+extern "C" __global__ __aicore__ void teardown(GM_ADDR x) {
+    GlobalTensor<float> gx;
+    gx.SetGlobalBuffer((__gm__ float*)x, 8);
+    if (GetBlockIdx() == 0) {
+        for (int i = 0; i < 1000; ++i) PipeBarrier<PIPE_V>();   // the others reach their teardown first
+        gx.SetValue(8, 1.0f);                                     // the fault: cancels every core
+    }
+    Teardown t;                                                   // the others: cancelled in its destructor
+}
+'''
+
+
+def test_a_hook_reached_from_a_destructor_of_a_core_that_ended_normally_does_not_abort_the_process(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from ascgen.errors import KernelMemoryError\n"
+        "from ascgen.runtime import load\n"
+        f"mod = load({TEARDOWN!r}, product='ascend910b', filename='teardown.cpp')\n"
+        "for _ in range(3):\n"
+        "    try:\n"
+        "        mod.launch('teardown', 4, np.zeros(8, np.float32))\n"
+        "    except KernelMemoryError as e:\n"
+        "        print('raised', str(e).splitlines()[1])\n"
+        "x = np.zeros(8, np.float32)\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("raised ERROR: ascgen: memory error") == 3
