@@ -120,6 +120,8 @@ template <class C> inline C min(C a, C b) {
 }
 // Relu is max(x, +0): Relu(NaN) = NaN, Relu(-0) = +0.
 template <class C> inline C relu(C a) { return max(a, C(0)); }
+// LeakyRelu keeps x >= 0 (so -0 stays -0) and scales the rest, NaN included (NaN * s = NaN).
+template <class C> inline C leaky_relu(C a, C s) { return a >= C(0) ? a : mul(a, s); }
 // Abs clears the sign: Abs(-0) = +0, Abs(NaN) = NaN; integers wrap (Abs(INT_MIN) = INT_MIN).
 template <class C> inline C abs(C a) {
     if constexpr (is_int<C>) return a < C(0) ? neg(a) : a;

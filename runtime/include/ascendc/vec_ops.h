@@ -35,7 +35,7 @@ struct AddRelu { template <class C> C operator()(C a, C b) const { return elem::
 struct SubRelu { template <class C> C operator()(C a, C b) const { return elem::relu(elem::sub(a, b)); } };
 struct ShiftLeft { template <class C> C operator()(C a, C s) const { need_int<C>(); return elem::shl(a, int64_t(s)); } };
 struct ShiftRight { template <class C> C operator()(C a, C s) const { need_int<C>(); return elem::shr(a, int64_t(s)); } };
-struct LeakyRelu { template <class C> C operator()(C a, C s) const { return a >= C(0) ? a : elem::mul(a, s); } };
+struct LeakyRelu { template <class C> C operator()(C a, C s) const { return elem::leaky_relu(a, s); } };
 
 struct Exp { template <class C> C operator()(C a) const { need_float<C>(); return m::exp(a); } };
 struct Ln { template <class C> C operator()(C a) const { need_float<C>(); return m::log(a); } };

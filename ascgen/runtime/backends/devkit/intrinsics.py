@@ -439,7 +439,7 @@ vlds                           dav3510/vreg                   -     -     F
 vldu                           vector                         -     -     M
 vldus                          dav3510/vreg                   -     -     F
 vln                            dav3510/valu,vector            I     I     F
-vlrelu                         vector                         I     P     I
+vlrelu                         dav3510/valu,vector            I     P     F
 vmadd                          dav3510/valu,vector            P     P     P
 vmax                           dav3510/valu,vector            I     I     F
 vmaxs                          dav3510/valu,vector            I     I     F
@@ -498,7 +498,8 @@ wait_intra_block               scalar                         -     -     M
 
 # What part of a partial row is implemented (F rows: the forms their family headers define).
 NOTES = {
-    **dict.fromkeys(('copy_matrix_cc_to_cbuf', 'get_imm', 'vaddrelu', 'vcmax', 'vcmin', 'vconv_f162s16r', 'vconv_s162f16', 'vconv_s322s16', 'vlrelu', 'vsel'), 'dav_m200: its own arity, declared only'),
+    **dict.fromkeys(('copy_matrix_cc_to_cbuf', 'get_imm', 'vaddrelu', 'vcmax', 'vcmin', 'vconv_f162s16r', 'vconv_s162f16', 'vconv_s322s16', 'vsel'), 'dav_m200: its own arity, declared only'),
+    **dict.fromkeys(('vlrelu',), "dav_m200: its own arity, declared only; dav_3510: the register form (Reg::LeakyRelu) and the level-0 form"),
     **dict.fromkeys(('img2colv2_cbuf_to_ca_s4', 'load_cbuf_to_ca_s4', 'load_cbuf_to_cb_s4', 'load_cbuf_to_cb_transpose_s4'), "the form the library's LoadData uses; the config-word and hwWaitCtrl forms are declared only"),
     **dict.fromkeys(('mad_s4',), "the form the library's Mmad uses; the 13-argument form is declared only"),
     **dict.fromkeys(('vaxpy', 'vrec', 'vrsqrt'), 'dav_3510: the level-0 (dav_c220) form only'),

@@ -349,7 +349,7 @@ inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64
         const W s = W(ascgen_devkit::wide_t<U>(scalar));                                                     \
         ascgen_devkit::unary(#name, dst, src, repeat, db, sb, dr, sr, [s](W x) -> W { return expr; });      \
     }
-ASCGEN_DEVKIT_SCALAR2(vlrelu, x >= W(0) ? x : ::ascgen::elem::mul(x, s))
+ASCGEN_DEVKIT_SCALAR2(vlrelu, ::ascgen::elem::leaky_relu(x, s))
 ASCGEN_DEVKIT_SCALAR2(vshl, ::ascgen::elem::shl(x, int64_t(s)))
 ASCGEN_DEVKIT_SCALAR2(vshr, ::ascgen::elem::shr(x, int64_t(s)))
 #undef ASCGEN_DEVKIT_SCALAR2

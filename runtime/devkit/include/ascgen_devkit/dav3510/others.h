@@ -66,6 +66,7 @@ ascgen_devkit::Missing vldas(...);
 ascgen_devkit::Missing vlds(...);
 ascgen_devkit::Missing vldus(...);
 ascgen_devkit::Missing vln(...);
+ascgen_devkit::Missing vlrelu(...);
 ascgen_devkit::Missing vmax(...);
 ascgen_devkit::Missing vmaxs(...);
 ascgen_devkit::Missing vmin(...);

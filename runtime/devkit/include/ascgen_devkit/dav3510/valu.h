@@ -196,6 +196,7 @@ ASCGEN_D3510_SCALAR(vadds, ::ascgen::elem::add(a, s))
 ASCGEN_D3510_SCALAR(vmuls, ::ascgen::elem::mul(a, s))
 ASCGEN_D3510_SCALAR(vmaxs, ::ascgen::elem::max(a, s))
 ASCGEN_D3510_SCALAR(vmins, ::ascgen::elem::min(a, s))
+ASCGEN_D3510_SCALAR(vlrelu, ::ascgen::elem::leaky_relu(a, s))   // Reg::LeakyRelu
 #undef ASCGEN_D3510_SCALAR
 
 // Bitwise, on the lanes' bits.
