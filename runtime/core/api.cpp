@@ -27,6 +27,7 @@ struct KernelReg {
     bool uses_wait, uses_set;
 };
 std::map<std::string, KernelReg> g_kernels;
+int g_next_kernel_type = -1;   // rt::next_launch_kernel_type: the next host launch's type, once
 
 struct Session {
     bool open = false;
@@ -519,6 +520,11 @@ void ascgen_timeline_defaults(ascgen_config* cfg) {
 namespace ascgen {
 namespace rt {
 
+void next_launch_kernel_type(int kernel_type) {
+    std::lock_guard<std::mutex> lk(core::g_api_mu);
+    core::g_next_kernel_type = kernel_type;
+}
+
 void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t block_dim, Loc loc) {
     using namespace core;
     if (tl_run) fail(Fault::Assert, loc, "a kernel launch (<<<>>>) from inside a kernel is not supported");
@@ -536,6 +542,8 @@ void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t
         KernelReg reg{K_AIV, false, false};
         auto it = g_kernels.find(name);
         if (it != g_kernels.end()) reg = it->second;
+        if (g_next_kernel_type >= K_AIV && g_next_kernel_type <= K_MIX12) reg.type = g_next_kernel_type;
+        g_next_kernel_type = -1;
         ascgen_config cfg = g_session.cfg;
         int b = (int)block_dim;
         cfg.superkernel = 0;

@@ -5,6 +5,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
+
+from tests import devkit_tree
 from tests.paths import REPO, RUNTIME_KERNELS
 
 KERNELS = RUNTIME_KERNELS
@@ -110,6 +113,15 @@ def test_several_sources_need_exactly_one_main(tmp_path):
 
 def test_icpu_run_kf_takes_a_capture_less_lambda_and_a_template_instance():
     r = ascgen("run", str(KERNELS / "icpu_callables.cpp"), "--product", "ascend910b")
+    assert r.returncode == 0, r.stderr
+    assert "bad 0" in r.stdout
+
+
+@pytest.mark.parametrize("backend", ["builtin", "devkit"])
+def test_icpu_run_kf_runs_with_the_mode_set_kernel_mode_set(backend):
+    if backend == "devkit":
+        devkit_tree.require()
+    r = ascgen("run", str(KERNELS / "icpu_kernel_mode.cpp"), "--product", "ascend910b", "--backend", backend)
     assert r.returncode == 0, r.stderr
     assert "bad 0" in r.stdout
 

@@ -8,16 +8,35 @@
 #include "acl/acl_rt.h"
 #include "ascgen/host_launch.h"
 
-// The kernel type is inferred statically from the source (or forced with `ascgen run --kernel-type`),
-// as for <<<>>> launches, so SetKernelMode only documents intent here.
+// CANN's CPU-debug launcher runs an ICPU_RUN_KF launch with the kernel mode AscendC::SetKernelMode set last
+// (hicann/asc-tools cpudebug stub_base.cpp: g_kernelMode; MIX_MODE is MIX 1:2). Until a program sets one, the
+// kernel type is what ascgen infers from the source (or `ascgen run --kernel-type`), as for <<<>>> launches,
+// which take the kernel's own type in CANN too. A lambda wrapper (`auto k = [](...) { op<1, 2>(...); };`) has
+// no type of its own: without its SetKernelMode(MIX_MODE) it ran on AIV cores only and waited forever for a
+// cube that was never launched.
 enum class KernelMode { MIX_MODE = 0, AIC_MODE = 1, AIV_MODE = 2, MIX_AIC_1_1 = 3, MIX_AIC_1_2 = 4 };
+
+namespace ascgen::host {
+// The mode SetKernelMode set in this program (-1: none yet), as rt::next_launch_kernel_type's code.
+inline int g_icpu_kernel_type = -1;
+constexpr int kernel_type_of(KernelMode mode) {
+    switch (mode) {
+        case KernelMode::AIV_MODE: return 0;
+        case KernelMode::AIC_MODE: return 1;
+        case KernelMode::MIX_AIC_1_1: return 2;
+        case KernelMode::MIX_MODE:
+        case KernelMode::MIX_AIC_1_2: return 3;
+    }
+    return -1;
+}
+}  // namespace ascgen::host
 
 namespace AscendC {
 inline void* GmAlloc(std::size_t size, ::ascgen::rt::Loc loc = ASCGEN_HERE) {
     return ::ascgen::acl::alloc(size, false, loc);
 }
 inline void GmFree(void* ptr) { ::ascgen::acl::release(ptr); }
-inline void SetKernelMode(KernelMode /*mode*/) {}
+inline void SetKernelMode(KernelMode mode) { ::ascgen::host::g_icpu_kernel_type = ::ascgen::host::kernel_type_of(mode); }
 }  // namespace AscendC
 
 namespace ascgen::host {
@@ -61,6 +80,7 @@ struct has_call_operator<F, std::void_t<decltype(&F::operator())>>
 template <class F>
 auto icpu_launch(F&& kernel, const char* name, uint32_t block_dim, rt::Loc loc = ASCGEN_HERE) {
     using K = std::remove_reference_t<F>;
+    if (g_icpu_kernel_type >= 0) rt::next_launch_kernel_type(g_icpu_kernel_type);   // the launch just below
     if constexpr (std::is_function_v<K>) {
         return launch(&kernel, name, block_dim, nullptr, nullptr, loc);
     } else if constexpr (converts_to_function<K>::value) {

@@ -122,6 +122,10 @@ ASCGEN_RT_API void print(const char* text);
 // a fault throws Cancelled through the host program (the Python caller turns it into the typed error).
 using KernelThunk = void (*)(void* ctx);
 ASCGEN_RT_API void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t block_dim, Loc loc);
+// The kernel type of the next host_launch only, instead of the registered one: 0 AIV, 1 AIC, 2 MIX 1:1, 3 MIX 1:2
+// (Python's KERNEL_TYPES order). ICPU_RUN_KF passes the mode AscendC::SetKernelMode set, as CANN's CPU-debug
+// launcher runs its launches with the mode last set (host_icpu.h).
+ASCGEN_RT_API void next_launch_kernel_type(int kernel_type);
 
 }  // namespace rt
 }  // namespace ascgen
