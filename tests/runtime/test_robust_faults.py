@@ -195,7 +195,9 @@ extern "C" __global__ __aicore__ void unwinding(GM_ADDR x) {
 '''
 
 
-def test_a_hook_reached_from_a_destructor_while_unwinding_does_not_abort_the_process(tmp_path):
+def _faulting_launches_in_a_child(tmp_path, source: str, kernel: str, times: int):
+    """Launch `kernel` of `source` (4 cores) `times` times in a child Python, each expected to raise a memory
+    error: an abort kills the child, not the test worker. The child's CompletedProcess."""
     import subprocess
     import sys
     script = tmp_path / "run.py"
@@ -203,13 +205,18 @@ def test_a_hook_reached_from_a_destructor_while_unwinding_does_not_abort_the_pro
         "import numpy as np\n"
         "from ascgen.errors import KernelMemoryError\n"
         "from ascgen.runtime import load\n"
-        f"mod = load({UNWINDING!r}, product='ascend910b', filename='unwinding.cpp')\n"
-        "try:\n"
-        "    mod.launch('unwinding', 4, np.zeros(8, np.float32))\n"
-        "except KernelMemoryError as e:\n"
-        "    print('raised', str(e).splitlines()[1])\n")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+        f"mod = load({source!r}, product='ascend910b', filename='{kernel}.cpp')\n"
+        f"for _ in range({times}):\n"
+        "    try:\n"
+        f"        mod.launch('{kernel}', 4, np.zeros(8, np.float32))\n"
+        "    except KernelMemoryError as e:\n"
+        "        print('raised', str(e).splitlines()[1])\n")
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
                           cwd=Path(__file__).resolve().parents[2])
+
+
+def test_a_hook_reached_from_a_destructor_while_unwinding_does_not_abort_the_process(tmp_path):
+    proc = _faulting_launches_in_a_child(tmp_path, UNWINDING, "unwinding", 1)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "raised ERROR: ascgen: memory error" in proc.stdout
 
@@ -235,21 +242,6 @@ extern "C" __global__ __aicore__ void teardown(GM_ADDR x) {
 
 
 def test_a_hook_reached_from_a_destructor_of_a_core_that_ended_normally_does_not_abort_the_process(tmp_path):
-    import subprocess
-    import sys
-    script = tmp_path / "run.py"
-    script.write_text(
-        "import numpy as np\n"
-        "from ascgen.errors import KernelMemoryError\n"
-        "from ascgen.runtime import load\n"
-        f"mod = load({TEARDOWN!r}, product='ascend910b', filename='teardown.cpp')\n"
-        "for _ in range(3):\n"
-        "    try:\n"
-        "        mod.launch('teardown', 4, np.zeros(8, np.float32))\n"
-        "    except KernelMemoryError as e:\n"
-        "        print('raised', str(e).splitlines()[1])\n"
-        "x = np.zeros(8, np.float32)\n")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
-                          cwd=Path(__file__).resolve().parents[2])
+    proc = _faulting_launches_in_a_child(tmp_path, TEARDOWN, "teardown", 3)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.count("raised ERROR: ascgen: memory error") == 3
