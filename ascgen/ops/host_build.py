@@ -400,11 +400,6 @@ def cmake_text(path: Path) -> str:
     return re.sub(r"#[^\n]*", "", path.read_text(errors="replace")) if path.is_file() else ""
 
 
-def cmake_words(args: str) -> list[str]:
-    """The arguments of a CMake call, quotes removed."""
-    return [quoted or bare for quoted, bare in re.findall(r'"([^"]*)"|(\S+)', args)]
-
-
 def dependencies(op_dir: Path) -> tuple[str, ...]:
     """The ops the op builds with (ut/cmake.op_dependencies): their kernels' folders beside its kernel, their
     op_host tiling sources in its runner."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import subprocess
 import threading
 import warnings
@@ -41,7 +40,6 @@ from ascgen.ops import dtypes, host_build, tpl
 from ascgen.source import op_tiling
 from ascgen.ut import cmake, plan
 
-_KERNEL_SOURCES = re.compile(r"\badd_kernel_sources\s*\(([^)]*)\)")
 _modules: dict = {}
 _modules_lock = threading.Lock()
 
@@ -54,15 +52,9 @@ def kernel_source(op_dir: Path, product) -> Path:
                             "op_kernel/ with its kernel source beside op_host/)")
     # add_kernel_sources is called in the op's CMakeLists or in op_kernel's (ops-nn's func.cmake takes both,
     # KERNEL_SRC relative to op_kernel either way: vfusion/modulate's arch35 kernel is named in op_kernel's)
-    cmake_texts = "\n".join(host_build.cmake_text(folder / "CMakeLists.txt") for folder in (op_dir, kernel_dir))
-    for m in _KERNEL_SOURCES.finditer(cmake_texts):
-        words = host_build.cmake_words(m.group(1))
-        if "KERNEL_SRC" in words and "COMPUTE_UNITS" in words:
-            src = words[words.index("KERNEL_SRC") + 1]
-            units = words[words.index("COMPUTE_UNITS") + 1:]
-            units = units[:next((i for i, w in enumerate(units) if w.isupper()), len(units))]
-            if product.id in units and (kernel_dir / src).is_file():
-                return kernel_dir / src
+    declared = cmake.declared_kernel(op_dir, product.id)
+    if declared is not None:
+        return declared
     stem = plan.op_file(op_dir, op_dir.name, product.id)
     for name in ([stem] if stem else []) + [op_dir.name]:
         if (kernel_dir / f"{name}.cpp").is_file():

@@ -176,6 +176,26 @@ def op_dependencies(op_dir: Path) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for w in names if re.fullmatch(r"\w+", w)))
 
 
+def declared_kernel(op_dir: Path, product_id: str) -> Path | None:
+    """The kernel source an `add_kernel_sources(KERNEL_SRC arch35/add.cpp COMPUTE_UNITS ascend950 ...)` call
+    names for the product (in the op's CMakeLists.txt or op_kernel's; KERNEL_SRC relative to op_kernel), None
+    when none does. The op build compiles it, and so does the repositories' UT definition (its
+    kernel_src_list from the build's cache: `${ASCEND_KERNEL_SRC_DST}/<op>/<KERNEL_SRC>`)."""
+    kernel_dir = op_dir / "op_kernel"
+    for folder in (op_dir, kernel_dir):
+        path = folder / "CMakeLists.txt"
+        text = strip_comments(path.read_text(errors="replace")) if path.is_file() else ""
+        for _, raw in calls(text, "add_kernel_sources"):
+            words = arguments(raw, {})
+            if "KERNEL_SRC" in words and "COMPUTE_UNITS" in words:
+                src = words[words.index("KERNEL_SRC") + 1]
+                units = words[words.index("COMPUTE_UNITS") + 1:]
+                units = units[:next((i for i, w in enumerate(units) if w.isupper()), len(units))]
+                if product_id in units and (kernel_dir / src).is_file():
+                    return kernel_dir / src
+    return None
+
+
 def set_variables(text: str, base: dict) -> dict:
     """The variables a file defines, in order (the last one wins): `set(NAME values...)` (CACHE/PARENT_SCOPE
     words dropped; a CACHE set without FORCE keeps a value already given, as a `-D` on the command line

@@ -22,8 +22,8 @@ def kernel_source(plan: plans.Plan) -> Path:
     in the build's kernel tree when the build compiles that (plan.compiled_kernel)."""
     rule = plan.rule
     name, _ = plans._named_tests(rule, plan.soc, plan.product)
-    for stem in dict.fromkeys((name, rule.op)):
-        path = rule.op_dir / "op_kernel" / f"{stem}.cpp"
+    declared = cmake.declared_kernel(rule.op_dir, plan.product)
+    for path in [*([declared] if declared else []), *(rule.op_dir / "op_kernel" / f"{s}.cpp" for s in dict.fromkeys((name, rule.op)))]:
         if path.is_file():
             variables, _ = plans.kernel_include_path(rule)
             return plans.compiled_kernel(rule, cmake.convention(rule.repository), variables, path)

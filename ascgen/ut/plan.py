@@ -479,7 +479,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
         where = f"{rule.ut_dir}" + (f" or {rule.ut_dir / target}" if target else "")
         raise SpecError(f"{rule.where}: no test_{name}*.cpp in {where}")
     variables, include_dirs = kernel_include_path(rule)
-    kernel = rule.op_dir / "op_kernel" / f"{name}.cpp"
+    # the kernel the op's add_kernel_sources names for the product, else the one named like its tests
+    kernel = cmake.declared_kernel(rule.op_dir, product) or rule.op_dir / "op_kernel" / f"{name}.cpp"
     kernels = [compiled_kernel(rule, conv, variables, kernel)] if kernel.is_file() and \
         not _includes_kernel(tests, kernel) and \
         (_built_by_definition(rule, conv, kernel) or _tests_call_kernel(tests, kernel)) else []

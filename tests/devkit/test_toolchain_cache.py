@@ -33,3 +33,18 @@ def test_the_gnu_unique_flag_only_goes_to_gcc(tmp_path, monkeypatch):
     assert "-fno-gnu-unique" in toolchain.model_flags()
     monkeypatch.setenv("ASCGEN_CXX", str(_fake_clang(tmp_path)))
     assert "-fno-gnu-unique" not in toolchain.model_flags()
+
+
+def test_an_edited_header_of_the_builtin_folder_the_model_includes_names_another_pch(tmp_path, monkeypatch):
+    """dav_3510's model and tikicpulib.h include ascgen/host_icpu.h from the builtin library's folder. The stamp
+    in every devkit cache key (and so in the precompiled header's) left that folder out: an edited host_icpu.h
+    met the PCH's old copy (redefinition errors on ascend950, found when SetKernelMode changed)."""
+    import shutil
+    from ascgen import resources
+    copy = tmp_path / "include"
+    shutil.copytree(resources.include_dir(), copy)
+    monkeypatch.setattr(resources, "include_dir", lambda: copy)
+    before = toolchain._model_stamp()
+    header = copy / "ascgen" / "host_icpu.h"
+    header.write_text(header.read_text() + "\n// edited\n")
+    assert toolchain._model_stamp() != before

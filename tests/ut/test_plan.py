@@ -60,6 +60,23 @@ def test_the_copy_tree_holds_the_dependencies_of_the_dependencies(tmp_path):
     assert [copy.name for copy, _ in p.file_maps] == ["add_one", "dep_one", "dep_two"]
 
 
+def test_the_kernel_a_product_s_add_kernel_sources_names_is_the_one_compiled(tmp_path):
+    """ops-nn foreach_div_scalar: `add_kernel_sources(KERNEL_SRC arch35/foreach_div_scalar.cpp COMPUTE_UNITS
+    ascend950)`; the UT definition compiles `${ASCEND_KERNEL_SRC_DST}/<op>/<KERNEL_SRC>` (its kernel_src_list).
+    The plan compiled the ascend910b kernel for ascend950 too, so the arch35 tests' key ran no branch and their
+    outputs stayed their inputs (2 `wrong`)."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    op = repo / "cat" / "info_named"
+    (op / "op_kernel" / "arch35").mkdir()
+    (op / "op_kernel" / "arch35" / "info_named.cpp").write_text("// the ascend950 kernel\n")
+    (op / "op_kernel" / "CMakeLists.txt").write_text(
+        "add_kernel_sources(\n    KERNEL_SRC arch35/info_named.cpp\n    COMPUTE_UNITS ascend950\n    AUTO_SYNC false\n)\n")
+    (kernel_950,) = [k for k in _plan(repo, "info_named", "ascend950pr_9599").kernels if k.suffix == ".cpp"][:1]
+    assert kernel_950.parts[-2:] == ("arch35", "info_named.cpp")
+    assert [k.name for k in _plan(repo, "info_named", "ascend910B1").kernels] == ["info_named.cpp"]
+    assert _plan(repo, "info_named", "ascend910B1").kernels[0].parent.name != "arch35"
+
+
 def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
     repo = synthetic.nn_repo(tmp_path / "nn")
     p = _plan(repo, "two_step", "ascend950pr_9599")

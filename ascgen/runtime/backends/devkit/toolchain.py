@@ -137,8 +137,12 @@ def _tree_stamp(root: Path) -> str:
 
 
 def _model_stamp() -> str:
-    # The model's headers and the shared ones it includes: the precompiled library header depends on both.
-    files = sorted(p for d in (model_dir(), resources.common_dir(), resources.core_dir() / "include") for p in d.rglob("*") if p.is_file())
+    # The model's headers and the shared ones it includes: the precompiled library header depends on all of
+    # them. The builtin library's folder is among them: the model includes its ascgen/host_icpu.h (dav_3510's
+    # intrinsics.h, tikicpulib.h); left out, an edited host_icpu.h met the PCH's old copy (a redefinition
+    # error where a source includes it again, the old code where it does not).
+    folders = (model_dir(), *resources.include_dirs(), resources.common_dir())
+    files = sorted(p for d in folders for p in d.rglob("*") if p.is_file())
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + f.read_bytes())
