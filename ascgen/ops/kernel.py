@@ -109,8 +109,7 @@ def kernel_build(op_dir: Path, product, definition, ins, outs, extra_defines: di
     # resolves against the copy's neighbours; the debug information names the original files again.
     copies = Path(variables[plan.KERNEL_SRC_DST])
     source = kernel_source(op_dir, product)
-    prefix_maps = [f"-ffile-prefix-map={copies / name}={folder / 'op_kernel'}"
-                   for name, folder in [(op_dir.name, op_dir), *((d.name, d) for d in dep_dirs)]]
+    prefix_maps = [f"-ffile-prefix-map={copy}={original}" for copy, original in plan.copy_maps(rule, variables)]
     text = op_tiling.kernel_tiling_header(op_dir, asc_devkit=devkit, op_type=definition.op_type,
                                           search_dirs=(repository,), dependency_ops=dep_dirs,
                                           skip_dirs=host_build.other_tiling_dirs(op_dir, product))
