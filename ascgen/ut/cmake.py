@@ -232,6 +232,63 @@ def set_variables(text: str, base: dict) -> dict:
     return variables
 
 
+_STAGING = ("foreach", "endforeach", "file", "execute_process")
+
+
+def staged_links(text: str, variables: dict) -> tuple[list[str], list[tuple[str, str]]]:
+    """What a CMakeLists.txt lays out when it is configured, for its targets to include from: the folders of
+    its `file(MAKE_DIRECTORY d...)` and the (link, target) pairs of its `execute_process(COMMAND
+    ${CMAKE_COMMAND} -E create_symlink TARGET LINK)`, also inside `foreach(x ${LIST})` / `foreach(x IN LISTS
+    L ITEMS a b)` bodies. ops-math tril's rule links triu's headers into a staging folder that its `-I` option
+    names, so the kernel's `../triu/arch35/x.h` resolves. A path naming an unknown variable is left out."""
+    folders: list[str] = []
+    links: list[tuple[str, str]] = []
+
+    def run(commands, scope):
+        i = 0
+        while i < len(commands):
+            name, raw = commands[i]
+            if name == "foreach":
+                depth, end = 1, i + 1
+                while end < len(commands) and depth:
+                    depth += {"foreach": 1, "endforeach": -1}.get(commands[end][0], 0)
+                    end += 1
+                words = arguments(raw, scope)
+                for value in _loop_values(words[1:], scope) if words else []:
+                    run(commands[i + 1:end - 1], {**scope, words[0]: value})
+                i = end
+                continue
+            args = [] if name == "endforeach" else arguments(raw, scope)
+            if any(_VAR.search(a) for a in args):
+                args = []                               # a path ascgen cannot know
+            if name == "file" and args[:1] == ["MAKE_DIRECTORY"]:
+                folders.extend(args[1:])
+            elif name == "execute_process" and "create_symlink" in args[:-2]:
+                at = args.index("create_symlink")
+                links.append((args[at + 2], args[at + 1]))
+            i += 1
+
+    spans = sorted((m.start(), n) for n in _STAGING for m in re.finditer(rf"(?<![\w$]){n}\s*\(", text, re.I))
+    found = {n: iter(calls(text, n)) for n in _STAGING}
+    run([(n, next(found[n])[1]) for _, n in spans], variables)
+    return folders, links
+
+
+def _loop_values(words: list[str], variables: dict) -> list[str]:
+    """foreach's items: `a b c`, or `IN LISTS L... ITEMS x...`."""
+    if words[:1] != ["IN"]:
+        return words
+    values, mode = [], None
+    for w in words[1:]:
+        if w in ("LISTS", "ITEMS"):
+            mode = w
+        elif mode == "LISTS":
+            values += [v for v in variables.get(w, "").split(";") if v]
+        elif mode == "ITEMS":
+            values.append(w)
+    return values
+
+
 _EVALUATED = ("set", "get_filename_component", "find_path", "if", "elseif", "else", "endif")
 
 

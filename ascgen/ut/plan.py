@@ -214,6 +214,26 @@ def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Pat
             _mirror(target, link)
 
 
+def _stage(rule: cmake.Rule, variables: dict, binary_dir: Path) -> None:
+    """Replay what the rule's CMakeLists.txt lays out when configured (cmake.staged_links: its staging folders
+    and links) in the rule's build folder under `binary_dir`, and name that folder CMAKE_CURRENT_BINARY_DIR, so
+    its options (`-I${KERNEL_STAGING_DIR}/op_kernel`) resolve there. Nothing outside `binary_dir` is written."""
+    rule_file = Path(rule.where.rsplit(":", 1)[0])
+    here = binary_dir / "rules" / rule_file.parent.resolve().relative_to(rule.repository.resolve())
+    variables["CMAKE_CURRENT_BINARY_DIR"] = str(here)
+    text = cmake.strip_comments(rule_file.read_text(errors="replace"))
+    local = cmake.set_variables(text, {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(rule_file.parent),
+                                       "PROJECT_SOURCE_DIR": str(rule.repository), "CMAKE_COMMAND": "cmake"})
+    folders, links = cmake.staged_links(text, local)
+    for folder in (Path(os.path.normpath(f)) for f in folders):
+        if folder.is_relative_to(binary_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+    for link, target in links:
+        link_path = Path(os.path.normpath(link))
+        if link_path.is_relative_to(binary_dir) and Path(target).exists():
+            link_once(link_path, Path(target))
+
+
 def _mirror(target: Path, link: Path) -> None:
     """`target` copied to `link` as the build's copy makes it, but with real folders and linked files: a
     header's `#include "../inc/x.h"` then resolves inside the copy (a linked folder's `..` would be the
@@ -229,12 +249,13 @@ def _mirror(target: Path, link: Path) -> None:
 
 
 def copied_dependencies(rule: cmake.Rule) -> tuple[str, ...]:
-    """The ops whose kernels the copy tree holds beside the rule's op: the rule's dependency ops and, in turn,
-    theirs (their add_modules_sources DEPENDENCIES). The repository's copy rule copies a rule's own dependencies
-    only, into one folder every op of a whole-repository UT build shares: ops-nn layer_norm's kernel reaches
-    `../../norm_common/` through its dependency layer_norm_v3, whose own rule copied norm_common there. A copy
-    tree per rule has what that shared folder gives it only with the dependencies' dependencies."""
-    found = list(rule.deps)
+    """The ops whose kernels the copy tree holds beside the rule's op: the rule's dependency ops, the op's own
+    add_modules_sources DEPENDENCIES and, in turn, theirs. The repository's copy rule copies a rule's own
+    dependencies only, into one folder every op of a whole-repository build shares, where the op build has
+    copied each op's DEPENDENCIES too: ops-nn layer_norm's kernel reaches `../../norm_common/` through its
+    dependency layer_norm_v3, ops-math tril's `../triu/` through its own `DEPENDENCIES triu`. A copy tree per
+    rule has what that shared folder gives it only with all of them."""
+    found = list(dict.fromkeys([*rule.deps, *(d for d in cmake.op_dependencies(rule.op_dir) if d != rule.op)]))
     for name in found:                  # grows while walked: breadth first, each op once
         found += [d for d in cmake.op_dependencies(rule.op_dir.parent / name) if d not in found and d != rule.op]
     return tuple(found)
@@ -457,6 +478,7 @@ def kernel_include_path(rule: cmake.Rule) -> tuple[dict, list[Path]]:
     variables.update({"opName": rule.op, "MODULE_OP_NAME": rule.op, "kernel_dependency_files": f"{dst}/{rule.op}",
                       "CMAKE_CURRENT_SOURCE_DIR": str(rule.ut_dir)})
     _ut_tree(rule, definition, variables, binary_dir)
+    _stage(rule, variables, binary_dir)
     include_dirs: list[Path] = []
     for _, raw in cmake.calls(definition, "target_include_directories"):
         if "tests/ut/op_kernel" not in raw:

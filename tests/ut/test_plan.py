@@ -60,6 +60,60 @@ def test_the_copy_tree_holds_the_dependencies_of_the_dependencies(tmp_path):
     assert [copy.name for copy, _ in p.file_maps] == ["add_one", "dep_one", "dep_two"]
 
 
+def test_the_copy_tree_holds_the_dependencies_the_op_itself_declares(tmp_path):
+    """ops-math tril's kernel includes `../triu/arch35/triangulator_base.h`, stateless_sample_multinomial's
+    `../../random_common/arch35/...`: ops its own add_all_modules_sources names (`DEPENDENCIES triu`), which the
+    op build copies beside it. Its UT rule names no dependency, so the copy tree held the op alone and the
+    header was missing (4 cases in the sweep's shards)."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    (repo / "cat" / "sibling" / "op_kernel").mkdir(parents=True)
+    (repo / "cat" / "sibling" / "op_kernel" / "sibling.h").write_text("#pragma once\n")
+    (repo / "cat" / "add_one" / "CMakeLists.txt").write_text(
+        "add_all_modules_sources(OPTYPE add_one ACLNNTYPE aclnn_exclude DEPENDENCIES sibling)\n")
+    p = _plan(repo, "add_one", "ascend910B1")
+    assert plan.copied_dependencies(p.rule) == ("sibling",)
+    (kernel_file,) = p.kernels
+    assert (kernel_file.parent.parent / "sibling" / "sibling.h").is_file()
+
+
+def test_the_staging_folder_a_rule_lays_out_is_replayed_and_its_include_option_resolves(tmp_path):
+    """ops-math tril, concat_v2 and 16 more: the rule's CMakeLists.txt makes a staging folder in its build
+    folder (`file(MAKE_DIRECTORY ...)`), links a sibling op's headers into it (`execute_process(COMMAND
+    ${CMAKE_COMMAND} -E create_symlink ...)`, in a foreach for tril) and names it with `-I` in the rule's
+    options, so the kernel's `../triu/arch35/x.h` resolves. The option named an unknown folder and was left
+    out: the header was missing."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    (repo / "cat" / "sibling" / "op_kernel" / "arch").mkdir(parents=True)
+    for name in ("a.h", "b.h"):
+        (repo / "cat" / "sibling" / "op_kernel" / "arch" / name).write_text("#pragma once\n")
+    rule = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel" / "CMakeLists.txt"
+    rule.write_text(
+        "set(STAGE ${CMAKE_CURRENT_BINARY_DIR}/stage)\n"
+        "file(MAKE_DIRECTORY ${STAGE}/op_kernel)\nfile(MAKE_DIRECTORY ${STAGE}/sibling/arch)\n"
+        "set(HEADERS a.h b.h)\n"
+        "foreach(h ${HEADERS})\n"
+        "  execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink\n"
+        "      ${PROJECT_SOURCE_DIR}/cat/sibling/op_kernel/arch/${h} ${STAGE}/sibling/arch/${h})\n"
+        "endforeach()\n"
+        'AddOpTestCase(add_one "ascend910B1" "-DDTYPE_X=float -I${STAGE}/op_kernel")\n')
+    p = _plan(repo, "add_one", "ascend910B1")
+    (stage,) = [d for d in p.include_dirs if d.name == "op_kernel" and d.parent.name == "stage"]
+    assert (stage / ".." / "sibling" / "arch" / "a.h").is_file()
+    assert (stage / ".." / "sibling" / "arch" / "b.h").is_file()
+    assert not stage.is_relative_to(repo)          # laid out in ascgen's cache, never in the checkout
+
+
+def test_a_staging_link_pointing_outside_the_build_folder_is_not_made(tmp_path):
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    rule = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel" / "CMakeLists.txt"
+    outside = tmp_path / "elsewhere"
+    rule.write_text(f"execute_process(COMMAND ${{CMAKE_COMMAND}} -E create_symlink {repo} {outside})\n"
+                    f"file(MAKE_DIRECTORY {tmp_path / 'made'})\n"
+                    'AddOpTestCase(add_one "ascend910B1" "-DDTYPE_X=float")\n')
+    _plan(repo, "add_one", "ascend910B1")
+    assert not outside.exists() and not (tmp_path / "made").exists()
+
+
 def test_the_kernel_a_product_s_add_kernel_sources_names_is_the_one_compiled(tmp_path):
     """ops-nn foreach_div_scalar: `add_kernel_sources(KERNEL_SRC arch35/foreach_div_scalar.cpp COMPUTE_UNITS
     ascend950)`; the UT definition compiles `${ASCEND_KERNEL_SRC_DST}/<op>/<KERNEL_SRC>` (its kernel_src_list).
