@@ -27,6 +27,9 @@ from tests import devkit_tree
 
 _SOURCES: dict[str, list[tuple[str, str]]] = {}      # product -> [(namespace, source)], in registration order
 _LIBRARY_LINES = re.compile(r'^\s*(#include\s+"kernel_operator\.h"|using\s+namespace\s+AscendC\s*;)\s*$', re.M)
+# Other library headers a source includes, hoisted above the namespaces: a header first included inside one
+# would declare its names in that namespace (simt_api/asc_simt.h's __asc_simt_vf).
+_LIBRARY_INCLUDE = re.compile(r'^\s*#include\s+"((?:simt_api|c_api|adv_api|basic_api)/[^"]+)"\s*$', re.M)
 
 
 def register(source: str, product: str) -> Callable[[], Module]:
@@ -43,8 +46,9 @@ def register(source: str, product: str) -> Callable[[], Module]:
 @functools.cache
 def _module(product: str) -> Module:
     devkit_tree.require()
-    parts = ['#include "kernel_operator.h"\n']
+    headers = dict.fromkeys(h for _, source in _SOURCES[product] for h in _LIBRARY_INCLUDE.findall(source))
+    parts = ['#include "kernel_operator.h"\n', *(f'#include "{h}"\n' for h in headers)]
     for namespace, source in _SOURCES[product]:
-        parts.append(f"namespace {namespace} {{\nusing namespace AscendC;\n"
-                     f"{_LIBRARY_LINES.sub('', source)}\n}}  // namespace {namespace}\n")
+        body = _LIBRARY_INCLUDE.sub("", _LIBRARY_LINES.sub("", source))
+        parts.append(f"namespace {namespace} {{\nusing namespace AscendC;\n{body}\n}}  // namespace {namespace}\n")
     return load("".join(parts), product, backend="devkit", filename=f"known_answers_{product}.cpp")

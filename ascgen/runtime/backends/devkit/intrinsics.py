@@ -23,7 +23,10 @@ Cells (one per arch of ARCHES, __NPU_ARCH__ 2201 dav_c220, 2002 dav_m200, 3510 d
     -  not on this arch (the library does not call it there)
 The family is where the name is defined (header stems under ascgen_devkit/; several when arches differ), or
 for a missing name where it would belong. The SIMT stand-ins of dav3510/simt.h are not CCE intrinsics and not
-listed: they are declared there with their own types, and the report names them by their Missing type.
+listed: they are the launch model and its geometry. The device compiler's SIMT builtins the library's SIMT API
+is written over (dav3510/simt_builtins.h: __cvt_*, atomicAdd..., __shfl...) are listed: those that need a
+launch's threads together (__sync_workitems, the warp exchanges) are implemented for a one-thread launch and
+refused with a named fault otherwise.
 """
 from __future__ import annotations
 
@@ -53,9 +56,57 @@ AscendCTBufPoolInit            hooks                          I     I     I
 AscendCTBufPoolResetCheck      hooks                          I     I     I
 AscendCUpdateTbufPoolStatus    hooks                          I     I     I
 VagCpuSim                      dav3510/vreg                   -     -     I
+__activemask                   dav3510/simt_builtins          -     -     I
+__all                          dav3510/simt_builtins          -     -     I
+__any                          dav3510/simt_builtins          -     -     I
+__ballot                       dav3510/simt_builtins          -     -     I
+__ceilf                        dav3510/simt_builtins          -     -     I
+__cvt_bfloat16_t               dav3510/simt_builtins          -     -     I
+__cvt_float                    dav3510/simt_builtins          -     -     I
+__cvt_half                     dav3510/simt_builtins          -     -     I
+__cvt_int32_t                  dav3510/simt_builtins          -     -     I
+__cvt_int64_t                  dav3510/simt_builtins          -     -     I
+__cvt_uint32_t                 dav3510/simt_builtins          -     -     I
+__cvt_uint64_t                 dav3510/simt_builtins          -     -     I
+__exp                          dav3510/simt_builtins          -     -     I
+__expf                         dav3510/simt_builtins          -     -     I
+__fabsf                        dav3510/simt_builtins          -     -     I
+__floorf                       dav3510/simt_builtins          -     -     I
+__fma                          dav3510/simt_builtins          -     -     I
+__fmaxf                        dav3510/simt_builtins          -     -     I
+__fminf                        dav3510/simt_builtins          -     -     I
 __ib_set_stub                  sync                           I     I     I
 __ib_wait_stub                 sync                           I     I     I
+__ldg                          dav3510/simt_builtins          -     -     I
+__log                          dav3510/simt_builtins          -     -     I
+__logf                         dav3510/simt_builtins          -     -     I
+__powf                         dav3510/simt_builtins          -     -     I
+__reduce_add                   dav3510/simt_builtins          -     -     I
+__reduce_max                   dav3510/simt_builtins          -     -     I
+__reduce_min                   dav3510/simt_builtins          -     -     I
+__rintf                        dav3510/simt_builtins          -     -     I
+__roundf                       dav3510/simt_builtins          -     -     I
+__shfl                         dav3510/simt_builtins          -     -     I
+__shfl_down                    dav3510/simt_builtins          -     -     I
+__shfl_up                      dav3510/simt_builtins          -     -     I
+__shfl_xor                     dav3510/simt_builtins          -     -     I
+__sqrtf                        dav3510/simt_builtins          -     -     I
+__stg                          dav3510/simt_builtins          -     -     I
 __sync_all_stub                sync                           I     I     I
+__sync_workitems               dav3510/simt_builtins          -     -     I
+__threadfence                  dav3510/simt_builtins          -     -     I
+__threadfence_block            dav3510/simt_builtins          -     -     I
+atomicAdd                      dav3510/simt_builtins          -     -     I
+atomicAnd                      dav3510/simt_builtins          -     -     I
+atomicCAS                      dav3510/simt_builtins          -     -     I
+atomicDec                      dav3510/simt_builtins          -     -     I
+atomicExch                     dav3510/simt_builtins          -     -     I
+atomicInc                      dav3510/simt_builtins          -     -     I
+atomicMax                      dav3510/simt_builtins          -     -     I
+atomicMin                      dav3510/simt_builtins          -     -     I
+atomicOr                       dav3510/simt_builtins          -     -     I
+atomicSub                      dav3510/simt_builtins          -     -     I
+atomicXOr                      dav3510/simt_builtins          -     -     I
 bcnt0                          scalar                         I     I     I
 bcnt1                          scalar                         I     I     I
 byte_step                      dav3510/vconv                  -     -     I
@@ -269,6 +320,7 @@ set_vector_mask                scalar                         I     I     I
 sff0                           scalar                         I     I     I
 sff1                           scalar                         I     I     I
 sflbits                        scalar                         M     M     M
+signbitf                       dav3510/simt_builtins          -     -     I
 sprclr                         dav3510/vreg                   -     -     F
 st_dev                         dma                            I     I     I
 trap                           sync                           I     I     I
@@ -452,7 +504,7 @@ vmul                           dav3510/valu,vector            I     I     F
 vmula                          dav3510/valu                   -     -     F
 vmulconv_f162s8                convert                        M     M     M
 vmulconv_f162u8                convert                        M     M     M
-vmull                          vector                         -     -     M
+vmull                          dav3510/valu                   -     -     I
 vmuls                          dav3510/valu,vector            I     I     F
 vneg                           dav3510/valu                   -     -     F
 vnot                           dav3510/valu,vector            I     I     F

@@ -13,6 +13,7 @@
 #include "valu.h"
 #include "vreduce.h"
 #include "vconv.h"
+#include "simt_builtins.h"
 #include "dma.h"
 #include "nddma.h"
 #include "cube.h"

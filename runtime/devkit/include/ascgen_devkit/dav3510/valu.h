@@ -61,6 +61,23 @@ ASCGEN_D3510_BINARY(vmin, ::ascgen::elem::min(a, C(b)))
 ASCGEN_D3510_BINARY(vabsdif, ::ascgen::elem::abs(::ascgen::elem::sub(a, C(b))))
 #undef ASCGEN_D3510_BINARY
 
+// vmull(dst_low, dst_high, src0, src1, mask): the 64-bit product of 32-bit integer lanes (signed for int32),
+// its low word into dst_low and its high word into dst_high; inactive lanes zero (the library's Mull has no
+// mode). Which register gets which word is read from the library's callers: ops-nn's FastDiv takes
+// `Mull(tmp, res, src, magic)` then `src + res` as the quotient's numerator, res the high word (mulhi).
+template <class D, class A, class B, ASCGEN_D3510_REG(D), ASCGEN_D3510_REG(A), ASCGEN_D3510_REG(B)>
+inline void vmull(D& dst_low, D& dst_high, A& src0, B& src1, vector_bool& mask) {
+    const auto a = ASCGEN_D3510_VR(src0), b = ASCGEN_D3510_VR(src1);    // copies: a destination may be a source
+    using T = typename std::remove_const_t<decltype(a)>::elem;
+    static_assert(sizeof(T) == 4 && std::is_integral<T>::value, "vmull multiplies 32-bit integer lanes");
+    using W = std::conditional_t<std::is_signed<T>::value, int64_t, uint64_t>;
+    auto product = [&](int i) { return uint64_t(W(a.e()[i]) * W(b.e()[i])); };
+    ascgen_devkit::d3510::apply(ASCGEN_D3510_VR(dst_low), mask, 0, [&](int i) { return T(uint32_t(product(i))); });
+    ascgen_devkit::d3510::apply(ASCGEN_D3510_VR(dst_high), mask, 0,
+                                [&](int i) { return T(uint32_t(product(i) >> 32)); });
+    ascgen_devkit::d3510::cost(2 * std::remove_const_t<decltype(a)>::lanes);
+}
+
 // vmula(dst, src0, src1, mask, mode): dst = dst + src0 * src1 on the active lanes (the library's MulAddDst;
 // its 64-bit multiply accumulates partial products into the high word so). Integer lanes wrap, exact
 // whatever the hardware's order of operations; float lanes are fused (elem::fused_mul_add says why).
