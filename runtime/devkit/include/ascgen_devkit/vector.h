@@ -283,21 +283,22 @@ ASCGEN_DEVKIT_BINARY2(vsubrelu, ::ascgen::elem::relu(::ascgen::elem::sub(a, b)))
 #undef ASCGEN_DEVKIT_BINARY2
 
 namespace ascgen_devkit {
-// dst = f(src0, src1, dst): the accumulating forms read their destination.
-template <class T, class Fn>
+// dst = f(src0, src1, dst): the accumulating forms read their destination. The sources are S (half into a
+// float destination: vaxpy's widening form), each widened exactly to T's wide type.
+template <class T, class Fn, class S = T>
 struct Accumulate {
     const Operand& d; const Operand& a; const Operand& b; Fn fn;
     void one(uint64_t r, uint64_t e) const {
         T* dp = reinterpret_cast<T*>(d.at(r, e));
-        *dp = T(fn(wide_t<T>(*reinterpret_cast<const T*>(a.at(r, e))), wide_t<T>(*reinterpret_cast<const T*>(b.at(r, e))),
+        *dp = T(fn(wide_t<T>(*reinterpret_cast<const S*>(a.at(r, e))), wide_t<T>(*reinterpret_cast<const S*>(b.at(r, e))),
                    wide_t<T>(*dp)));
     }
     void flat(uint64_t n) const {
         T* dp = reinterpret_cast<T*>(d.base);
-        const T* ap = reinterpret_cast<const T*>(a.base);
-        const T* bp = reinterpret_cast<const T*>(b.base);
-        const bool independent = no_partial_overlap(dp, sizeof(T), ap, sizeof(T), n) &&
-                                 no_partial_overlap(dp, sizeof(T), bp, sizeof(T), n);
+        const S* ap = reinterpret_cast<const S*>(a.base);
+        const S* bp = reinterpret_cast<const S*>(b.base);
+        const bool independent = no_partial_overlap(dp, sizeof(T), ap, sizeof(S), n) &&
+                                 no_partial_overlap(dp, sizeof(T), bp, sizeof(S), n);
         flat_loop(n, independent,
                   [&](uint64_t i) { dp[i] = T(fn(wide_t<T>(ap[i]), wide_t<T>(bp[i]), wide_t<T>(dp[i]))); });
     }
@@ -329,15 +330,19 @@ inline void vmadd(T* dst, T* src0, T* src1, R repeat, B0 db, B1 ab, B2 bb, S0 dr
                        ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
 }
 
-// vaxpy: dst = scalar * src + dst
-template <class T, class U>
-inline void vaxpy(T* dst, T* src, U scalar, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+// vaxpy: dst = scalar * src + dst. The library's Axpy takes half, float, and half src into a float dst (its
+// dtype check: "src: half, dst: half / float"); the widening form multiplies in float, where a half product
+// is exact, and adds to the float destination as the float form does.
+template <class T, class S, class U>
+inline void vaxpy(T* dst, S* src, U scalar, uint64_t repeat, uint64_t db, uint64_t sb, uint64_t dr, uint64_t sr) {
+    static_assert(std::is_same<T, S>::value || (std::is_same<T, float>::value && std::is_same<S, half>::value),
+                  "vaxpy: src and dst of one type, or half src into a float dst");
     using W = ascgen_devkit::wide_t<T>;
     const W s = W(ascgen_devkit::wide_t<U>(scalar));
     ascgen_devkit::Operand ops[3] = {ascgen_devkit::op(dst, db, dr), ascgen_devkit::op(src, sb, sr),
                                            ascgen_devkit::op(src, sb, sr)};
     auto fn = [s](W a, W, W d) -> W { return ::ascgen::elem::add(::ascgen::elem::mul(s, a), d); };
-    ascgen_devkit::run("vaxpy", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn)>{ops[0], ops[1], ops[2], fn});
+    ascgen_devkit::run("vaxpy", ops, repeat, ascgen_devkit::Accumulate<T, decltype(fn), S>{ops[0], ops[1], ops[2], fn});
 }
 
 // Scalar forms with one more flag argument on some call sites.
