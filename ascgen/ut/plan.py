@@ -430,19 +430,21 @@ def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Pa
     while todo:
         current = todo.pop()
         for name in _INCLUDE.findall(current.read_text(errors="replace")):
-            for folder in (current.parent, *folders):
-                header = (folder / name).resolve()
-                if not header.is_file():
-                    continue
-                if header not in seen and any(header.is_relative_to(t) for t in tests_root):
-                    seen.add(header)
-                    todo.append(header)
-                cpp = header.with_suffix(".cpp")
-                if header.parent in folders and cpp.is_file() and cpp not in found and cpp not in sources \
-                        and not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
-                    found.append(cpp)
-                    todo.append(cpp)
-                break
+            headers = [h for h in ((f / name).resolve() for f in (current.parent, *folders)) if h.is_file()]
+            if not headers:
+                continue
+            header = headers[0]                 # the one the compiler opens: followed for its own includes
+            if header not in seen and any(header.is_relative_to(t) for t in tests_root):
+                seen.add(header)
+                todo.append(header)
+            # The build links the UT folders' helper objects whatever header declared them: an op's own
+            # data_utils.h (ops-nn dequant_swiglu_quant) declares what tests/ut/op_kernel/data_utils.cpp defines.
+            cpp = next((c for c in (h.with_suffix(".cpp") for h in headers if h.parent in folders) if c.is_file()),
+                       None)
+            if cpp is not None and cpp not in found and cpp not in sources \
+                    and not re.search(r"\bmain\s*\(", cpp.read_text(errors="replace")):
+                found.append(cpp)
+                todo.append(cpp)
     return found
 
 

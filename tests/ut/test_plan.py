@@ -276,3 +276,20 @@ def test_real_sibling_trees_copies_and_opfile_of_ops_nn():
     assert (copy / "arch35" / ".." / ".." / "rms_norm_quant_v2" / "rms_norm_quant_v2_apt.h").is_file()
     p = real("ops-nn/experimental/activation/sigmoid", "ascend950pr_9599")
     assert [k.name for k in p.kernels][:1] == ["sigmoid_apt.cpp"]
+
+
+def test_a_helper_declared_by_the_op_s_own_header_comes_from_the_ut_folder_that_defines_it(tmp_path):
+    """ops-nn dequant_swiglu_quant's tests include their own data_utils.h (declarations only), which shadows
+    tests/ut/op_kernel/data_utils.h; the repository's build links tests/ut/op_kernel/data_utils.cpp into
+    every kernel UT program all the same. The plan took no helper: 45 cases stopped at `undefined symbol
+    ReadFile(...)`."""
+    common = tmp_path / "tests" / "ut" / "op_kernel"
+    own = tmp_path / "cat" / "op" / "tests" / "ut" / "op_kernel"
+    for folder in (common, own):
+        folder.mkdir(parents=True)
+        (folder / "data_utils.h").write_text("#pragma once\nbool ReadFile(const char* path);\n")
+    (common / "data_utils.cpp").write_text('#include "data_utils.h"\nbool ReadFile(const char*) { return true; }\n')
+    test = own / "test_op.cpp"
+    test.write_text('#include "data_utils.h"\n')
+    assert plan.helper_sources([test], [common, own], [tmp_path / "tests", tmp_path / "cat"]) == \
+        [(common / "data_utils.cpp").resolve()]
