@@ -10,7 +10,8 @@ report, the shim's records of the data scripts it ran). The rules, in the order 
 4. A comparison script is one whose file name contains "compare", or that printed a verdict line.
    Verdict lines: a line starting with PASS/PASSED or FAIL/FAILED (any case, `!` or `:` allowed after it),
    `compare result: True|False`, and `N PASSED, M FAILED` counts; from a script named a comparison also
-   the upper-case words PASS/PASSED, FAIL/FAILED anywhere in a line ("[op] int16 compare PASS"). A comparison is failed when it exited
+   the upper-case words PASS/PASSED/SUCCESS, FAIL/FAILED anywhere in a line ("[op] int16 compare PASS",
+   "[SUCCESS] 33x80 slot bytes match"). A comparison is failed when it exited
    non-zero or printed a failing verdict (FAILED, `False`, M > 0), passed when it exited 0 and printed at
    least one passing verdict and no failing one; a comparison that printed no verdict is not a pass
    (`error: ... printed no verdict`).
@@ -37,7 +38,7 @@ _RESULT = re.compile(r"compare result\s*:?\s*(True|False)", re.I)
 _COUNTS = re.compile(r"(\d+)\s+PASSED\s*,\s*(\d+)\s+FAILED", re.I)
 # Inside a line, only the upper-case words count ("[op] int16 compare PASS (bitwise exact)"), and only from a
 # script named a comparison: a lower-case "pass" in prose, or a data script's chatter, is no verdict.
-_PASS_WORD = re.compile(r"\bPASS(?:ED)?\b")
+_PASS_WORD = re.compile(r"\b(?:PASS(?:ED)?|SUCCESS)\b")
 _FAIL_WORD = re.compile(r"\bFAIL(?:ED)?\b")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 # Joins a missing module's reason and the fault that followed it (rule 1): what comes after it is a consequence.

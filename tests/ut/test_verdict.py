@@ -35,6 +35,10 @@ GEN = (["gen_data.py", "float32"], 0, "", "")
     ((["compare_data.py"], 0, "[op] PASS then [op] FAIL\n", ""), "wrong"),   # any fail outweighs a pass
     ((["compare_data.py"], 0, "the comparison did not pass\n", ""), "error"),  # prose is no verdict
     ((["verify.py"], 0, "[op] compare PASS\n", ""), "passed-ran"),          # not named a comparison: ignored
+    # ops-nn turbo_quant_compress_latent's compare_data.py: "[SUCCESS] ..." or "[FAILED] ..." and exit 1
+    ((["compare_data.py", "33"], 0, "[SUCCESS] 33x80 slot bytes match the golden exactly\n", ""), "passed-compared"),
+    ((["compare_data.py", "33"], 1, "[FAILED] 2 norm mismatches\n", ""), "wrong"),
+    ((["gen_data.py"], 0, "SUCCESS: data written\n", ""), "passed-ran"),       # not named a comparison: ignored
     ((["compare_data.py"], 1, "", "ModuleNotFoundError: No module named 'torch'\n"), "unsupported"),
 ])
 def test_comparison_verdicts(tmp_path, compare, expected):
