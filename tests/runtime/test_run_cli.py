@@ -126,6 +126,13 @@ def test_icpu_run_kf_runs_with_the_mode_set_kernel_mode_set(backend):
     assert "bad 0" in r.stdout
 
 
+def test_every_icpu_run_kf_launch_has_a_system_workspace_as_cann_s_launcher_gives_it():
+    devkit_tree.require()
+    r = ascgen("run", str(KERNELS / "icpu_system_workspace.cpp"), "--product", "ascend910b", "--backend", "devkit")
+    assert "written 4 of 4" in r.stdout, r.stdout + r.stderr[-2000:]
+    assert r.returncode == 0
+
+
 def test_a_forced_include_sees_the_d_macros_as_with_gcc(tmp_path):
     # g++ processes every -D before any -include: a UT's tiling header tests __CCE_KT_TEST__ (a -D of the
     # build) to pick its CPU branch

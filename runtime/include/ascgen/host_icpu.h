@@ -81,6 +81,7 @@ template <class F>
 auto icpu_launch(F&& kernel, const char* name, uint32_t block_dim, rt::Loc loc = ASCGEN_HERE) {
     using K = std::remove_reference_t<F>;
     if (g_icpu_kernel_type >= 0) rt::next_launch_kernel_type(g_icpu_kernel_type);   // the launch just below
+    backend::next_launch_is_icpu();
     if constexpr (std::is_function_v<K>) {
         return launch(&kernel, name, block_dim, nullptr, nullptr, loc);
     } else if constexpr (converts_to_function<K>::value) {

@@ -19,6 +19,9 @@ inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint3
     ::ascgen_devkit::host_launch(name, thunk, ctx, block_dim, loc);   // per-core module copies
 }
 
+// An ICPU_RUN_KF launch gets a system workspace whatever its parameters are named (copies.h, host_launch).
+inline void next_launch_is_icpu() { ::ascgen_devkit::icpu_launch_next = true; }
+
 // The thunk runs in the calling core's module copy; the kernel pointer was taken in copy 0.
 template <class F>
 inline F on_host_core(F kernel, const void* thunk) {

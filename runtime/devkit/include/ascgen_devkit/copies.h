@@ -6,6 +6,7 @@
 // own instances; cores are threads, so each core runs the kernel in its own file copy. dlopen returns the
 // same handle for the same file (and for hard links), hence real copies next to the module.
 #pragma once
+#include <utility>
 #include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,9 +153,16 @@ inline void host_thunk(void* c) {
 }  // namespace ascgen_devkit
 
 namespace ascgen_devkit {
+// Set by an ICPU_RUN_KF just before its launch (backend_hooks.h), on the host thread (module copy 0). CANN's
+// CPU-debug launcher gives every ICPU launch a zeroed system workspace (hicann/asc-tools cpudebug kern_fwk.h,
+// RunKernelFunctionOnCpu: g_sysWorkspaceReserved), whatever the kernel's parameters are called; a kernel
+// that checks `GetSysWorkSpacePtr() == nullptr` and returns (ops-nn foreach_norm) ran nothing without one.
+inline bool icpu_launch_next = false;
+
 // host_launch.h calls this instead of rt::host_launch when the module is built for the devkit backend.
 inline void host_launch(const char* name, void (*thunk)(void*), void* ctx, uint32_t block_dim, ::ascgen::rt::Loc loc) {
-    if (!needs_system_workspace(name)) {
+    const bool icpu = std::exchange(icpu_launch_next, false);
+    if (!icpu && !needs_system_workspace(name)) {
         HostCtx h{thunk, ctx, nullptr, ascgen_tiling_key};
         ::ascgen::rt::host_launch(name, &host_thunk, &h, block_dim, loc);
         return;
