@@ -627,3 +627,19 @@ def test_the_same_kernel_in_two_folders_builds_once_and_reports_each_folders_lin
         with pytest.raises(KernelMemoryError) as err:
             mod.launch("ub_overflow", 1, np.zeros(64, np.float32))
         assert err.value.site.file == str(copy) and err.value.site.line == _line(FAULTS, "Add(a, a, a"), err.value.site
+
+
+def test_a_program_whose_extra_source_registers_the_matmul_object_gets_the_kfc_allowance(tmp_path):
+    """A kernel UT program's kernel is one of its extra sources: ops-nn single_layer_lstm_grad's Matmul kernel
+    left the model's allowance for the KFC server's notifications to both AIVs unset (only the main source was
+    read), and three cases ended in a false `unbalanced cross-core flags` fault."""
+    from types import SimpleNamespace
+    from ascgen.runtime.backends.devkit.backend import uses_matmul_kfc
+    (tmp_path / "op_kernel").mkdir()
+    main, kernel, header = tmp_path / "main.cpp", tmp_path / "op_kernel" / "kernel.cpp", tmp_path / "op_kernel" / "mm.h"
+    main.write_text("int main() { return 0; }\n")
+    header.write_text("void f() { REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm); }\n")
+    kernel.write_text('#include "mm.h"\n')
+    module = SimpleNamespace(text=main.read_text(), source=str(main), include_dirs=[], extra_sources=[kernel])
+    assert not uses_matmul_kfc(SimpleNamespace(**{**vars(module), "extra_sources": []}))
+    assert uses_matmul_kfc(module)

@@ -57,9 +57,15 @@ def workspace_index(kernel) -> int:
     return -1
 
 
+def uses_matmul_kfc(module) -> bool:
+    """Whether any source of the program, or a header one includes, registers the Matmul object: a kernel UT
+    program's kernel is one of its extra sources (ops-nn single_layer_lstm_grad), not its main."""
+    return any(uses_matmul_object(text) for text in _host_texts(module, module.extra_sources))
+
+
 def render(module, root: Path, instances) -> str:
     lines = [wrapper.render_module(module, instances)]
-    if uses_matmul_object(module.text):
+    if uses_matmul_kfc(module):
         # the Matmul API's server notifies both AIVs of a group and each waits for its own flag, so counts
         # remain on the sibling's flag by design (runtime/devkit/include/ascgen_devkit/model.h, enter())
         lines.append("#define ASCGEN_DEVKIT_MATMUL_KFC 1")
@@ -71,7 +77,8 @@ def render(module, root: Path, instances) -> str:
         index = len(kernel.params) if kernel and workspace_index(kernel) >= 0 else -1
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
                      f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a, {index}); }}')
-    for kernel in module.info.kernels:       # host <<<>>> launches find out by kernel name
+    for kernel in [*module.info.kernels, *(k for info in module.extra_infos for k in info.kernels)]:
+        # host <<<>>> launches find out by kernel name (an ICPU_RUN_KF launch always has one: copies.h)
         if workspace_index(kernel) >= 0:
             lines.append(f'static const int __ascgen_devkit_ws_{wrapper.symbol_id(kernel.name)} = '
                          f'::ascgen_devkit::register_workspace_kernel("{kernel.name}");')

@@ -10,9 +10,10 @@
 // launch of a kernel that has a workspace parameter gets a zeroed buffer, registered as GM of the launch and
 // shared by all its cores, and the kernel's argument is left wholly to the kernel.
 //
-// Which kernels: those with a parameter written `__kfc_workspace__`, or one named `workspace` (the cube-only
-// examples pass it unmarked). The module wrapper (ascgen/runtime/backends/devkit/module.py) registers them by name for
-// host <<<>>> launches; for Python launches the module appends the buffer as a hidden last argument.
+// Which kernels: every ICPU_RUN_KF launch (CANN's CPU-debug launcher gives each one: copies.h), and those with a
+// parameter written `__kfc_workspace__`, or one named `workspace` (the cube-only examples pass it unmarked),
+// in any source of the program. The module wrapper (ascgen/runtime/backends/devkit/backend.py) registers them
+// by name for host <<<>>> launches; for Python launches the module appends the buffer as a hidden last argument.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
