@@ -133,6 +133,28 @@ def test_every_icpu_run_kf_launch_has_a_system_workspace_as_cann_s_launcher_give
     assert r.returncode == 0
 
 
+def test_a_kernel_declared_in_the_main_source_and_defined_in_another_runs_with_its_workspace(tmp_path):
+    """Both sources list the kernel (a kernel UT's test declares what the op's kernel file defines): the
+    workspace registration of each source's kernels must name it once (stateless_sample_multinomial,
+    dynamic_rnnv2 and apply_gradient_descent failed to compile: a redefinition in the wrapper)."""
+    devkit_tree.require()
+    decl = 'extern "C" __global__ __aicore__ void fill(GM_ADDR out, GM_ADDR workspace)'
+    (tmp_path / "kernel.cpp").write_text('#include "kernel_operator.h"\n' + decl + " {\n"
+                                         "    if (GetSysWorkSpacePtr() == nullptr) return;\n"
+                                         "    AscendC::GlobalTensor<int32_t> o;\n"
+                                         "    o.SetGlobalBuffer((__gm__ int32_t*)out, 8);\n"
+                                         "    o.SetValue(AscendC::GetBlockIdx(), 5);\n}\n")
+    (tmp_path / "main.cpp").write_text(
+        '#include <cstdio>\n#include "tikicpulib.h"\n#include "kernel_operator.h"\n' + decl + ";\n"
+        "int main() { int32_t* o = (int32_t*)AscendC::GmAlloc(32); o[0] = o[1] = 0;\n"
+        "  AscendC::SetKernelMode(KernelMode::AIV_MODE);\n"
+        "  ICPU_RUN_KF(fill, 2, (GM_ADDR)o, (GM_ADDR)nullptr);\n"
+        '  std::printf("sum %d\\n", o[0] + o[1]); AscendC::GmFree(o); return 0; }\n')
+    r = ascgen("run", str(tmp_path / "main.cpp"), str(tmp_path / "kernel.cpp"), "--product", "ascend910b",
+               "--backend", "devkit")
+    assert "sum 10" in r.stdout, r.stdout + r.stderr[-2000:]
+
+
 def test_a_forced_include_sees_the_d_macros_as_with_gcc(tmp_path):
     # g++ processes every -D before any -include: a UT's tiling header tests __CCE_KT_TEST__ (a -D of the
     # build) to pick its CPU branch

@@ -77,11 +77,12 @@ def render(module, root: Path, instances) -> str:
         index = len(kernel.params) if kernel and workspace_index(kernel) >= 0 else -1
         lines.append(f'extern "C" __attribute__((visibility("default"))) void {dispatch_symbol(inst)}(void** a) '
                      f'{{ ::ascgen_devkit::dispatch("{wrapper.entry_symbol(inst)}", a, {index}); }}')
-    for kernel in [*module.info.kernels, *(k for info in module.extra_infos for k in info.kernels)]:
-        # host <<<>>> launches find out by kernel name (an ICPU_RUN_KF launch always has one: copies.h)
-        if workspace_index(kernel) >= 0:
-            lines.append(f'static const int __ascgen_devkit_ws_{wrapper.symbol_id(kernel.name)} = '
-                         f'::ascgen_devkit::register_workspace_kernel("{kernel.name}");')
+    # host <<<>>> launches find out by kernel name (an ICPU_RUN_KF launch always has one: copies.h); a kernel
+    # declared in one source and defined in another is listed by both
+    kernels = [*module.info.kernels, *(k for info in module.extra_infos for k in info.kernels)]
+    for name in dict.fromkeys(k.name for k in kernels if workspace_index(k) >= 0):
+        lines.append(f'static const int __ascgen_devkit_ws_{wrapper.symbol_id(name)} = '
+                     f'::ascgen_devkit::register_workspace_kernel("{name}");')
     return "\n".join(lines) + "\n"
 
 
