@@ -52,8 +52,9 @@
 #define __simd_vf__
 #define __simt_callee__
 #define __simt_vf__
-// bisheng's bound on a SIMT function's threads per launch (a code-generation hint)
+// bisheng's bound on a SIMT function's threads per launch (a code-generation hint), in both spellings
 #define LAUNCH_BOUND(threads)
+#define __launch_bounds__(...)
 #define __callee__
 #define __no_simd_vf_fusion__
 #define __sync_noalias__
