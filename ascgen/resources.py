@@ -42,3 +42,10 @@ def include_dirs() -> list[Path]:
 def common_dir() -> Path:
     """What both Ascend C libraries (builtin and devkit) share: on every build's include path, after them."""
     return runtime_dir() / "common"
+
+
+def ops_host_dir() -> Path:
+    """ascgen's stand-ins for the closed pieces of CANN's host side (base/err_msg.h, dlog_pub.h, mmpa...) and
+    the sources defining what they declare: used by ascgen.ops' host builds and by kernel UTs that include an
+    op_host header."""
+    return runtime_dir() / "ops" / "host"

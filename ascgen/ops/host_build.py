@@ -79,7 +79,7 @@ SECTION_FLAGS = ("-ffunction-sections", "-fdata-sections", "-fvisibility=hidden"
 
 
 def own_dir() -> Path:
-    return resources.runtime_dir() / "ops" / "host"
+    return resources.ops_host_dir()
 
 
 def _repository(name: str) -> Path:

@@ -39,8 +39,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ascgen import config, products
+from ascgen import config, products, resources
 from ascgen.errors import SpecError, UnsupportedProductError
+from ascgen.runtime.backends.devkit import host as devkit_host
 from ascgen.runtime.build.cache_integrity import writable_root
 from ascgen.ut import cmake
 from ascgen.ut.installed import installed_include, link_once
@@ -421,6 +422,36 @@ def cached_text(kind: str, name: str, text: str) -> Path:
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
+# metadef's tiling-data registry (optiling::CTilingDataClassFactory, TilingDef), public, which CANN's UT build
+# links from its installation; and ascgen's CheckLogLevel / DlogRecord for the closed dlog.
+TILING_REGISTRY = Path("base") / "asc" / "tilingdata_base_impl.cc"
+OPS_LOG = Path("src") / "ops_log.cpp"
+
+
+def host_layer(tests: list[Path]) -> tuple[list[Path], list[Path]]:
+    """(include folders, sources) a kernel UT needs when its tests include an op's op_host header (its tiling
+    class: register/tilingdata_base.h, opbase's log/log.h -> base/err_msg.h, platform/...): what a CANN
+    installation's host side gives the build. ascgen's stand-ins for the closed headers (those of its host
+    builds), the library's platform headers, metadef's package headers, and the sources that define what
+    those headers declare. ([], []) when no test includes an op_host header or a tree is missing."""
+    reaches = any("op_host/" in name for test in tests for name in _INCLUDE.findall(test.read_text(errors="replace")))
+    metadef, devkit = config.cann_repository("metadef"), config.asc_devkit()
+    if not reaches or metadef is None or devkit is None or not (metadef / TILING_REGISTRY).is_file():
+        return [], []
+    dirs = [resources.ops_host_dir() / "include", devkit_host.include_dir(), devkit / "include" / "utils" / "tiling",
+            metadef / "pkg_inc", metadef / "inc" / "external"]
+    return [d for d in dirs if d.is_dir()], [_host_source(metadef / TILING_REGISTRY), resources.ops_host_dir() / OPS_LOG]
+
+
+def _host_source(source: Path) -> Path:
+    """A host source compiled into a devkit program, whose every source sees the library's headers: on dav_3510
+    they declare a global `printf` template beside C's, so the source's own printf calls are made C's (a
+    function-like macro: `format(printf, 3, 4)` attributes keep the name)."""
+    text = (f"// ascgen ut: {source.name}, a host source of a kernel UT program (ut/plan.py, host_layer)\n"
+            f"#include <cstdio>\n#define printf(...) std::printf(__VA_ARGS__)\n#include \"{source}\"\n#undef printf\n")
+    return cached_text("host", source.name, text)
+
+
 
 def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Path]) -> list[Path]:
     """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` in the UT
@@ -522,6 +553,8 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     installed = installed_include()     # the installation's include/, last: only what nothing else supplies
     if installed is not None:
         include_dirs.append(installed)
+    host_dirs, host_sources = host_layer(tests)       # after it: an installed header wins over a stand-in
+    include_dirs += [d for d in host_dirs if d not in include_dirs]
     if not any((d / OPERATOR_REG).is_file() for d in include_dirs):
         defines.setdefault("NO_OPERATOR_IMPL", None)
     full = conv.full_soc.get(soc.lower(), soc)
@@ -532,5 +565,5 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     ut_folders = [d.resolve() for d in include_dirs if d.is_relative_to(rule.repository / "tests")]
     helpers = helper_sources([*tests, *kernels], ut_folders, [rule.repository.resolve() / "tests",
                                                               rule.op_dir.parent.resolve()])
-    return Plan(rule, product, soc, tests, kernels + helpers, include_dirs, forced, defines, flags,
+    return Plan(rule, product, soc, tests, kernels + helpers + host_sources, include_dirs, forced, defines, flags,
                 copy_maps(rule, variables))

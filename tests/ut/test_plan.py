@@ -293,3 +293,33 @@ def test_a_helper_declared_by_the_op_s_own_header_comes_from_the_ut_folder_that_
     test.write_text('#include "data_utils.h"\n')
     assert plan.helper_sources([test], [common, own], [tmp_path / "tests", tmp_path / "cat"]) == \
         [(common / "data_utils.cpp").resolve()]
+
+
+def test_a_test_that_includes_an_op_host_header_gets_the_host_side_of_an_installation(tmp_path, monkeypatch):
+    """ops-math pows, lin_space, unfold_grad, ops-nn glu_grad...: the test includes the op's op_host tiling
+    header, which reaches register/tilingdata_base.h (metadef's TilingDef, registered through
+    CTilingDataClassFactory), opbase's log/log.h (base/err_msg.h) and platform/ headers. A CANN installation
+    gives the build those headers and libraries; the plan gave none (`missing header base/err_msg.h`,
+    `undefined symbol optiling::CTilingDataClassFactory::GetInstance()`). Now: ascgen's host stand-ins and
+    metadef's folders on the include path after the installed ones, metadef's registry and ascgen's log
+    among the program's sources."""
+    sources, devkit = tmp_path / "cann", tmp_path / "devkit"
+    registry = sources / "metadef" / "base" / "asc" / "tilingdata_base_impl.cc"
+    registry.parent.mkdir(parents=True)
+    registry.write_text("// metadef's registry\n")
+    for folder in (sources / "metadef" / "pkg_inc", sources / "metadef" / "inc" / "external",
+                   devkit / "include" / "utils" / "tiling"):
+        folder.mkdir(parents=True)
+    monkeypatch.setenv("ASCGEN_CANN_SOURCES", str(sources))
+    monkeypatch.setenv("ASCGEN_ASC_DEVKIT", str(devkit))
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    assert not any(k.name == "tilingdata_base_impl.cc" for k in _plan(repo, "add_one", "ascend910B1").kernels)
+    test = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel" / "test_add_one.cpp"
+    test.write_text('#include "../../../op_host/add_one_tiling.h"\n' + test.read_text())
+    p = _plan(repo, "add_one", "ascend910B1")
+    wrapped = next(k for k in p.kernels if k.name == "tilingdata_base_impl.cc")
+    assert f'#include "{registry}"' in wrapped.read_text()
+    assert any(k.name == "ops_log.cpp" for k in p.kernels)
+    assert sources / "metadef" / "pkg_inc" in p.include_dirs
+    assert p.include_dirs.index(sources / "metadef" / "pkg_inc") > max(
+        i for i, d in enumerate(p.include_dirs) if d.is_relative_to(repo))      # after the repository's own
