@@ -47,8 +47,12 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void MathSimt(__gm__ float* x, __
 __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void CountSimt(__gm__ int32_t* counter, __gm__ float* sum)
 {
     atomicAdd(counter, 1);
-    asc_atomic_add(sum, 0.5f);
+    __asc_simt_vf::asc_atomic_add(sum, 0.5f);
 }
+
+// opbase's atvoss util/log.h calls printf with arguments in ascend950 kernels: it must stay C's printf, not
+// be ambiguous with the SIMT API's (namespace __asc_simt_vf).
+inline void LogLike(const char* what, int n) { printf("[%s] %d\\n", what, n); }
 
 __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void BarrierSimt(__gm__ float* out)
 {

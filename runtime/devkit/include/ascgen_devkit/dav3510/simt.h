@@ -31,9 +31,10 @@ struct dim3 {
 }  // namespace cce
 using cce::dim3;        // bisheng also names it at global scope: kernels write `dim3{128}`
 // The SIMT C API (asc_atomic_add, asc_ldcg...) is declared in namespace __asc_simt_vf, whose names the device
-// compiler makes visible in SIMT code without qualification (ops call `asc_atomic_add(...)` so).
-namespace __asc_simt_vf {}
-using namespace __asc_simt_vf;
+// compiler makes visible in SIMT code without qualification. A using-directive cannot be limited to SIMT
+// code, and at global scope it made every printf call with arguments ambiguous (the namespace declares a SIMT
+// printf): opbase's atvoss log.h in ops-nn's ascend950 kernels stopped so. Unqualified calls to those names
+// are a named compile error instead.
 
 namespace ascgen_devkit {
 struct SimtGeometry {
