@@ -1,8 +1,14 @@
 // Compare, select and whole-iteration reductions.
 //
 // vcmpv_<op> / vcmpvs_<op>: one result bit per element into a byte tensor; iteration r writes its
-// 256 / sizeof(T) bits at byte r * (256 / sizeof(T) / 8) (the library addresses them that way); masked-off
-// elements give 0. vcmp_<op>: one iteration into the CMPMASK register. vsel: bit set -> src0, clear ->
+// 256 / sizeof(T) bits at byte r * (256 / sizeof(T) / 8) (the library addresses them that way). They compare
+// every element of each of their `repeat` iterations, whatever the vector mask and the mask mode: the
+// library never sets a mask for them (dav_c220 and dav_m200 VcmpvImpl / VcmpvsImpl discard their mask
+// argument, `(void)(mask)`), and its level-2 Compare / Compares compute the repeat count themselves and
+// require whole iterations (count * sizeof(T) a multiple of 256). A mask left by an earlier instruction
+// changed their bits here (ops-math right_shift: a CompareScalar after a masked ShiftRight, a silent wrong
+// answer until 2026-12-06). vcmp_<op>: one iteration into the CMPMASK register, under the mask the
+// library sets for it. vsel: bit set -> src0, clear ->
 // src1; mode 0 takes the bits from CMPMASK for every iteration, mode 2 from the bit tensor whose address
 // set_cmpmask stored (the library's CPU mode writes the real pointer), mode 1 selects against the scalar
 // block set_cmpmask points at. vcadd / vcmax / vcmin reduce each iteration's active elements.
@@ -26,10 +32,10 @@ inline void put_bit(uint8_t* p, uint64_t i, bool v) {
 
 template <class T, class Pred>
 inline void compare_bits(const char* name, uint8_t* dst, Operand a, const Operand* bp, uint64_t repeat, Pred pred,
-                         bool dst_in_ub = true) {
+                         bool dst_in_ub = true, bool masked = false) {
     ascgen_devkit::tick();
     uint64_t per = 256 / sizeof(T);
-    Plan p = plan(repeat, per);
+    Plan p = masked ? plan(repeat, per) : whole_repeats(repeat, per);
     Operand bo = bp ? *bp : a;
     const Operand* b = bp ? &bo : nullptr;
     check_ub(a.base, a.extent(p.repeats, per), name);
@@ -72,7 +78,7 @@ inline void compare_bits(const char* name, uint8_t* dst, Operand a, const Operan
         std::memset(ascgen_devkit::cmp.bits, 0, sizeof ascgen_devkit::cmp.bits);                              \
         uint8_t tmp[256 / 8 * 2] = {};                                                                        \
         ascgen_devkit::compare_bits<T>("vcmp_" #NAME, tmp, ascgen_devkit::op(s0, ab, ar), &b, repeat < 1 ? repeat : 1, \
-                                       [](auto x, auto y) { return expr; }, false);                           \
+                                       [](auto x, auto y) { return expr; }, false, true);                     \
         std::memcpy(ascgen_devkit::cmp.bits, tmp, sizeof ascgen_devkit::cmp.bits);                            \
     }
 ASCGEN_DEVKIT_CMP(eq, x == y)

@@ -81,6 +81,17 @@ inline Plan plan(uint64_t repeat, uint64_t per_repeat) {
     return p;
 }
 
+// Every element of `repeat` iterations, whatever the mask register and mode: for the instructions that do
+// not read them (cmpsel.h, vcmpv / vcmpvs).
+inline Plan whole_repeats(uint64_t repeat, uint64_t per_repeat) {
+    Plan p{};
+    p.per_repeat = per_repeat;
+    p.repeats = repeat;
+    p.lo = p.hi = ~0ull;
+    p.full = true;
+    return p;
+}
+
 // The flat loop of a contiguous full-mask instruction, vectorisable at -O2: GCC 12's default cost model
 // there vectorises only loops whose trip count is a known multiple of the vector width, hence fixed
 // chunks and then the tail. `ivdep` lets it ignore the operands' possible overlap; it is true only when
