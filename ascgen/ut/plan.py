@@ -220,8 +220,13 @@ def _stage(rule: cmake.Rule, variables: dict, binary_dir: Path) -> None:
     and links) in the rule's build folder under `binary_dir`, and name that folder CMAKE_CURRENT_BINARY_DIR, so
     its options (`-I${KERNEL_STAGING_DIR}/op_kernel`) resolve there. Nothing outside `binary_dir` is written."""
     rule_file = Path(rule.where.rsplit(":", 1)[0])
-    here = binary_dir / "rules" / rule_file.parent.resolve().relative_to(rule.repository.resolve())
+    # Paths as given, not resolved: an op copy links its folders to the original tree (tests/op_copies.py),
+    # and ascgen.ops names a rule file its op may not have (ops/kernel.py).
+    folder, root = Path(os.path.abspath(rule_file.parent)), Path(os.path.abspath(rule.repository))
+    here = binary_dir / "rules" / (folder.relative_to(root) if folder.is_relative_to(root) else Path(rule.op))
     variables["CMAKE_CURRENT_BINARY_DIR"] = str(here)
+    if not rule_file.is_file():
+        return
     text = cmake.strip_comments(rule_file.read_text(errors="replace"))
     local = cmake.set_variables(text, {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(rule_file.parent),
                                        "PROJECT_SOURCE_DIR": str(rule.repository), "CMAKE_COMMAND": "cmake"})
