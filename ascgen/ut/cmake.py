@@ -268,9 +268,7 @@ def staged_links(text: str, variables: dict) -> tuple[list[str], list[tuple[str,
                 links.append((args[at + 2], args[at + 1]))
             i += 1
 
-    spans = sorted((m.start(), n) for n in _STAGING for m in re.finditer(rf"(?<![\w$]){n}\s*\(", text, re.I))
-    found = {n: iter(calls(text, n)) for n in _STAGING}
-    run([(n, next(found[n])[1]) for _, n in spans], variables)
+    run(_commands(text, _STAGING), variables)
     return folders, links
 
 
@@ -292,14 +290,15 @@ def _loop_values(words: list[str], variables: dict) -> list[str]:
 _EVALUATED = ("set", "get_filename_component", "find_path", "if", "elseif", "else", "endif")
 
 
-def _commands(text: str):
-    """(name, raw arguments) of the commands `set_variables` reads, in text order."""
+def _commands(text: str, names=_EVALUATED):
+    """(name, raw arguments) of the calls of `names` (by default, the commands `set_variables` reads), in text
+    order."""
     spans = []
-    for name in _EVALUATED:
+    for name in names:
         for m in re.finditer(rf"(?<![\w$]){name}\s*\(", text, re.I):
             spans.append((m.start(), name))
     by_start = {start: name for start, name in spans}
-    found = {name: iter(calls(text, name)) for name in _EVALUATED}
+    found = {name: iter(calls(text, name)) for name in names}
     out = []
     for start in sorted(by_start):
         name = by_start[start]

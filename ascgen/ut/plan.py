@@ -457,7 +457,6 @@ def _host_source(source: Path) -> Path:
     return cached_text("host", source.name, text)
 
 
-
 def helper_sources(sources: list[Path], folders: list[Path], tests_root: list[Path]) -> list[Path]:
     """The repository's UT helper sources a program needs: `<stem>.cpp` next to a header `<stem>.h` in the UT
     folders that the sources include, directly or through the test headers (headers under `tests_root`,

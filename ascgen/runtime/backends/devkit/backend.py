@@ -58,9 +58,13 @@ def workspace_index(kernel) -> int:
 
 
 def uses_matmul_kfc(module) -> bool:
-    """Whether any source of the program, or a header one includes, registers the Matmul object: a kernel UT
-    program's kernel is one of its extra sources (ops-nn single_layer_lstm_grad), not its main."""
-    return any(uses_matmul_object(text) for text in _host_texts(module, module.extra_sources))
+    """Whether a source of the program registers the Matmul object: the main source, or another source or a
+    header one includes (a kernel UT program's kernel is one of its extra sources: ops-nn
+    single_layer_lstm_grad). Only a program with other sources pays for reading their includes: every load,
+    a cached one too, renders the wrapper."""
+    if uses_matmul_object(module.text):
+        return True
+    return bool(module.extra_sources) and any(uses_matmul_object(t) for t in _host_texts(module, module.extra_sources))
 
 
 def render(module, root: Path, instances) -> str:

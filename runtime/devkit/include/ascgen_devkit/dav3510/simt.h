@@ -55,10 +55,10 @@ inline uint32_t simt_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 
 [[noreturn]] inline void simt_unsupported(const char* what) {
     ::ascgen::rt::fail(::ascgen::rt::Fault::Assert, at(what),
-                       "%s: a SIMT %s needs the launch's threads to run together; ascgen's SIMT model runs them "
-                       "one after another (runtime/devkit simt.h), so it refuses the call rather than give "
-                       "another result than the device's. Thread %u of %u, block %u.", what,
-                       "barrier or warp exchange", simt_linear_thread(), simt_threads(), blockIdx.x);
+                       "%s: a SIMT barrier or warp exchange needs the launch's threads to run together; ascgen's "
+                       "SIMT model runs them one after another (runtime/devkit simt.h), so it refuses the call "
+                       "rather than give another result than the device's. Thread %u of %u, block %u.", what,
+                       simt_linear_thread(), simt_threads(), blockIdx.x);
 }
 
 template <class Body>
