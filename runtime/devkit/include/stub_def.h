@@ -24,6 +24,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+// std::map of the library's enum keys as an array (its CPU-debug tables are copied by value per API call)
+#include "ascgen_devkit/enum_map.h"
+// std::default_random_engine reading its default-seeded sequence from a table (TPipe::Init fills local memory with it)
+#include "ascgen_devkit/default_engine.h"
 
 #ifndef ASCGEN_DEVKIT
 #define ASCGEN_DEVKIT 1
