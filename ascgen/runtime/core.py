@@ -103,6 +103,8 @@ def _make_ffi():
 _ffi = _make_ffi()
 _lib = None
 _load_lock = threading.Lock()
+_background: "_Background | None" = None     # the core's build started by build_in_background
+_background_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
 _forked_mid_run = False            # this process is a fork taken while another thread was inside run()
 
@@ -111,9 +113,12 @@ def _after_fork_in_child() -> None:
     """A fork copies the locks as they were, but only the forking thread: a lock another thread held (inside
     run(), or loading) would never be released. New locks; and if a run was under way, its cores do not
     exist here, so run() says so instead of waiting for them."""
-    global _run_lock, _load_lock, _forked_mid_run
+    global _run_lock, _load_lock, _forked_mid_run, _background, _background_lock
     _forked_mid_run = _forked_mid_run or _run_lock.locked()
     _run_lock, _load_lock = threading.Lock(), threading.Lock()
+    _background_lock = threading.Lock()
+    if _background is not None and _background.path is None:
+        _background = None             # its thread is not in this process: build here if needed
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -122,6 +127,7 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 # Compiled as their own translation units: the detectors (race detection and the modeled timeline), which
 # use file-local names of their own.
 _SEPARATE = ("hb.cpp", "timeline.cpp")
+BACKGROUND_NICENESS = 10
 
 
 def core_sources() -> list:
@@ -136,10 +142,53 @@ def core_sources() -> list:
 
 def library_path() -> Path:
     """Build (or find in the cache) libascgen_core.so. -O1: the core's code is locking and bookkeeping;
-    -O2 only made its cold build slower."""
+    -O2 only made its cold build slower. If build_in_background started it, its result (or its error)."""
+    with _background_lock:
+        started = _background
+    if started is not None:
+        started.join()
+        if started.error is not None:
+            raise started.error
+        return started.path
+    return _build_library()
+
+
+def _build_library() -> Path:
     return build.compile_shared(core_sources(), include_dirs=[*resources.include_dirs(), resources.core_dir()],
                                 name="ascgen_core",
                                 extra_flags=[] if config.debug() else ["-O1"])
+
+
+class _Background(threading.Thread):
+    def __init__(self):
+        super().__init__(name="ascgen-core-build", daemon=True)
+        self.path: Path | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            # Niceness is per thread on Linux and what this thread starts inherits it: the compilers of the
+            # build the caller waits for first (the precompiled header, the module) get the CPUs first.
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+        except (OSError, AttributeError):
+            pass
+        try:
+            self.path = _build_library()
+        except BaseException as exc:       # handed to library_path's caller, which raises it
+            self.error = exc
+
+
+def build_in_background() -> None:
+    """Start building the core library beside the caller's own compile, once per process, unless it is
+    loaded. On a fresh cache a kernel's first use needs the core (about 7 s of CPU in three parallel
+    compiles) and, on the devkit backend, the library's precompiled header (about 9 s on one CPU) before its
+    module: side by side they take the machine's two CPUs instead of one after the other
+    (docs/devkit.md, "Compile time"). A cached core costs the thread a lookup."""
+    global _background
+    with _background_lock:
+        if _lib is None and _background is None:
+            _background = _Background()
+            _background.start()
 
 
 def ensure_loaded():

@@ -276,6 +276,7 @@ class Module:
         return [*self.include_dirs[:n], *self._analysis_dirs, *self.include_dirs[n:]]
 
     def _build(self, instances) -> None:
+        _core().build_in_background()       # needed to load the module; independent of its compile
         extra = self._wrapped_extra_sources()
         sources = [build.SourceText(self.backend.wrapper_text(self, instances),
                                     f"<ascgen wrapper of {Path(self.source).name}>"), *extra]

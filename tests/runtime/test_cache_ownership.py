@@ -168,6 +168,33 @@ def test_an_orphaned_precompiled_header_is_counted_then_removed(tmp_path, monkey
     assert not orphan.exists() and not deep.exists() and live.exists()
 
 
+def test_a_build_walks_the_cache_s_top_levels_and_every_depth_once_an_hour(tmp_path, monkeypatch, capsys):
+    """A full walk of a cache holding operator-repository UT trees lists ~90,000 names (over a second, on
+    every compile before). A build now removes orphans in the top two levels of folders at once, and one
+    deeper inside a tree at the first build after the hourly full sweep is due; `cache clear` walks it all."""
+    root = tmp_path / "cache"
+    monkeypatch.setenv("ASCGEN_CACHE_DIR", str(root))
+    _build("first")                                                # a full sweep: stamps its time
+    quiet = time.time() - 120
+    near = root / "devkit-tiling-x" / "lib" / f".lib.{_dead_pid()}"
+    far = root / "ut-tree" / "ops-nn" / "norm" / "op_kernel" / f".kernel.cpp.{_dead_pid()}.tmp"
+    for path in (near, far):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("half written")
+        os.utime(path, (quiet, quiet))
+    _build("second")
+    assert not near.exists() and far.exists()
+    stamp = root / cache_integrity.SWEEP_STAMP
+    old = time.time() - cache_integrity.SWEEP_EVERY_S - 10
+    os.utime(stamp, (old, old))
+    _build("third")
+    assert not far.exists() and stamp.stat().st_mtime > old
+    capsys.readouterr()
+    assert main(["cache", "info", "--format", "json"]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["orphans"] == [] and facts["in_progress"] == []   # the stamp is neither an orphan nor a build
+
+
 FAKE_CXX = """#!/bin/sh
 if [ "$1" = "--version" ]; then echo "fake c++ 1.0"; exit 0; fi
 echo $$ > "{pidfile}"

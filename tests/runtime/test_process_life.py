@@ -162,3 +162,51 @@ def test_sixteen_cores_crashing_at_once_print_one_whole_line(tmp_path):
     lines = [ln for ln in proc.stderr.splitlines() if "ascgen: error" in ln]
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("ascgen: error: the host program") and lines[0].endswith("if a kernel crashed).")
+
+
+BACKGROUND_CORE = """
+import sys
+from ascgen.runtime import core
+core.build_in_background()
+first = core._background
+core.build_in_background()                      # once per process
+assert core._background is first
+try:
+    path = core.library_path()
+except Exception as exc:                        # the background build's own error, raised here
+    print(f"raised {type(exc).__name__}: {exc}")
+    sys.exit(0)
+print("built", path.is_file(), core.library_path() == path)
+"""
+
+
+def test_the_core_built_in_the_background_is_the_one_loaded_and_its_error_is_raised_to_the_caller(cache, tmp_path):
+    ok = subprocess.run([sys.executable, "-c", BACKGROUND_CORE], capture_output=True, text=True, timeout=600,
+                        env={**os.environ, "ASCGEN_CACHE_DIR": str(cache)})
+    assert ok.stdout.strip() == "built True True", ok.stdout + ok.stderr
+    broken = tmp_path / "broken-cxx"
+    broken.write_text("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'broken 1'; exit 0; fi\n"
+                      "echo 'broken: cannot compile anything' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    failed = subprocess.run([sys.executable, "-c", BACKGROUND_CORE], capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "ASCGEN_CACHE_DIR": str(tmp_path / "other"), "ASCGEN_CXX": str(broken)})
+    assert failed.stdout.startswith("raised CompileError:") and "cannot compile anything" in failed.stdout, \
+        failed.stdout + failed.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="this kernel has no autogroup scheduling")
+def test_a_tool_started_by_a_lowered_thread_keeps_its_niceness_in_its_own_session():
+    """Each compiler runs in a session of its own; with autogroup scheduling the session is a group whose
+    weight ignores the niceness the process inherited, so the core's background build would take as much
+    CPU as the compile the user waits for. The tool sets its group's niceness to its own."""
+    seen = {}
+
+    def lowered():
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        seen["lowered"] = build.run_tool(["sh", "-c", "cat /proc/self/autogroup"]).stdout
+    thread = threading.Thread(target=lowered)
+    thread.start()
+    thread.join()
+    seen["normal"] = build.run_tool(["sh", "-c", "cat /proc/self/autogroup"]).stdout
+    assert seen["lowered"].strip().endswith("nice 10"), seen
+    assert seen["normal"].strip().endswith("nice 0"), seen

@@ -439,7 +439,22 @@ def _die_with_parent(parent: int):
             _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:           # died before the prctl took effect
             os._exit(1)
+        _keep_niceness()
     return setup
+
+
+def _keep_niceness() -> None:
+    """A tool runs in a session of its own, which Linux's autogroup scheduling makes a scheduling group of its
+    own whose weight ignores the niceness the tool inherited; a tool started by a lowered thread (the core's
+    background build, core.build_in_background) gives its group that niceness, so it yields to the compile
+    the user waits for."""
+    niceness = os.getpriority(os.PRIO_PROCESS, 0)
+    if niceness > 0:
+        try:
+            with open("/proc/self/autogroup", "w") as group:
+                group.write(str(niceness))
+        except OSError:
+            pass
 
 
 def run_tool(cmd: Sequence[str], timeout: float = COMPILE_TIMEOUT_S) -> subprocess.CompletedProcess:

@@ -217,7 +217,8 @@ def in_progress(folder: Path | None = None) -> list[Path]:
     """Dot-named top-level items: builds in progress (or left by a killed process; cache_integrity.orphans
     finds those at any depth)."""
     root = folder or config.cache_dir()
-    return sorted(p for p in _children(root) if p.name.startswith(".") and p.name != PINS)
+    return sorted(p for p in _children(root)
+                  if p.name.startswith(".") and p.name not in (PINS, cache_integrity.SWEEP_STAMP))
 
 
 def total_size(items: list[Entry]) -> int:
@@ -292,7 +293,7 @@ def clear() -> tuple[int, int]:
     for item in _children(root):                      # folders emptied above
         if _is_dir(item) and owned(item) and not item.name.startswith("."):
             _remove_empty_tree(item)
-    cache_integrity.clean_stale(root)
+    cache_integrity.clean_stale(root, everywhere=True)
     return len(items), total_size(items)
 
 
