@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <shared_mutex>
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include "state.h"
 
 namespace ascgen {
@@ -102,6 +105,51 @@ bool inside(uint64_t addr, uint64_t bytes) {
     return whole;
 }
 
+// A kernel's own `__gm__` variables (ops-math lin_space's `constexpr static __gm__ T assistGm[256]` table in a
+// class) are part of the kernel binary, which the device loads into GM: a kernel reads them like any GM. Here
+// they are in a data segment of the module (or of a core's copy of it). So an access in no buffer is accepted
+// when it lies whole inside one non-executable loaded segment of an ascgen kernel module: an object exporting
+// the crash-handler hook every module's wrapper defines (ascgen/runtime/build/wrapper.py). Code, the heap,
+// the stack and every other library stay faults.
+constexpr const char* kModuleMarker = "__ascgen_install_crash_handler";
+
+struct SegmentQuery {
+    uintptr_t object_base, addr, end;
+    bool found;
+};
+
+int find_data_segment(struct dl_phdr_info* info, size_t, void* data) {
+    auto* q = static_cast<SegmentQuery*>(data);
+    if (info->dlpi_addr != q->object_base) return 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+        if (ph.p_type != PT_LOAD || (ph.p_flags & PF_X)) continue;
+        uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+        if (q->addr >= lo && q->end <= hi) q->found = true;
+    }
+    return 1;
+}
+
+bool in_kernel_image(uint64_t addr, uint64_t bytes) {
+    Dl_info info;
+    struct link_map* object = nullptr;
+    if (!dladdr1(reinterpret_cast<void*>(addr), &info, reinterpret_cast<void**>(&object), RTLD_DL_LINKMAP) ||
+        object == nullptr || info.dli_fname == nullptr)
+        return false;
+    void* handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == nullptr) return false;
+    bool module = dlsym(handle, kModuleMarker) != nullptr;
+    dlclose(handle);
+    if (!module) return false;
+    SegmentQuery q{static_cast<uintptr_t>(object->l_addr), static_cast<uintptr_t>(addr),
+                   static_cast<uintptr_t>(addr + bytes), false};
+    dl_iterate_phdr(find_data_segment, &q);
+    return q.found;
+}
+
+// In a buffer of the launch, or in the kernel image's own GM.
+bool in_gm(uint64_t addr, uint64_t bytes) { return inside(addr, bytes) || in_kernel_image(addr, bytes); }
+
 }  // namespace
 
 void gm_add(uint64_t addr, uint64_t bytes, const std::string& name, const std::string& dtype, bool run_owned) {
@@ -166,7 +214,7 @@ void gm_access(const void* addr, uint64_t bytes, bool write, Loc loc) {
     note_loc(tl_core, loc);
     uint64_t a = reinterpret_cast<uint64_t>(addr);
     if (bytes == 0) return;
-    if (!inside(a, bytes)) out_of_bounds("access", a, bytes, write, loc);
+    if (!in_gm(a, bytes)) out_of_bounds("access", a, bytes, write, loc);
     perturb(*run, tl_core);
     if (tl_core && hb::enabled()) hb::access(tl_core->id, tl_core->task, a, bytes, write, loc, tl_core->window);
 }
@@ -180,9 +228,9 @@ void gm_access_strided(const void* addr, uint64_t block_bytes, uint64_t blocks, 
     uint64_t a = reinterpret_cast<uint64_t>(addr);
     uint64_t last = a + (blocks - 1) * stride_bytes;
     // Blocks go up monotonically: the first and last lying in one allocation covers the rest.
-    if (!inside(a, block_bytes)) out_of_bounds("access", a, block_bytes, write, loc);
+    if (!in_gm(a, block_bytes)) out_of_bounds("access", a, block_bytes, write, loc);
     uint64_t span = last + block_bytes - a;
-    if (!inside(a, span)) {
+    if (!in_gm(a, span)) {
         std::string what = format("%s (%llu blocks x %llu B, stride %llu B)", write ? "write" : "read",
                                   (unsigned long long)blocks, (unsigned long long)block_bytes,
                                   (unsigned long long)stride_bytes);
@@ -201,7 +249,7 @@ void gm_view(const void* addr, uint64_t bytes, Loc loc) {
     // through it are checked one by one.
     if (bytes == 0) return;
     uint64_t a = reinterpret_cast<uint64_t>(addr);
-    if (!inside(a, bytes)) out_of_bounds("SetGlobalBuffer view", a, bytes, false, loc);
+    if (!in_gm(a, bytes)) out_of_bounds("SetGlobalBuffer view", a, bytes, false, loc);
 }
 
 void gm_register(const void* addr, uint64_t bytes, const char* name) {
