@@ -46,6 +46,7 @@ class Convention:
     definition: str = ""                # file:line of the definition
     kernel_from_op_info: bool = False   # kernel and tests named by the op's opFile (get_opfile_from_opsinfo)
     kernel_glob: str = ""               # the definition's file(GLOB ...) of the kernel file, when it globs it
+    multi_kernel_compiles_kernel: bool = True   # a flagged rule's targets compile the kernel file too
 
 
 @dataclass(frozen=True)
@@ -421,7 +422,48 @@ def convention(root: Path) -> Convention:
                       value_keywords=value_kw, flag_keywords=flag_kw, tiling_headers=headers,
                       kernelut="-DKERNELUT=1" in whole, full_soc=full_soc, definition=where,
                       kernel_from_op_info=bool(re.search(r"get_opfile_from_opsinfo", whole)),
-                      kernel_glob=_kernel_glob(whole))
+                      kernel_glob=_kernel_glob(whole),
+                      multi_kernel_compiles_kernel=_flagged_branch_compiles_kernel(body, flag_kw))
+
+
+def _flagged_branch_compiles_kernel(body: str, flags: tuple[str, ...]) -> bool:
+    """Whether the targets a flag keyword selects still compile the kernel file. ops-nn's MULTI_KERNEL_TARGET
+    sets `multi_kernel_target`, and its `if(NOT DEFINED multi_kernel_target) ... else() ... endif()` makes
+    one object per test source in the else branch: `add_library(opkernel_${src_name} OBJECT ${src_file})`,
+    without the `${kernelFile}` the other branch lists (each test includes what it needs). Read from the
+    definition: the variable the keyword sets, the branch its test selects, and whether that branch names a
+    variable the definition sets to a `.cpp` path. True when the definition says otherwise or nothing."""
+    kernel_vars = set(re.findall(r"\bset\s*\(\s*(\w+)\s+[^)]*\.cpp\s*\)", body, re.I))
+    for flag in flags:
+        m = re.search(rf'STREQUAL\s+"{flag}"\s*\)\s*set\s*\(\s*(\w+)', body)
+        if not m:
+            continue
+        branch = _branch_where(body, m.group(1))
+        if branch is not None:
+            return any(f"${{{v}}}" in branch for v in kernel_vars)
+    return True
+
+
+def _branch_where(body: str, variable: str) -> str | None:
+    """The text of the branch taken when `variable` is defined: the body of `if(DEFINED v)` / `if(v)`, or the
+    else part of `if(NOT DEFINED v)` / `if(NOT v)`; None when the definition has no such test."""
+    m = re.search(rf"\bif\s*\(\s*(NOT\s+)?(?:DEFINED\s+)?{variable}\s*\)", body, re.I)
+    if not m:
+        return None
+    depth, i, split = 1, m.end(), None
+    for t in re.finditer(r"\b(if|else|endif)\s*\(", body[m.end():], re.I):
+        word = t.group(1).lower()
+        if word == "if":
+            depth += 1
+        elif word == "endif":
+            depth -= 1
+            if depth == 0:
+                end = m.end() + t.start()
+                then, other = (body[m.end():split], body[split:end]) if split else (body[m.end():end], "")
+                return other if m.group(1) else then
+        elif word == "else" and depth == 1:
+            split = m.end() + t.start()
+    return None
 
 
 def _kernel_glob(definition: str) -> str:
@@ -517,6 +559,26 @@ def directory_definitions(rule: Rule, variables: dict) -> dict[str, str | None]:
             name, eq, value = item.removeprefix("-D").partition("=")
             defines[name] = value if eq else None
     return defines
+
+
+def header_only_sources(rule: Rule, variables: dict) -> set[Path]:
+    """Files the rule's own CMakeLists.txt marks `set_source_files_properties(<files> PROPERTIES
+    HEADER_FILE_ONLY TRUE)`: a target of that folder lists them but does not compile them (ops-nn
+    fused_patch_mlp's UT keeps the copied production kernel out of its program this way). Source-file
+    properties belong to the folder that sets them, where the rule makes its targets."""
+    rule_file = Path(rule.where.rsplit(":", 1)[0])
+    text = strip_comments(rule_file.read_text(errors="replace"))
+    local = set_variables(text, {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(rule_file.parent)})
+    out: set[Path] = set()
+    for _, raw in calls(text, "set_source_files_properties"):
+        args = arguments(raw, local)
+        if "PROPERTIES" not in args:
+            continue
+        at = args.index("PROPERTIES")
+        props = dict(zip(args[at + 1::2], args[at + 2::2]))
+        if props.get("HEADER_FILE_ONLY", "").upper() in ("TRUE", "ON", "1", "YES"):
+            out |= {Path(f).resolve() for f in args[:at] if "${" not in f}
+    return out
 
 
 def discover(paths) -> tuple[list[Rule], list[str]]:

@@ -7,7 +7,9 @@ would compile it (cmake/ut.cmake of ops-nn and ops-math), on ascgen's devkit bac
   the kernel from the op's info (kernel_name) and tests of that name exist;
 * the kernel `<op>/op_kernel/<name>.cpp` when it exists (ops-nn compiles it from its build copy,
   `${ASCEND_KERNEL_SRC_DST}/<op>/`; ops-math by glob, which misses experimental/<cat>/<op>: then only when the
-  tests call one of its entry points), unless a test source #includes it already;
+  tests call one of its entry points), unless a test source #includes it already, the rule is flagged
+  MULTI_KERNEL_TARGET where the definition's flagged branch compiles the tests alone, or the rule's folder
+  marks the file HEADER_FILE_ONLY;
 * include folders: the definition's `target_include_directories(...)` entries whose variables resolve
   (cmake_variables: sibling source trees through CANN_3RD_LIB_PATH = ASCGEN_CANN_SOURCES):
   `${PROJECT_SOURCE_DIR}` is the repository, `${CMAKE_BINARY_DIR}` a folder in ascgen's cache that replays
@@ -540,8 +542,10 @@ def plan(rule: cmake.Rule, soc: str, conv: cmake.Convention) -> Plan:
     variables, include_dirs = kernel_include_path(rule)
     # the kernel the op's add_kernel_sources names for the product, else the one named like its tests
     kernel = cmake.declared_kernel(rule.op_dir, product) or rule.op_dir / "op_kernel" / f"{name}.cpp"
-    kernels = [compiled_kernel(rule, conv, variables, kernel)] if kernel.is_file() and \
-        not _includes_kernel(tests, kernel) and \
+    compiled = compiled_kernel(rule, conv, variables, kernel)
+    kernels = [compiled] if kernel.is_file() and not _includes_kernel(tests, kernel) and \
+        (rule.multi_kernel is False or conv.multi_kernel_compiles_kernel) and \
+        compiled.resolve() not in cmake.header_only_sources(rule, variables) and \
         (_built_by_definition(rule, conv, kernel) or _tests_call_kernel(tests, kernel)) else []
     defines, flags = cmake.directory_definitions(rule, variables), []
     for option in rule.options:         # after the folders' macros, as the build's command line has them

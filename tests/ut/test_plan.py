@@ -131,11 +131,29 @@ def test_the_kernel_a_product_s_add_kernel_sources_names_is_the_one_compiled(tmp
     assert _plan(repo, "info_named", "ascend910B1").kernels[0].parent.name != "arch35"
 
 
-def test_multi_kernel_target_takes_only_the_target_folder(tmp_path):
+def test_multi_kernel_target_takes_only_the_target_folder_and_compiles_no_kernel_file(tmp_path):
+    """The definition's flagged branch makes one object per test source and leaves out the kernel file (ops-nn:
+    `add_library(opkernel_${src_name} OBJECT ${src_file})`): each test includes what it needs. Compiling the
+    kernel file anyway stopped ops-nn deep_norm_grad (8 cases) and quant_batch_matmul_v3 (2) on ascend950 at
+    `'DTYPE_DY' not declared`, a macro only the real op build gives that file."""
     repo = synthetic.nn_repo(tmp_path / "nn")
+    assert not cmake.convention(repo).multi_kernel_compiles_kernel
     p = _plan(repo, "two_step", "ascend950pr_9599")
     assert p.product == "ascend950"
     assert [t.name for t in p.tests] == ["test_two_step_arch35.cpp"]
+    assert not [k for k in p.kernels if k.name == "two_step.cpp"]
+
+
+def test_a_kernel_file_the_rules_folder_marks_header_only_is_not_compiled(tmp_path):
+    """ops-nn fused_patch_mlp's UT folder: `set_source_files_properties(${ASCEND_KERNEL_SRC_DST}/<op>/<op>.cpp
+    PROPERTIES HEADER_FILE_ONLY TRUE)`: its tests wrap the kernel's class themselves (5 cases stopped at
+    `'DTYPE_X' not declared` in the production entry)."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    assert [k.name for k in _plan(repo, "add_one", "ascend910B1").kernels] == ["add_one.cpp"]
+    rules = repo / "cat" / "add_one" / "tests" / "ut" / "op_kernel" / "CMakeLists.txt"
+    rules.write_text(rules.read_text() + "set(copied ${ASCEND_KERNEL_SRC_DST}/add_one/add_one.cpp)\n"
+                     "set_source_files_properties(${copied} PROPERTIES HEADER_FILE_ONLY TRUE)\n")
+    assert [k.name for k in _plan(repo, "add_one", "ascend910B1").kernels] == []
 
 
 def test_the_folders_around_the_rule_define_macros_and_the_rules_options_override_them(tmp_path):
