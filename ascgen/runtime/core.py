@@ -103,7 +103,7 @@ def _make_ffi():
 _ffi = _make_ffi()
 _lib = None
 _load_lock = threading.Lock()
-_background: "_Background | None" = None     # the core's build started by build_in_background
+_background: threading.Thread | None = None   # the core's build started by build_in_background
 _background_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
 _forked_mid_run = False            # this process is a fork taken while another thread was inside run()
@@ -117,8 +117,7 @@ def _after_fork_in_child() -> None:
     _forked_mid_run = _forked_mid_run or _run_lock.locked()
     _run_lock, _load_lock = threading.Lock(), threading.Lock()
     _background_lock = threading.Lock()
-    if _background is not None and _background.path is None:
-        _background = None             # its thread is not in this process: build here if needed
+    _background = None                 # its thread is not in this process: library_path builds here
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -142,14 +141,14 @@ def core_sources() -> list:
 
 def library_path() -> Path:
     """Build (or find in the cache) libascgen_core.so. -O1: the core's code is locking and bookkeeping;
-    -O2 only made its cold build slower. If build_in_background started it, its result (or its error)."""
+    -O2 only made its cold build slower. A build build_in_background started is waited for first, then this
+    finds what it built; if it failed, or the settings changed since (another cache folder or compiler), this
+    builds with the settings of now and raises its own error."""
+    global _background
     with _background_lock:
-        started = _background
+        started, _background = _background, None
     if started is not None:
         started.join()
-        if started.error is not None:
-            raise started.error
-        return started.path
     return _build_library()
 
 
@@ -159,35 +158,29 @@ def _build_library() -> Path:
                                 extra_flags=[] if config.debug() else ["-O1"])
 
 
-class _Background(threading.Thread):
-    def __init__(self):
-        super().__init__(name="ascgen-core-build", daemon=True)
-        self.path: Path | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            # Niceness is per thread on Linux and what this thread starts inherits it: the compilers of the
-            # build the caller waits for first (the precompiled header, the module) get the CPUs first.
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
-        except (OSError, AttributeError):
-            pass
-        try:
-            self.path = _build_library()
-        except BaseException as exc:       # handed to library_path's caller, which raises it
-            self.error = exc
+def _build_lowered() -> None:
+    try:
+        # Niceness is per thread on Linux and what this thread starts inherits it: the compilers of the
+        # build the caller waits for first (the precompiled header, the module) get the CPUs first.
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+    except (OSError, AttributeError):
+        pass
+    try:
+        _build_library()
+    except Exception:           # noqa: BLE001 - library_path builds again and raises the error where it is waited for
+        pass
 
 
 def build_in_background() -> None:
-    """Start building the core library beside the caller's own compile, once per process, unless it is
-    loaded. On a fresh cache a kernel's first use needs the core (about 7 s of CPU in three parallel
+    """Start building the core library beside the caller's own compile, unless it is loaded or a build is
+    under way. On a fresh cache a kernel's first use needs the core (about 7 s of CPU in three parallel
     compiles) and, on the devkit backend, the library's precompiled header (about 9 s on one CPU) before its
     module: side by side they take the machine's two CPUs instead of one after the other
-    (docs/devkit.md, "Compile time"). A cached core costs the thread a lookup."""
+    (docs/devkit.md, "First use"). A cached core costs the thread a lookup."""
     global _background
     with _background_lock:
         if _lib is None and _background is None:
-            _background = _Background()
+            _background = threading.Thread(target=_build_lowered, name="ascgen-core-build", daemon=True)
             _background.start()
 
 

@@ -165,33 +165,46 @@ def test_sixteen_cores_crashing_at_once_print_one_whole_line(tmp_path):
 
 
 BACKGROUND_CORE = """
-import sys
+import os, sys
 from ascgen.runtime import core
 core.build_in_background()
 first = core._background
-core.build_in_background()                      # once per process
+core.build_in_background()                      # one build at a time
 assert core._background is first
+if len(sys.argv) > 1:                           # the settings change before the result is taken
+    os.environ["ASCGEN_CACHE_DIR"] = sys.argv[1]
+    os.environ.pop("ASCGEN_CXX", None)
 try:
     path = core.library_path()
-except Exception as exc:                        # the background build's own error, raised here
+except Exception as exc:                        # raised where it is waited for
     print(f"raised {type(exc).__name__}: {exc}")
     sys.exit(0)
-print("built", path.is_file(), core.library_path() == path)
+print("built", path.is_file(), path.is_relative_to(os.environ["ASCGEN_CACHE_DIR"]))
 """
 
 
-def test_the_core_built_in_the_background_is_the_one_loaded_and_its_error_is_raised_to_the_caller(cache, tmp_path):
-    ok = subprocess.run([sys.executable, "-c", BACKGROUND_CORE], capture_output=True, text=True, timeout=600,
-                        env={**os.environ, "ASCGEN_CACHE_DIR": str(cache)})
+def _background_core(cache, *args, cxx=None):
+    env = {**os.environ, "ASCGEN_CACHE_DIR": str(cache)}
+    if cxx:
+        env["ASCGEN_CXX"] = str(cxx)
+    return subprocess.run([sys.executable, "-c", BACKGROUND_CORE, *map(str, args)], capture_output=True, text=True,
+                          timeout=600, env=env)
+
+
+def test_the_core_built_in_the_background_is_the_one_loaded_and_a_failed_one_is_built_again(cache, tmp_path):
+    ok = _background_core(cache)
     assert ok.stdout.strip() == "built True True", ok.stdout + ok.stderr
     broken = tmp_path / "broken-cxx"
     broken.write_text("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'broken 1'; exit 0; fi\n"
                       "echo 'broken: cannot compile anything' >&2\nexit 1\n")
     broken.chmod(0o755)
-    failed = subprocess.run([sys.executable, "-c", BACKGROUND_CORE], capture_output=True, text=True, timeout=600,
-                            env={**os.environ, "ASCGEN_CACHE_DIR": str(tmp_path / "other"), "ASCGEN_CXX": str(broken)})
+    failed = _background_core(tmp_path / "other", cxx=broken)
     assert failed.stdout.startswith("raised CompileError:") and "cannot compile anything" in failed.stdout, \
         failed.stdout + failed.stderr
+    # A pytest process changes settings between tests: what the background built with the old ones (a broken
+    # compiler, a temporary cache folder since removed) must not be what a later load gets.
+    moved = _background_core(tmp_path / "third", tmp_path / "fourth", cxx=broken)
+    assert moved.stdout.strip() == "built True True", moved.stdout + moved.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="this kernel has no autogroup scheduling")
