@@ -8,6 +8,7 @@ content of the source and of every user header it read, so a cached `load()` doe
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -26,10 +27,22 @@ ANALYSIS_VERSION = 7
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The analysis code itself (this module and the source reader): an ascgen whose analysis changed never
+    reads a result the old code cached, with nobody remembering to bump ANALYSIS_VERSION."""
+    from ascgen.source import signature
+    h = hashlib.sha256()
+    for module in (__file__, signature.__file__):
+        h.update(Path(module).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _cache_key(text: str, filename: str, include_dirs, defines: dict, library_dirs=()) -> Path:
     """The analysis's key stem in the cache; the headers it read join it at lookup (`_result_path`)."""
     key = hashlib.sha256(json.dumps({
-        "version": ANALYSIS_VERSION, "text": hashlib.sha256(text.encode()).hexdigest(), "file": filename,
+        "version": ANALYSIS_VERSION, "code": _code_digest(), "text": hashlib.sha256(text.encode()).hexdigest(),
+        "file": filename,
         "include_dirs": [str(d) for d in include_dirs], "library_dirs": [str(d) for d in library_dirs],
         "defines": sorted((str(k), str(v)) for k, v in defines.items()),
     }, sort_keys=True).encode()).hexdigest()[:24]

@@ -128,6 +128,16 @@ def _without_directives(text: str) -> str:
     return "\n".join("" if ln.lstrip().startswith("#") else ln for ln in text.split("\n"))
 
 
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+
+def _directive_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every preprocessor directive, its backslash-continued lines included: a `__global__`
+    inside a `#define` body is a macro's text, not a kernel (ops-nn fused_patch_mlp's UT defines its kernels
+    with `#define DEFINE_..._KERNEL(NAME, T) extern "C" __global__ ... void NAME(...)`)."""
+    return [(m.start(), m.end()) for m in _DIRECTIVE.finditer(text)]
+
+
 def _split_params(text: str) -> list[str]:
     parts, depth = [], 0
     cur: list[str] = []
@@ -214,7 +224,10 @@ def find_kernels(text: str, file_of=lambda pos: ("<source>", 1)) -> list[KernelE
     defined: set[str] = set()
     blocks = _namespaces(text)
     file_casts = _casts(text)
+    directives = _directive_spans(text)
     for g in _GLOBAL.finditer(text):
+        if any(a <= g.start() < b for a, b in directives):
+            continue
         start = _decl_start(text, g.start())
         i = g.end()
         name = None

@@ -28,6 +28,7 @@ struct KernelReg {
 };
 std::map<std::string, KernelReg> g_kernels;
 int g_next_kernel_type = -1;   // rt::next_launch_kernel_type: the next host launch's type, once
+bool g_next_type_unless_registered = false;   // ...only if the launched kernel is not registered
 
 struct Session {
     bool open = false;
@@ -520,9 +521,10 @@ void ascgen_timeline_defaults(ascgen_config* cfg) {
 namespace ascgen {
 namespace rt {
 
-void next_launch_kernel_type(int kernel_type) {
+void next_launch_kernel_type(int kernel_type, bool unless_registered) {
     std::lock_guard<std::mutex> lk(core::g_api_mu);
     core::g_next_kernel_type = kernel_type;
+    core::g_next_type_unless_registered = unless_registered;
 }
 
 void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t block_dim, Loc loc) {
@@ -541,9 +543,12 @@ void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t
         if (g_session.res.fault.kind != Fault::None) throw Cancelled{};   // an earlier launch failed
         KernelReg reg{K_AIV, false, false};
         auto it = g_kernels.find(name);
-        if (it != g_kernels.end()) reg = it->second;
-        if (g_next_kernel_type >= K_AIV && g_next_kernel_type <= K_MIX12) reg.type = g_next_kernel_type;
+        bool registered = it != g_kernels.end();
+        if (registered) reg = it->second;
+        if (g_next_kernel_type >= K_AIV && g_next_kernel_type <= K_MIX12 && !(registered && g_next_type_unless_registered))
+            reg.type = g_next_kernel_type;
         g_next_kernel_type = -1;
+        g_next_type_unless_registered = false;
         ascgen_config cfg = g_session.cfg;
         int b = (int)block_dim;
         cfg.superkernel = 0;

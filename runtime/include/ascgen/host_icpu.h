@@ -11,7 +11,7 @@
 // CANN's CPU-debug launcher runs an ICPU_RUN_KF launch with the kernel mode AscendC::SetKernelMode set last
 // (hicann/asc-tools cpudebug stub_base.cpp: g_kernelMode; MIX_MODE is MIX 1:2). Until a program sets one, the
 // kernel type is what ascgen infers from the source (or `ascgen run --kernel-type`), as for <<<>>> launches,
-// which take the kernel's own type in CANN too. A lambda wrapper (`auto k = [](...) { op<1, 2>(...); };`) has
+// which take the kernel's own type in CANN too; a kernel the analysis did not find gets CANN's default, MIX 1:2. A lambda wrapper (`auto k = [](...) { op<1, 2>(...); };`) has
 // no type of its own: without its SetKernelMode(MIX_MODE) it ran on AIV cores only and waited forever for a
 // cube that was never launched.
 enum class KernelMode { MIX_MODE = 0, AIC_MODE = 1, AIV_MODE = 2, MIX_AIC_1_1 = 3, MIX_AIC_1_2 = 4 };
@@ -80,7 +80,16 @@ struct has_call_operator<F, std::void_t<decltype(&F::operator())>>
 template <class F>
 auto icpu_launch(F&& kernel, const char* name, uint32_t block_dim, rt::Loc loc = ASCGEN_HERE) {
     using K = std::remove_reference_t<F>;
-    if (g_icpu_kernel_type >= 0) rt::next_launch_kernel_type(g_icpu_kernel_type);   // the launch just below
+    // The launch just below: the mode SetKernelMode set, else, for a kernel the source analysis did not find
+    // (one a macro defines: `#define DEFINE_KERNEL(NAME, T) extern "C" __global__ ... void NAME(...)`), CANN's
+    // default mode MIX 1:2 (asc-tools cpudebug stub_base.cpp: `g_kernelMode = KernelMode::MIX_MODE`). Run on
+    // AIV cores only, ops-nn fused_patch_mlp's AIC-only test kernels returned at once and wrote nothing.
+    // A lambda wrapper keeps the type ascgen gives it (AIV unless SetKernelMode): its body is not a kernel the
+    // analysis reads, and the repositories' vector UTs launch them so.
+    constexpr bool named_function = std::is_function_v<K> ||
+                                    (std::is_pointer_v<K> && std::is_function_v<std::remove_pointer_t<K>>);
+    if (g_icpu_kernel_type >= 0) rt::next_launch_kernel_type(g_icpu_kernel_type);
+    else if (named_function) rt::next_launch_kernel_type(kernel_type_of(KernelMode::MIX_MODE), /*unless_registered=*/true);
     backend::next_launch_is_icpu();
     if constexpr (std::is_function_v<K>) {
         return launch(&kernel, name, block_dim, nullptr, nullptr, loc);

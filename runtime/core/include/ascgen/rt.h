@@ -118,14 +118,16 @@ ASCGEN_RT_API void print(const char* text);
 
 // ---- host side: acl emulation, <<<>>> launches and ICPU_RUN_KF in hand-written programs ----
 // `thunk(ctx)` calls the kernel with its bound arguments on the calling core thread. The core runs the
-// launch with the kernel type Python registered for `kernel_name` (AIV-only if none), waits for it, and on
+// launch with the kernel type Python registered for `kernel_name` (AIV-only if none and no
+// next_launch_kernel_type says otherwise), waits for it, and on
 // a fault throws Cancelled through the host program (the Python caller turns it into the typed error).
 using KernelThunk = void (*)(void* ctx);
 ASCGEN_RT_API void host_launch(const char* kernel_name, KernelThunk thunk, void* ctx, uint32_t block_dim, Loc loc);
 // The kernel type of the next host_launch only, instead of the registered one: 0 AIV, 1 AIC, 2 MIX 1:1, 3 MIX 1:2
 // (Python's KERNEL_TYPES order). ICPU_RUN_KF passes the mode AscendC::SetKernelMode set, as CANN's CPU-debug
-// launcher runs its launches with the mode last set (host_icpu.h).
-ASCGEN_RT_API void next_launch_kernel_type(int kernel_type);
+// launcher runs its launches with the mode last set (host_icpu.h). `unless_registered`: only for a kernel the
+// source analysis did not register (ICPU_RUN_KF's default for a kernel ascgen could not see, host_icpu.h).
+ASCGEN_RT_API void next_launch_kernel_type(int kernel_type, bool unless_registered = false);
 
 }  // namespace rt
 }  // namespace ascgen
