@@ -103,7 +103,7 @@ def _make_ffi():
 _ffi = _make_ffi()
 _lib = None
 _load_lock = threading.Lock()
-_background: threading.Thread | None = None   # the core's build started by build_in_background
+_background: "_Background | None" = None      # the core's build started by build_in_background
 _background_lock = threading.Lock()
 _run_lock = threading.Lock()       # one run at a time per process (the core has one set of flags)
 _forked_mid_run = False            # this process is a fork taken while another thread was inside run()
@@ -141,15 +141,22 @@ def core_sources() -> list:
 
 def library_path() -> Path:
     """Build (or find in the cache) libascgen_core.so. -O1: the core's code is locking and bookkeeping;
-    -O2 only made its cold build slower. A build build_in_background started is waited for first, then this
-    finds what it built; if it failed, or the settings changed since (another cache folder or compiler), this
-    builds with the settings of now and raises its own error."""
+    -O2 only made its cold build slower. A build build_in_background started is waited for first, and its
+    library taken if it was built under the settings of now; if it failed, or the settings changed since
+    (another cache folder or compiler: a pytest worker's tests), this builds and raises its own error."""
     global _background
     with _background_lock:
         started, _background = _background, None
     if started is not None:
         started.join()
+        if started.built is not None and started.built[0] == _settings() and started.built[1].is_file():
+            return started.built[1]
     return _build_library()
+
+
+def _settings() -> tuple:
+    """What the core's build depends on besides its sources."""
+    return config.cache_dir(), config.compiler(), config.debug()
 
 
 def _build_library() -> Path:
@@ -158,17 +165,25 @@ def _build_library() -> Path:
                                 extra_flags=[] if config.debug() else ["-O1"])
 
 
-def _build_lowered() -> None:
-    try:
-        # Niceness is per thread on Linux and what this thread starts inherits it: the compilers of the
-        # build the caller waits for first (the precompiled header, the module) get the CPUs first.
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
-    except (OSError, AttributeError):
-        pass
-    try:
-        _build_library()
-    except Exception:           # noqa: BLE001 - library_path builds again and raises the error where it is waited for
-        pass
+class _Background(threading.Thread):
+    """The core's build beside the caller's compile, at a lowered priority."""
+
+    def __init__(self):
+        super().__init__(name="ascgen-core-build", daemon=True)
+        self.built: tuple[tuple, Path] | None = None      # (settings, library) once built
+
+    def run(self) -> None:
+        try:
+            # Niceness is per thread on Linux and what this thread starts inherits it: the compilers of the
+            # build the caller waits for first (the precompiled header, the module) get the CPUs first.
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+        except (OSError, AttributeError):
+            pass
+        try:
+            settings = _settings()
+            self.built = (settings, _build_library())
+        except Exception:       # noqa: BLE001 - library_path builds again and raises the error where it is waited for
+            pass
 
 
 def build_in_background() -> None:
@@ -180,7 +195,7 @@ def build_in_background() -> None:
     global _background
     with _background_lock:
         if _lib is None and _background is None:
-            _background = threading.Thread(target=_build_lowered, name="ascgen-core-build", daemon=True)
+            _background = _Background()
             _background.start()
 
 
