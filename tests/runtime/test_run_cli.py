@@ -117,22 +117,23 @@ def test_icpu_run_kf_takes_a_capture_less_lambda_and_a_template_instance():
     assert "bad 0" in r.stdout
 
 
-@pytest.mark.parametrize("backend", ["builtin", "devkit"])
-def test_icpu_run_kf_runs_with_the_mode_set_kernel_mode_set(backend):
+def _run_icpu_program(name: str, backend: str):
     if backend == "devkit":
         devkit_tree.require()
-    r = ascgen("run", str(KERNELS / "icpu_kernel_mode.cpp"), "--product", "ascend910b", "--backend", backend)
+    r = ascgen("run", str(KERNELS / name), "--product", "ascend910b", "--backend", backend)
     assert r.returncode == 0, r.stderr
-    assert "bad 0" in r.stdout
+    return r.stdout
+
+
+@pytest.mark.parametrize("backend", ["builtin", "devkit"])
+def test_icpu_run_kf_runs_with_the_mode_set_kernel_mode_set(backend):
+    assert "bad 0" in _run_icpu_program("icpu_kernel_mode.cpp", backend)
 
 
 @pytest.mark.parametrize("backend", ["builtin", "devkit"])
 def test_icpu_run_kf_runs_a_kernel_the_analysis_cannot_see_in_cann_s_default_mode_mix(backend):
-    if backend == "devkit":
-        devkit_tree.require()
-    r = ascgen("run", str(KERNELS / "icpu_macro_kernel.cpp"), "--product", "ascend910b", "--backend", backend)
-    assert r.returncode == 0, r.stderr
-    assert "aic 2 aiv 4" in r.stdout, r.stdout       # 2 blocks of 1 AIC + 2 AIV; before: "aic 0 aiv 2"
+    out = _run_icpu_program("icpu_macro_kernel.cpp", backend)
+    assert "aic 2 aiv 4" in out, out       # 2 blocks of 1 AIC + 2 AIV; before: "aic 0 aiv 2"
 
 
 def test_every_icpu_run_kf_launch_has_a_system_workspace_as_cann_s_launcher_gives_it():
