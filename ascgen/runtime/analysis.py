@@ -21,17 +21,16 @@ from ascgen import config, resources
 from ascgen.errors import CompileError
 from ascgen.runtime import build
 from ascgen.runtime.build import deps, wrapper
+from ascgen.source import signature
 from ascgen.source.signature import KernelEntry, Param, SourceInfo, analyse
 
-ANALYSIS_VERSION = 7
 _LINE_MARKER = re.compile(r'^# (\d+) "((?:\\.|[^"\\])*)"((?: \d)*)\s*$')
 
 
 @functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
-    """The analysis code itself (this module and the source reader): an ascgen whose analysis changed never
-    reads a result the old code cached, with nobody remembering to bump ANALYSIS_VERSION."""
-    from ascgen.source import signature
+    """The analysis code itself (this module and the source reader), the version of a cached result: an
+    ascgen whose analysis changed never reads a result the old code cached."""
     h = hashlib.sha256()
     for module in (__file__, signature.__file__):
         h.update(Path(module).read_bytes())
@@ -41,7 +40,7 @@ def _code_digest() -> str:
 def _cache_key(text: str, filename: str, include_dirs, defines: dict, library_dirs=()) -> Path:
     """The analysis's key stem in the cache; the headers it read join it at lookup (`_result_path`)."""
     key = hashlib.sha256(json.dumps({
-        "version": ANALYSIS_VERSION, "code": _code_digest(), "text": hashlib.sha256(text.encode()).hexdigest(),
+        "code": _code_digest(), "text": hashlib.sha256(text.encode()).hexdigest(),
         "file": filename,
         "include_dirs": [str(d) for d in include_dirs], "library_dirs": [str(d) for d in library_dirs],
         "defines": sorted((str(k), str(v)) for k, v in defines.items()),
