@@ -117,7 +117,7 @@ def product_of(soc: str, conv: cmake.Convention) -> str:
         raise Unsupported(f"soc {soc!r} is not a product ascgen emulates ({str(exc).split('.')[0]})") from None
 
 
-TREE_LAYOUT = 2                         # of the folder _ut_tree writes: a new layout, a new folder
+TREE_LAYOUT = 3                         # of the folder _ut_tree writes: a new layout, a new folder
 BINARY_DIR = "\x01BINARY\x01"          # stands for the build folder until it is known
 
 
@@ -270,9 +270,19 @@ def copied_dependencies(rule: cmake.Rule) -> tuple[str, ...]:
 
 
 def _tree_folder(rule: cmake.Rule) -> Path:
+    """The rule's build folder, `build/` inside a folder that mirrors the repository's top level. The
+    repositories' build.sh configures in `<repository>/build` (`BUILD_PATH="${BASE_PATH}/build"`), and a
+    copied kernel's header may climb out of the build folder on purpose: ops-nn fused_add_rms_norm's
+    `#include "../../../../norm/rms_norm/op_kernel/rms_norm_base.h"`, compiled from
+    `build/tbe/ascendc/fused_add_rms_norm/`, reaches `<repository>/norm/`."""
     deps = ",".join(copied_dependencies(rule))
     key = hashlib.sha256(f"{TREE_LAYOUT}|{rule.repository}|{rule.op}|{deps}".encode()).hexdigest()[:16]
-    return writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}"
+    top = writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}"
+    top.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(Path(rule.repository).iterdir()):
+        if entry.name != "build":
+            link_once(top / entry.name, Path(os.path.abspath(entry)))
+    return top / "build"
 
 
 def main_source() -> Path:

@@ -218,6 +218,20 @@ def test_kernel_headers_reach_the_copied_neighbours_through_the_copy(tmp_path):
     assert (copy / ".." / "inc" / "shared_const.h").is_file()
 
 
+def test_a_copied_kernel_climbing_out_of_the_build_folder_reaches_the_repository(tmp_path):
+    """build.sh configures in <repository>/build, so from the copy build/tbe/ascendc/<op>/ a header's
+    `../../../../common/...` is the repository's common/ (ops-nn fused_add_rms_norm reaches norm/rms_norm this
+    way). The build folder's parent mirrors the repository's top level; nothing is written into it."""
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    before = sorted(p.name for p in repo.iterdir())
+    p = _plan(repo, "add_one", "ascend910B1")
+    (copy,) = [d for d in p.include_dirs if (d / "add_one.cpp").is_file()]
+    climbed = copy / ".." / ".." / ".." / ".." / "common" / "inc" / "op_kernel" / "shared_const.h"
+    assert climbed.is_file()
+    assert climbed.resolve() == (repo / "common" / "inc" / "op_kernel" / "shared_const.h").resolve()
+    assert sorted(p.name for p in repo.iterdir()) == before
+
+
 def test_sibling_trees_are_found_the_way_the_cmake_finds_them(tmp_path, monkeypatch):
     """CANN_3RD_LIB_PATH is ASCGEN_CANN_SOURCES; cmake/third_party/ picks the tree by EXISTS, the Find
     module's find_path() its include folder, and the list variable gives both include folders."""
