@@ -24,7 +24,9 @@ the library struct's tail where its C size is smaller. The header asserts every 
 `GET_TILING_DATA(t, arg)` declares the class registered for the op type itself
 (`REGISTER_TILING_DATA_CLASS(OpType, C)`); classes registered per tiling key (`OpType_<key>`) are reached with
 `GET_TILING_DATA_WITH_STRUCT(C, t, arg)` as the kernels do. The other GET_TILING_DATA* macros are the
-devkit backend's generic ones (runtime/devkit/include/ascgen_devkit/op_tiling.h).
+devkit backend's generic ones (runtime/devkit/include/ascgen_devkit/op_tiling.h). A kernel UT's header holds
+only the op type's class and those of the keys its rule lists (`-DUT_CUSTOM_TILING_DATA_KEYS=Op_4`), as the
+repositories' generator writes it; the op build's holds every class.
 """
 from __future__ import annotations
 
@@ -373,8 +375,8 @@ class OpTiling:
 
 
 def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None, search_dirs=(),
-                   dependency_ops=(), skip_dirs=()) -> OpTiling:
-    """The op's tiling classes (see kernel_tiling_header)."""
+                   dependency_ops=(), skip_dirs=(), keys=None) -> OpTiling:
+    """The op's tiling classes (see kernel_tiling_header); with `keys`, only the registered ones it names."""
     op_dir = Path(op_dir)
     if not (op_dir / "op_host").is_dir():
         raise OpTilingError(f"{op_dir}: no op_host folder, so no tiling definitions to read")
@@ -393,13 +395,25 @@ def read_op_tiling(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None
             classes.setdefault(name, cls)
         registrations += regs
     layouts = _Layouts(classes, library_classes(Path(asc_devkit)), _constants(texts))
-    for name, cls in classes.items():
-        layouts.layout(name, cls.where)
-    return OpTiling(op_dir, layouts, _default_class(registrations, op_type or op_type_of(op_dir), op_dir))
+    default = _default_class(registrations, op_type or op_type_of(op_dir), op_dir)
+    wanted = classes if keys is None else _registered(registrations, default, keys)
+    for name in wanted:
+        if name in classes:
+            layouts.layout(name, classes[name].where)
+    return OpTiling(op_dir, layouts, default)
+
+
+def _registered(registrations, default: str | None, keys) -> list[str]:
+    """The classes CANN's UT header generator writes (gen_tiling_head_file.py -> get_tiling_info(op, keys)):
+    the op type's own class and the classes registered under the listed keys (`Op_4`); the classes they nest
+    come with them. A UT whose test defines a keyed class itself compiles only so (ops-nn
+    fused_linear_cross_entropy_loss_grad, ops-math concat: `redefinition of struct ...` with every class)."""
+    listed = [cls for op, cls, _ in registrations if op in set(keys)]
+    return list(dict.fromkeys([*([default] if default else []), *listed]))
 
 
 def kernel_tiling_header(op_dir: Path, *, asc_devkit: Path, op_type: str | None = None,
-                         search_dirs=(), dependency_ops=(), skip_dirs=()) -> str:
+                         search_dirs=(), dependency_ops=(), skip_dirs=(), keys=None) -> str:
     """The text of the op's `<op>_tiling_data.h` for its kernel: every tiling class of its op_host sources
     as a struct with metadef's layout, and GET_TILING_DATA for the class registered for the op type
     (`op_type`: default from op_type_of). Force-include it (-include) ahead of the kernel, as the op's CMake
@@ -410,9 +424,11 @@ def kernel_tiling_header(op_dir: Path, *, asc_devkit: Path, op_type: str | None 
     `REGISTER_TILING_DATA_CLASS(AddRmsNormQuantV2, AddRMSNormQuantTilingData)`). Raises OpTilingError
     naming file:line when a definition cannot be read. `skip_dirs`: op_host folders not read, the other
     products' tiling folders (ops-nn deep_norm: arch22's BEGIN_TILING_DATA_DEF(DeepNormTilingData) and the
-    ascend950 kernel's own plain struct of that name cannot both be declared)."""
+    ascend950 kernel's own plain struct of that name cannot both be declared). `keys`: None for every class
+    (the op build, whose kernel for tiling key K reads `Op_K`'s class); a tuple for a kernel UT's header, which
+    holds the op type's class and those of the listed keys only (_registered)."""
     return _render(read_op_tiling(op_dir, asc_devkit=asc_devkit, op_type=op_type, search_dirs=search_dirs,
-                                  dependency_ops=dependency_ops, skip_dirs=skip_dirs))
+                                  dependency_ops=dependency_ops, skip_dirs=skip_dirs, keys=keys))
 
 
 def _render(tiling: OpTiling) -> str:

@@ -31,6 +31,7 @@ from ascgen.errors import SpecError
 
 RULE_NAME = "AddOpTestCase"
 UT_SUBDIR = Path("tests") / "ut" / "op_kernel"
+TILING_KEYS_OPTION = "-DUT_CUSTOM_TILING_DATA_KEYS="     # a rule option the definition takes out (ut.cmake)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,9 @@ class Rule:
     op_dir: Path
     multi_kernel: bool
     where: str                          # CMakeLists.txt:line of the call
+    # -DUT_CUSTOM_TILING_DATA_KEYS=Op_1,Op_2: the keyed tiling classes the generated <op>_tiling_data.h holds
+    # besides the op type's own (ut.cmake passes them to gen_tiling_head_file.py, which splits them at ",")
+    tiling_keys: tuple[str, ...] = ()
 
     @property
     def category(self) -> str:
@@ -530,9 +534,11 @@ def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) 
         raise SpecError(f"{where}: {op!r} is not an op name")
     # The definitions turn spaces into `;` and walk the result as a CMake list, so a `;` inside the quoted
     # argument separates options too (ops-nn average_pooling_grad: "-DDTYPE_GRAD_OUTPUT=float;-DORIG_...").
-    opts = tuple(o for o in re.split(r"[\s;]+", options) if o and not o.startswith("-DUT_CUSTOM_TILING_DATA_KEYS="))
+    words = [o for o in re.split(r"[\s;]+", options) if o]
+    keys = tuple(k for o in words if o.startswith(TILING_KEYS_OPTION) for k in o[len(TILING_KEYS_OPTION):].split(",") if k)
+    opts = tuple(o for o in words if not o.startswith(TILING_KEYS_OPTION))
     return Rule(root, op, tuple(s for s in re.split(r"[\s;]+", socs) if s), opts, tuple(deps), ut_dir, op_dir,
-                multi, where)
+                multi, where, keys)
 
 
 def directory_definitions(rule: Rule, variables: dict) -> dict[str, str | None]:

@@ -124,6 +124,31 @@ def test_another_products_tiling_folder_is_left_out(tmp_path):
         op, asc_devkit=tree, skip_dirs=host_build.other_tiling_dirs(op, products.get("ascend910b")))
 
 
+KEYED = HOST.replace("REGISTER_TILING_DATA_CLASS(Demo_7, InnerTiling)", """BEGIN_TILING_DATA_DEF(KeyedTiling)
+    TILING_DATA_FIELD_DEF(int32_t, k);
+    END_TILING_DATA_DEF;
+    REGISTER_TILING_DATA_CLASS(Demo_7, KeyedTiling)
+    BEGIN_TILING_DATA_DEF(OtherKeyTiling)
+    TILING_DATA_FIELD_DEF(int32_t, o);
+    END_TILING_DATA_DEF;
+    REGISTER_TILING_DATA_CLASS(Demo_8, OtherKeyTiling)""")
+
+
+def test_a_kernel_ut_header_holds_the_op_types_class_and_the_listed_keys_only(tmp_path):
+    """CANN's UT header generator writes the class registered for the op type and those of the keys the rule
+    lists (-DUT_CUSTOM_TILING_DATA_KEYS), nested classes with them; a UT test defining a keyed class itself
+    (ops-math concat) met `redefinition of struct` while every class was written. The op build keeps every
+    class (keys=None)."""
+    tree = devkit_tree.require()
+    op = _op(tmp_path, KEYED)
+    structs = lambda text: sorted(line.split()[1] for line in text.splitlines() if line.startswith("struct "))  # noqa: E731
+    assert structs(op_tiling.kernel_tiling_header(op, asc_devkit=tree, keys=())) == ["DemoTilingData", "InnerTiling"]
+    assert structs(op_tiling.kernel_tiling_header(op, asc_devkit=tree, keys=("Demo_8",))) == [
+        "DemoTilingData", "InnerTiling", "OtherKeyTiling"]
+    assert structs(op_tiling.kernel_tiling_header(op, asc_devkit=tree)) == [
+        "DemoTilingData", "InnerTiling", "KeyedTiling", "OtherKeyTiling"]
+
+
 def test_an_op_without_op_host_is_an_error(tmp_path):
     with pytest.raises(OpTilingError, match="no op_host"):
         op_tiling.kernel_tiling_header(tmp_path, asc_devkit=tmp_path)

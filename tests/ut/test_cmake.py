@@ -44,6 +44,7 @@ def test_math_shape_rules(tmp_path):
     # option is the build's, not the compiler's.
     assert rule.op == "scale" and rule.socs == ("ascend910b", "ascend950") and rule.deps == ()
     assert rule.options == ("-DDTYPE_X=float",)
+    assert rule.tiling_keys == ("k",)           # what the generated tiling header holds besides the op type's
 
 
 def test_options_are_a_cmake_list_a_semicolon_separates_them_as_a_space_does(tmp_path):
