@@ -369,35 +369,9 @@ def _declared_by_advanced_api(names) -> bool:
 
 # ---- the op's sources ------------------------------------------------------------------------------
 
-_SET = re.compile(r"\bset\s*\(\s*(SUPPORT_COMPUTE_UNIT|SUPPORT_TILING_DIR)\b([^)]*)\)")
-
-
 def supported_units(op_dir: Path) -> list[str]:
     """The compute units the op's CMakeLists builds it for (SUPPORT_COMPUTE_UNIT); empty: every product."""
-    return _cmake_lists(op_dir)[0]
-
-
-def _cmake_lists(op_dir: Path) -> tuple[list[str], list[str]]:
-    """(compute units, tiling dirs) the op's CMakeLists names (`set(SUPPORT_COMPUTE_UNIT ...)`,
-    `set(SUPPORT_TILING_DIR ...)`, or the literal `COMPUTE_UNIT a b` / `TILING_DIR d` arguments of its
-    add_modules_sources call: ops-nn activation/softplus_grad's `COMPUTE_UNIT ascend950 TILING_DIR arch35`),
-    empty when it names none (every product, sources in op_host/)."""
-    found: dict[str, list[str]] = {}
-    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
-        text = cmake_text(path)
-        for name, values in _SET.findall(text):
-            found[name] = re.findall(r'"?([\w.-]+)"?', values)
-    for words in cmake.module_calls(op_dir):
-        for keyword, name in (("COMPUTE_UNIT", "SUPPORT_COMPUTE_UNIT"), ("TILING_DIR", "SUPPORT_TILING_DIR")):
-            values = cmake.keyword_values(words, keyword)
-            if values and not any("${" in v for v in values):
-                found.setdefault(name, values)
-    return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
-
-
-def cmake_text(path: Path) -> str:
-    """A CMake file's text without its comments ("" when there is none)."""
-    return re.sub(r"#[^\n]*", "", path.read_text(errors="replace")) if path.is_file() else ""
+    return cmake.support_lists(op_dir)[0]
 
 
 def dependencies(op_dir: Path) -> tuple[str, ...]:
@@ -414,23 +388,13 @@ def op_folder(repository: Path, op_dir: Path, name: str) -> Path | None:
     return next((p for p in sorted(repository.glob(f"*/{name}")) if (p / "op_host").is_dir()), None)
 
 
-def other_tiling_dirs(op_dir: Path, product) -> list[Path]:
-    """The op_host folders holding other products' tiling sources (`SUPPORT_TILING_DIR` entries that are not
-    the product's), which its build leaves out."""
-    units, dirs = _cmake_lists(op_dir)
-    if not units or len(dirs) != len(units):
-        return []
-    mine = dirs[units.index(product.id)] if product.id in units else None
-    return [op_dir / "op_host" / d for d in sorted(set(dirs)) if d != mine]
-
-
 def tiling_sources(op_dir: Path, product, with_dependencies: bool = True) -> list[Path]:
     """The op's tiling sources for a product, as its repository's add_modules_sources collects them."""
     host = op_dir / "op_host"
     if not host.is_dir():
         raise OpTilingError(f"{op_dir}: no op_host folder, so no host tiling to build (an operator folder holds "
                             "op_host/ with its *_tiling*.cpp beside op_kernel/)")
-    units, dirs = _cmake_lists(op_dir)
+    units, dirs = cmake.support_lists(op_dir)
     if units and product.id not in units:
         raise OpTilingError(f"{op_dir.name} does not support {product.id}: its CMakeLists.txt builds it for "
                             f"{', '.join(units)} only (SUPPORT_COMPUTE_UNIT)")

@@ -112,7 +112,7 @@ def kernel_build(op_dir: Path, product, definition, ins, outs, extra_defines: di
     prefix_maps = [f"-ffile-prefix-map={copy}={original}" for copy, original in plan.copy_maps(rule, variables)]
     text = op_tiling.kernel_tiling_header(op_dir, asc_devkit=devkit, op_type=definition.op_type,
                                           search_dirs=(repository,), dependency_ops=dep_dirs,
-                                          skip_dirs=host_build.other_tiling_dirs(op_dir, product))
+                                          skip_dirs=cmake.other_tiling_dirs(op_dir, product.id))
     header = plan.cached_text(f"tiling/{op_dir.name}", f"{op_dir.name}_tiling_data.h", _c_data_types() + text)
     defines = {**binary_defines(definition, ins, outs), "__CCE_KT_TEST__": "1",
                **{k: None if v is None else str(v) for k, v in (extra_defines or {}).items()}}

@@ -162,6 +162,37 @@ def module_calls(op_dir: Path) -> list[list[str]]:
     return found
 
 
+_SUPPORT_SET = re.compile(r"\bset\s*\(\s*(SUPPORT_COMPUTE_UNIT|SUPPORT_TILING_DIR)\b([^)]*)\)")
+
+
+def support_lists(op_dir: Path) -> tuple[list[str], list[str]]:
+    """(compute units, tiling dirs) the op's CMakeLists names (`set(SUPPORT_COMPUTE_UNIT ...)`,
+    `set(SUPPORT_TILING_DIR ...)`, or the literal `COMPUTE_UNIT a b` / `TILING_DIR d` arguments of its
+    add_modules_sources call: ops-nn activation/softplus_grad's `COMPUTE_UNIT ascend950 TILING_DIR arch35`),
+    empty when it names none (every product, sources in op_host/)."""
+    found: dict[str, list[str]] = {}
+    for path in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        text = strip_comments(path.read_text(errors="replace")) if path.is_file() else ""
+        for name, values in _SUPPORT_SET.findall(text):
+            found[name] = re.findall(r'"?([\w.-]+)"?', values)
+    for words in module_calls(op_dir):
+        for keyword, name in (("COMPUTE_UNIT", "SUPPORT_COMPUTE_UNIT"), ("TILING_DIR", "SUPPORT_TILING_DIR")):
+            values = keyword_values(words, keyword)
+            if values and not any("${" in v for v in values):
+                found.setdefault(name, values)
+    return found.get("SUPPORT_COMPUTE_UNIT", []), found.get("SUPPORT_TILING_DIR", [])
+
+
+def other_tiling_dirs(op_dir: Path, product_id: str) -> list[Path]:
+    """The op_host folders holding other products' tiling sources (`SUPPORT_TILING_DIR` entries that are not
+    the product's), which its build leaves out."""
+    units, dirs = support_lists(op_dir)
+    if not units or len(dirs) != len(units):
+        return []
+    mine = dirs[units.index(product_id)] if product_id in units else None
+    return [op_dir / "op_host" / d for d in sorted(set(dirs)) if d != mine]
+
+
 def keyword_values(words: list[str], keyword: str) -> list[str]:
     """The words after `keyword` in an add_modules_sources call's arguments, up to the next keyword."""
     if keyword not in words:
@@ -534,9 +565,9 @@ def _rule(root: Path, path: Path, line: int, args: list[str], conv: Convention) 
         raise SpecError(f"{where}: {op!r} is not an op name")
     # The definitions turn spaces into `;` and walk the result as a CMake list, so a `;` inside the quoted
     # argument separates options too (ops-nn average_pooling_grad: "-DDTYPE_GRAD_OUTPUT=float;-DORIG_...").
-    words = [o for o in re.split(r"[\s;]+", options) if o]
-    keys = tuple(k for o in words if o.startswith(TILING_KEYS_OPTION) for k in o[len(TILING_KEYS_OPTION):].split(",") if k)
-    opts = tuple(o for o in words if not o.startswith(TILING_KEYS_OPTION))
+    items = [o for o in re.split(r"[\s;]+", options) if o]
+    keys = tuple(k for o in items if o.startswith(TILING_KEYS_OPTION) for k in o[len(TILING_KEYS_OPTION):].split(",") if k)
+    opts = tuple(o for o in items if not o.startswith(TILING_KEYS_OPTION))
     return Rule(root, op, tuple(s for s in re.split(r"[\s;]+", socs) if s), opts, tuple(deps), ut_dir, op_dir,
                 multi, where, keys)
 

@@ -418,7 +418,8 @@ def tiling_header(rule: cmake.Rule, conv: cmake.Convention, product: str, variab
     try:
         deps = [rule.op_dir.parent / op for op in rule.deps]      # the dependency ops' folders, as _ut_tree
         text = op_tiling.kernel_tiling_header(rule.op_dir, asc_devkit=devkit, search_dirs=(rule.repository,),
-                                              dependency_ops=[d for d in deps if d.is_dir()], keys=rule.tiling_keys)
+                                              dependency_ops=[d for d in deps if d.is_dir()], keys=rule.tiling_keys,
+                                              skip_dirs=cmake.other_tiling_dirs(rule.op_dir, product))
     except SpecError as exc:              # OpTilingError names the op_host file:line
         raise Unsupported(f"the generated tiling header {rule.op}_tiling_data.h: {exc}") from None
     return cached_text(f"tiling/{rule.op}", f"{rule.op}_tiling_data.h", text)

@@ -106,8 +106,7 @@ def test_another_products_tiling_folder_is_left_out(tmp_path):
     # ops-nn deep_norm: op_host/arch22 defines BEGIN_TILING_DATA_DEF(DeepNormTilingData) for ascend910b, and
     # the ascend950 kernel declares its own plain struct of that name (op_kernel/arch35): its header must not
     # declare arch22's (its CMakeLists: SUPPORT_TILING_DIR "arch22" ... "arch35", one per compute unit)
-    from ascgen import products
-    from ascgen.ops import host_build
+    from ascgen.ut import cmake
     tree = devkit_tree.require()
     op = _op(tmp_path)
     (op / "op_host" / "demo_tiling.h").rename(op / "op_host" / "arch22.h")
@@ -116,12 +115,12 @@ def test_another_products_tiling_folder_is_left_out(tmp_path):
     (op / "op_host" / "arch35").mkdir()
     (op / "op_host" / "CMakeLists.txt").write_text(
         'set(SUPPORT_COMPUTE_UNIT "ascend910b" "ascend950")\nset(SUPPORT_TILING_DIR "arch22" "arch35")\n')
-    skip = host_build.other_tiling_dirs(op, products.get("ascend950"))
+    skip = cmake.other_tiling_dirs(op, "ascend950")
     assert skip == [op / "op_host" / "arch22"]
     assert "struct DemoTilingData {" not in op_tiling.kernel_tiling_header(op, asc_devkit=tree, skip_dirs=skip)
-    assert host_build.other_tiling_dirs(op, products.get("ascend910b")) == [op / "op_host" / "arch35"]
+    assert cmake.other_tiling_dirs(op, "ascend910b") == [op / "op_host" / "arch35"]
     assert "struct DemoTilingData {" in op_tiling.kernel_tiling_header(
-        op, asc_devkit=tree, skip_dirs=host_build.other_tiling_dirs(op, products.get("ascend910b")))
+        op, asc_devkit=tree, skip_dirs=cmake.other_tiling_dirs(op, "ascend910b"))
 
 
 KEYED = HOST.replace("REGISTER_TILING_DATA_CLASS(Demo_7, InnerTiling)", """BEGIN_TILING_DATA_DEF(KeyedTiling)

@@ -355,3 +355,25 @@ def test_a_test_that_includes_an_op_host_header_gets_the_host_side_of_an_install
     assert sources / "metadef" / "pkg_inc" in p.include_dirs
     assert p.include_dirs.index(sources / "metadef" / "pkg_inc") > max(
         i for i, d in enumerate(p.include_dirs) if d.is_relative_to(repo))      # after the repository's own
+
+
+def test_the_generated_tiling_header_reads_only_the_products_tiling_folder(tmp_path):
+    """ops-nn scatter_elements_v2 registers a class for its op type in op_host/arch22 (ascend910b) and another
+    in op_host/arch35 (ascend950); its build for one product compiles that product's folder only
+    (SUPPORT_TILING_DIR). Read together, the two made GET_TILING_DATA ambiguous ("no tiling struct is known")."""
+    from tests import devkit_tree
+    devkit_tree.require()
+    repo = synthetic.nn_repo(tmp_path / "nn")
+    op = repo / "cat" / "add_one"
+    (op / "tests" / "ut" / "op_kernel" / "add_one_tiling_def.h").unlink()      # so the header is generated
+    for folder, name in (("arch22", "AddOneTilingData"), ("arch35", "AddOneRegbaseTilingData")):
+        (op / "op_host" / folder).mkdir(parents=True)
+        (op / "op_host" / folder / "add_one_tiling.h").write_text(
+            f"BEGIN_TILING_DATA_DEF({name})\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+            f"REGISTER_TILING_DATA_CLASS(AddOne, {name})\n")
+    (op / "op_host" / "CMakeLists.txt").write_text(
+        'set(SUPPORT_COMPUTE_UNIT "ascend910b" "ascend950")\nset(SUPPORT_TILING_DIR "arch22" "arch35")\n')
+    (header,) = _plan(repo, "add_one", "ascend910B1").forced_includes
+    text = header.read_text()
+    assert "struct AddOneTilingData {" in text and "AddOneRegbaseTilingData" not in text
+    assert "#define GET_TILING_DATA(" in text
