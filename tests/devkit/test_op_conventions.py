@@ -137,7 +137,8 @@ OP_HEADER = """#pragma once
 ASCENDC_TPL_ARGS_DECL(OpConventions, ASCENDC_TPL_UINT_DECL(SCALE, 2, ASCENDC_TPL_UI_LIST, 1, 3));
 ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(SCALE, ASCENDC_TPL_UI_LIST, 1, 3)));
 // the device compiler's spellings of the library's types and of an inline function
-static_assert(std::is_same<__bf16, bfloat16_t>::value && std::is_same<float16_t, half>::value, "bisheng types");
+static_assert(std::is_same<__bf16, bfloat16_t>::value && std::is_same<float16_t, half>::value &&
+              std::is_same<float32_t, float>::value, "bisheng types");
 __aicore__ __forceinline__ float Twice(float v) { return v * 2.0f; }
 """
 

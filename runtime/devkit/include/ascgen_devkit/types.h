@@ -10,8 +10,11 @@
 #include "ascgen_arch.h"   // runtime/common: generated from the product table
 
 // The device compiler's own spellings, which operator kernels use: `float16_t` is half (the register API
-// kernels write RegTensor<float16_t>); `__forceinline__` an inline function. (`__bf16`: op_tiling.h.)
+// kernels write RegTensor<float16_t>), `float32_t` float (ops-nn pool_3d_common's arch35 kernels,
+// experimental sigmoid_grad, unqualified; metadef's graph/types.h declares the same alias, which C++
+// allows twice); `__forceinline__` an inline function. (`__bf16`: op_tiling.h.)
 using float16_t = half;
+using float32_t = float;
 #ifndef __forceinline__
 #define __forceinline__ inline
 #endif
