@@ -16,7 +16,22 @@ from tests.devkit import shared_module
 KERNEL = """
 #include "kernel_operator.h"
 #include "simt_api/asc_simt.h"
+#include "simt_api/asc_fp16.h"
 using namespace AscendC;
+
+// The half2 forms of the SIMT half API (ops-math coalesce_sparse includes asc_fp16.h, whose bodies pass a
+// half2 to __expf / __sqrtf, convert float2 with __cvt_half2 and make half2 atomics: a compile error before).
+__simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void Half2Simt(__gm__ float* x, __gm__ half* out, __gm__ half2* acc)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    half2 v = __float22half2_rn(float2{x[2 * i], x[2 * i + 1]});
+    half2 e = h2exp(v), r = h2sqrt(v);
+    out[4 * i + 0] = e.x;
+    out[4 * i + 1] = e.y;
+    out[4 * i + 2] = r.x;
+    out[4 * i + 3] = r.y;
+    asc_atomic_add(acc, half2{half(1.0f), half(0.5f)});
+}
 
 __simt_vf__ __aicore__ LAUNCH_BOUND(32) inline void GeometrySimt(__gm__ int32_t* out)
 {
@@ -77,6 +92,10 @@ extern "C" __global__ __aicore__ void simt_count(GM_ADDR counter, GM_ADDR sum)
 {
     asc_vf_call<CountSimt>(dim3{64}, (__gm__ int32_t*)counter, (__gm__ float*)sum);
 }
+extern "C" __global__ __aicore__ void simt_half2(GM_ADDR x, GM_ADDR out, GM_ADDR acc)
+{
+    asc_vf_call<Half2Simt>(dim3{64}, (__gm__ float*)x, (__gm__ half*)out, (__gm__ half2*)acc);
+}
 extern "C" __global__ __aicore__ void simt_barrier_one(GM_ADDR out)
 {
     asc_vf_call<BarrierSimt>(dim3{1}, (__gm__ float*)out);
@@ -122,6 +141,18 @@ def test_simt_math_is_within_an_ulp_of_the_exact_result():
     for column, exact in enumerate([np.log(x64), np.sqrt(x64), np.exp(x64 * 0.125)]):
         assert np.all(np.abs(out[:, column] - exact) <= np.abs(np.spacing(exact.astype(np.float32)))), column
     np.testing.assert_array_equal(out[:, 1], np.sqrt(x))            # sqrt is correctly rounded
+
+
+def test_half2_math_and_atomics_work_lane_by_lane():
+    devkit_tree.require()
+    x = np.random.default_rng(5).uniform(0.01, 4.0, 2 * 128).astype(np.float32)
+    out, acc = np.zeros((128, 4), np.float16), np.zeros(8, np.float16)
+    kernels().launch("simt_half2", 2, x, out, acc)
+    v = x.astype(np.float16).astype(np.float64).reshape(128, 2)          # __float22half2_rn: to nearest
+    for got, exact in ((out[:, 0:2], np.exp(v)), (out[:, 2:4], np.sqrt(v))):
+        assert np.all(np.abs(got.astype(np.float64) - exact) <= np.spacing(exact.astype(np.float16)).astype(np.float64))
+    np.testing.assert_array_equal(out[:, 2:4], np.sqrt(v).astype(np.float16))    # sqrt is correctly rounded
+    np.testing.assert_array_equal(acc[:2], np.array([128.0, 64.0], np.float16))   # every thread's both lanes
 
 
 def test_atomics_count_every_thread_of_every_core():

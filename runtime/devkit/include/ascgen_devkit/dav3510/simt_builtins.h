@@ -74,6 +74,9 @@ ASCGEN_SIMT_CVT(uint32_t, __cvt_uint32_t)
 ASCGEN_SIMT_CVT(int64_t, __cvt_int64_t)
 ASCGEN_SIMT_CVT(uint64_t, __cvt_uint64_t)
 #undef ASCGEN_SIMT_CVT
+// Two lanes at once (the library's __float22half2_rn... over float2): each lane by the one-lane rule.
+template <ROUND R, RoundingSaturation S>
+inline half2 __cvt_half2(float2 v) { return {__cvt_half<R, S>(v.x), __cvt_half<R, S>(v.y)}; }
 
 // ---- atomics --------------------------------------------------------------------------------------------
 namespace ascgen_devkit {
@@ -132,6 +135,28 @@ template <class T, class V> inline T atomicInc(T* a, V v) {
 template <class T, class V> inline T atomicDec(T* a, V v) {
     return ascgen_devkit::simt::atomic_update(a, [v](T x) { return (x == 0 || x > T(v)) ? T(v) : T(x - 1); });
 }
+// half2 (the library's asc_atomic_add... on half2): both lanes in one atomic update of the 4-byte word, each
+// lane by the half rule of the one-lane form; compare-and-swap compares the whole word's bits.
+namespace ascgen_devkit {
+namespace simt {
+template <class Op> inline half2 lanes(half2 a, half2 b, Op op) { return {half(op(a.x, b.x)), half(op(a.y, b.y))}; }
+}  // namespace simt
+}  // namespace ascgen_devkit
+inline half2 atomicAdd(half2* a, half2 v) {
+    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return p + q; }); });
+}
+inline half2 atomicSub(half2* a, half2 v) {
+    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return p - q; }); });
+}
+inline half2 atomicMin(half2* a, half2 v) {
+    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return q < p ? q : p; }); });
+}
+inline half2 atomicMax(half2* a, half2 v) {
+    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return p < q ? q : p; }); });
+}
+inline half2 atomicCAS(half2* a, half2 compare, half2 v) {
+    return ascgen_devkit::simt::atomic_update(a, [compare, v](half2 x) { return std::memcmp(&x, &compare, sizeof x) == 0 ? v : x; });
+}
 
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
@@ -183,3 +208,12 @@ inline double __fma(double x, double y, double z) noexcept { return __builtin_fm
 inline double __exp(double x) noexcept { return __builtin_exp(x); }
 inline double __log(double x) noexcept { return __builtin_log(x); }
 }
+// The library's half2 math (simt_api/asc_fp16_impl.h: h2exp, h2log, h2sqrt) passes a half2 to the same
+// builtins: each lane by the float form above, rounded to half (so within an ulp of half, as its half forms
+// hexp, hlog, hsqrt, which convert to float and back, already are).
+#define ASCGEN_SIMT_HALF2(name) \
+    inline half2 name(half2 v) noexcept { return {half(name(float(v.x))), half(name(float(v.y)))}; }
+ASCGEN_SIMT_HALF2(__expf)
+ASCGEN_SIMT_HALF2(__logf)
+ASCGEN_SIMT_HALF2(__sqrtf)
+#undef ASCGEN_SIMT_HALF2
