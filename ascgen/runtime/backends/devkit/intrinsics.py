@@ -64,6 +64,7 @@ __ceilf                        dav3510/simt_builtins          -     -     I
 __cvt_bfloat16_t               dav3510/simt_builtins          -     -     I
 __cvt_float                    dav3510/simt_builtins          -     -     I
 __cvt_half                     dav3510/simt_builtins          -     -     I
+__cvt_half2                    dav3510/simt_builtins          -     -     I
 __cvt_int32_t                  dav3510/simt_builtins          -     -     I
 __cvt_int64_t                  dav3510/simt_builtins          -     -     I
 __cvt_uint32_t                 dav3510/simt_builtins          -     -     I
