@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -61,6 +62,27 @@ def blocker(reason: str) -> str:
     return text[:160]
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _run(cmd) -> subprocess.CompletedProcess:
+    """`ascgen ut` for one op. Stopped (Ctrl-C, or SIGTERM to this script alone, which a job system sends and
+    which would otherwise leave the child sweeping on), the child gets SIGTERM, on which it stops its cases
+    and their compilers itself, and this script waits for it before stopping."""
+    with subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
+        try:
+            out, err = child.communicate()
+        except KeyboardInterrupt:
+            child.terminate()
+            try:
+                child.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                child.kill()
+            raise
+    return subprocess.CompletedProcess(cmd, child.returncode, out, err)
+
+
 def sweep(ops, args) -> tuple[list[dict], list[dict]]:
     cases, runs = [], []
     start = time.monotonic()
@@ -77,7 +99,7 @@ def sweep(ops, args) -> tuple[list[dict], list[dict]]:
         if args.host:
             cmd.append("--host")
         t0 = time.monotonic()
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        proc = _run(cmd)
         wall = time.monotonic() - t0
         got = []
         for line in proc.stdout.splitlines():
@@ -205,7 +227,12 @@ def main() -> int:
         label = f"every {args.every} from {args.offset}"
         print(f"{len(ops)} op folders with {'op_host tiling' if args.host else 'kernel'} UTs; sweeping {len(chosen)} "
               f"(every {args.every} from {args.offset})", file=sys.stderr)
-        cases, runs = sweep(chosen, args)
+        signal.signal(signal.SIGTERM, _stop)
+        try:
+            cases, runs = sweep(chosen, args)
+        except KeyboardInterrupt:
+            print("bench_ut: stopped; the op being swept was stopped with it", file=sys.stderr)
+            return 130
     roots = {cmake.find_root(Path(p)).name: cmake.find_root(Path(p)) for p in args.paths}
     cases = expand(cases, roots)
     if args.out and not args.report:
