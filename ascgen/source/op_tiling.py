@@ -408,7 +408,8 @@ def _registered(registrations, default: str | None, keys) -> list[str]:
     the op type's own class and the classes registered under the listed keys (`Op_4`); the classes they nest
     come with them. A UT whose test defines a keyed class itself compiles only so (ops-nn
     fused_linear_cross_entropy_loss_grad, ops-math concat: `redefinition of struct ...` with every class)."""
-    listed = [cls for op, cls, _ in registrations if op in set(keys)]
+    keys = set(keys)
+    listed = [cls for op, cls, _ in registrations if op in keys]
     return list(dict.fromkeys([*([default] if default else []), *listed]))
 
 

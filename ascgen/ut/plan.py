@@ -192,7 +192,11 @@ def _resolved(text: str, variables: dict) -> str | None:
 
 
 def _ut_tree(rule: cmake.Rule, definition: str, variables: dict, binary_dir: Path) -> None:
-    """Replay the build's copy rules under `binary_dir` (idempotent; only folders and links are written)."""
+    """Replay the build's copy rules under `binary_dir`, and the repository's top level beside it (_tree_folder)
+    (idempotent; only folders and links are written)."""
+    for entry in sorted(Path(rule.repository).iterdir()):
+        if entry.name != binary_dir.name:
+            link_once(binary_dir.parent / entry.name, Path(os.path.abspath(entry)))
     dst = Path(variables.get(KERNEL_SRC_DST, str(binary_dir / "tbe" / "ascendc")))
     pairs = []
     for op in (rule.op, *copied_dependencies(rule)):
@@ -277,12 +281,7 @@ def _tree_folder(rule: cmake.Rule) -> Path:
     `build/tbe/ascendc/fused_add_rms_norm/`, reaches `<repository>/norm/`."""
     deps = ",".join(copied_dependencies(rule))
     key = hashlib.sha256(f"{TREE_LAYOUT}|{rule.repository}|{rule.op}|{deps}".encode()).hexdigest()[:16]
-    top = writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}"
-    top.mkdir(parents=True, exist_ok=True)
-    for entry in sorted(Path(rule.repository).iterdir()):
-        if entry.name != "build":
-            link_once(top / entry.name, Path(os.path.abspath(entry)))
-    return top / "build"
+    return writable_root(config.cache_dir()) / "ut" / "tree" / f"{rule.op}-{key}" / "build"
 
 
 def main_source() -> Path:

@@ -142,18 +142,16 @@ namespace simt {
 template <class Op> inline half2 lanes(half2 a, half2 b, Op op) { return {half(op(a.x, b.x)), half(op(a.y, b.y))}; }
 }  // namespace simt
 }  // namespace ascgen_devkit
-inline half2 atomicAdd(half2* a, half2 v) {
-    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return p + q; }); });
-}
-inline half2 atomicSub(half2* a, half2 v) {
-    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return p - q; }); });
-}
-inline half2 atomicMin(half2* a, half2 v) {
-    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return q < p ? q : p; }); });
-}
-inline half2 atomicMax(half2* a, half2 v) {
-    return ascgen_devkit::simt::atomic_update(a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return p < q ? q : p; }); });
-}
+#define ASCGEN_SIMT_HALF2_ATOMIC(name, expr)                                                                   \
+    inline half2 name(half2* a, half2 v) {                                                                     \
+        return ascgen_devkit::simt::atomic_update(                                                             \
+            a, [v](half2 x) { return ascgen_devkit::simt::lanes(x, v, [](half p, half q) { return expr; }); }); \
+    }
+ASCGEN_SIMT_HALF2_ATOMIC(atomicAdd, p + q)
+ASCGEN_SIMT_HALF2_ATOMIC(atomicSub, p - q)
+ASCGEN_SIMT_HALF2_ATOMIC(atomicMin, q < p ? q : p)
+ASCGEN_SIMT_HALF2_ATOMIC(atomicMax, p < q ? q : p)
+#undef ASCGEN_SIMT_HALF2_ATOMIC
 inline half2 atomicCAS(half2* a, half2 compare, half2 v) {
     return ascgen_devkit::simt::atomic_update(a, [compare, v](half2 x) { return std::memcmp(&x, &compare, sizeof x) == 0 ? v : x; });
 }
